@@ -1,0 +1,171 @@
+/*
+ * pmon/pmon.h - public API of libpmon.
+ *
+ * libpmon turns named uncore (and offcore-response) events of Intel Xeon
+ * E5-2600 "Sandy Bridge-EP" processors into register programming, and counts
+ * them by programming the hardware directly (or the emulated machine).
+ *
+ *   catalogue   which PMUs, events, umasks and modifiers exist (no access needed)
+ *   encode      parse an event name into control and filter register values
+ *   machine     an opened backend: topology, boxes present, register access
+ *   session     a set of events counted together on one machine
+ *
+ * All functions returning int return PMON_OK (0) or a negative PMON_E* code.
+ */
+#ifndef PMON_PMON_H
+#define PMON_PMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum pmon_error {
+	PMON_OK = 0,
+	PMON_ENOEVNT = -1,     /* unknown PMU, box instance or event name */
+	PMON_EUMASK = -2,      /* unknown umask, or umask not valid for the event */
+	PMON_EQUAL = -3,       /* unknown or malformed modifier/qualifier */
+	PMON_ERANGE = -4,      /* value out of range (socket, cpu, threshold, filter...) */
+	PMON_ECONFLICT = -5,   /* events cannot be counted together (counters, filters) */
+	PMON_EPERM = -6,       /* no permission for the device files */
+	PMON_ENODEV = -7,      /* device or register missing */
+	PMON_ENOTMODELED = -8, /* the emulated machine does not model this event */
+	PMON_ENOMEM = -9,
+	PMON_EIO = -10,        /* register access failed */
+	PMON_EINVAL = -11,     /* bad argument or state */
+	PMON_ENOSUPP = -12,    /* not an SNB-EP, or feature absent */
+	PMON_EBUSY = -13,      /* registers in use by another agent */
+};
+const char *pmon_strerror(int err);
+
+/* ------------------------------------------------------------------ catalogue */
+
+#define PMON_MAX_NAME 256
+
+typedef struct pmon_pmu_info {
+	const char *name;        /* "snbep_unc_imc0", "snbep_unc_ubo", "snb_ep" */
+	const char *box_type;    /* "imc", "ubox", "cbo", ..., "core" */
+	const char *desc;        /* one line, pmon's own words */
+	int instance;            /* box instance within the socket */
+	int ncounters;           /* general-purpose counters */
+	int width;               /* general counter width in bits */
+	int has_fixed;           /* has a fixed counter */
+	int per_cpu;             /* 1 for core-PMU events (cpu= qualifier), 0 for uncore (socket=) */
+} pmon_pmu_info_t;
+
+typedef struct pmon_event_info {
+	const char *name;        /* "UNC_M_CAS_COUNT" */
+	const char *desc;
+	unsigned code;           /* event select, plus 0x100 when the extra select bit is needed */
+	uint32_t cntmask;        /* allowed general counters (bit i = counter i); 0 for fixed */
+	int fixed;               /* counts on the box's fixed counter */
+	int numasks;
+	int modeled;             /* 1 if the emulated machine drives this event */
+} pmon_event_info_t;
+
+typedef struct pmon_umask_info {
+	const char *name;        /* "RD" */
+	const char *desc;
+	uint64_t value;          /* umask field value (offcore: response MSR bits) */
+	int is_default;          /* used when no umask of its group is given */
+} pmon_umask_info_t;
+
+typedef struct pmon_mod_info {
+	const char *name;        /* "e", "t", "nf", "socket", "cpu" ... */
+	const char *desc;
+	uint64_t min, max;       /* accepted value range */
+} pmon_mod_info_t;
+
+int pmon_pmu_count(void);
+int pmon_pmu_get(int pmu, pmon_pmu_info_t *out);
+int pmon_pmu_find(const char *name);                 /* index or PMON_ENOEVNT */
+int pmon_event_count(int pmu);
+int pmon_event_get(int pmu, int ev, pmon_event_info_t *out);
+int pmon_umask_get(int pmu, int ev, int um, pmon_umask_info_t *out);
+/* Modifiers valid for this event, qualifiers (socket=/cpu=) included. */
+int pmon_mod_count(int pmu, int ev);
+int pmon_mod_get(int pmu, int ev, int i, pmon_mod_info_t *out);
+
+/* ------------------------------------------------------------------- encode */
+
+#define PMON_FILTER_WORDS 4
+
+typedef struct pmon_encoding {
+	char name[PMON_MAX_NAME];  /* canonical full name, e.g.
+				      "snbep_unc_imc0::UNC_M_CAS_COUNT:RD:socket=0" */
+	int pmu;                   /* PMU index (catalogue) */
+	int event;                 /* event index within the PMU */
+	int socket;                /* target socket (uncore), or the socket of cpu */
+	int cpu;                   /* target CPU (core PMU events), -1 for uncore */
+	int fixed;                 /* 1: uses the fixed counter */
+	uint64_t ctl;              /* control register value WITHOUT the enable bit */
+	uint32_t cntmask;          /* allowed general counters */
+	/* Filter/match register values, box-specific meaning:
+	 *   CBo:  filt[0] = Cn_MSR_PMON_BOX_FILTER
+	 *   PCU:  filt[0] = PCU_MSR_PMON_BOX_FILTER
+	 *   HA:   filt[0] = ADDRMATCH1<<32 | ADDRMATCH0, filt[1] = OPCODEMATCH
+	 *   QPI:  filt[0] = MATCH1<<32 | MATCH0, filt[1] = MASK1<<32 | MASK0
+	 *   core: filt[0] = MSR_OFFCORE_RSP_x value */
+	uint64_t filt[PMON_FILTER_WORDS];
+	uint32_t fields_used;      /* bit i: filter field i of the box type is used */
+} pmon_encoding_t;
+
+/* Parse and encode an event name (with or without a "pmon:::" prefix).
+ * nsockets/ncpus bound socket=/cpu= (0 = do not check).  On error err holds a
+ * message that names the offending part. */
+int pmon_encode(const char *name, int nsockets, int ncpus, pmon_encoding_t *out,
+		char *err, size_t errlen);
+
+/* -------------------------------------------------------------------- machine */
+
+typedef struct pmon_machine pmon_machine_t;
+
+/* Open a backend: "sim", "msr" (hardware: MSR + PCI) or "auto"; NULL means
+ * $PMON_BACKEND, defaulting to "auto".  "auto" picks the hardware when it is an
+ * SNB-EP with accessible MSRs and uncore PCI functions, and otherwise fails.
+ * On failure *out is NULL and why explains (it mentions PMON_BACKEND=sim). */
+int pmon_machine_open(pmon_machine_t **out, const char *backend, char *why, size_t whylen);
+void pmon_machine_close(pmon_machine_t *m);
+
+const char *pmon_machine_backend(const pmon_machine_t *m);   /* "sim" or "msr" */
+const char *pmon_machine_cpu_name(const pmon_machine_t *m);
+int pmon_machine_nsockets(const pmon_machine_t *m);
+int pmon_machine_ncpus(const pmon_machine_t *m);
+int pmon_machine_cpu_socket(const pmon_machine_t *m, int cpu);
+int pmon_machine_socket_cpu(const pmon_machine_t *m, int socket);  /* first CPU */
+/* Is this PMU (box instance) present on that socket? */
+int pmon_machine_pmu_present(const pmon_machine_t *m, int pmu, int socket);
+/* Warnings gathered while opening (e.g. bus-map disagreement); "" if none. */
+const char *pmon_machine_warnings(const pmon_machine_t *m);
+/* Describe boxes found, one per line ("pmon info"). */
+int pmon_machine_describe(const pmon_machine_t *m, char *buf, size_t len);
+/* Encode against this machine: checks socket/cpu ranges, box presence and,
+ * on the emulated machine, that the event is modeled. */
+int pmon_machine_encode(const pmon_machine_t *m, const char *name, pmon_encoding_t *out,
+			char *err, size_t errlen);
+
+/* -------------------------------------------------------------------- session */
+
+typedef struct pmon_session pmon_session_t;
+
+int pmon_session_create(pmon_machine_t *m, pmon_session_t **out);
+void pmon_session_destroy(pmon_session_t *s);        /* stops and restores */
+/* Add an encoded event; it must be schedulable together with those already
+ * added (counter constraints, shared filters).  Writes no register. */
+int pmon_session_add(pmon_session_t *s, const pmon_encoding_t *e);
+int pmon_session_count(const pmon_session_t *s);
+int pmon_session_clear(pmon_session_t *s);           /* remove all events (stopped) */
+int pmon_session_start(pmon_session_t *s);           /* program, zero, start */
+int pmon_session_read(pmon_session_t *s, uint64_t *values);  /* 64-bit totals since start/reset */
+int pmon_session_reset(pmon_session_t *s);           /* totals to zero */
+int pmon_session_stop(pmon_session_t *s, uint64_t *values);  /* final totals, registers restored */
+/* Counter assigned to event i (after add), -1 = fixed counter. */
+int pmon_session_counter(const pmon_session_t *s, int i);
+const char *pmon_session_errmsg(const pmon_session_t *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,100 @@
+/*
+ * access.h - the one small interface every register-access backend implements.
+ *
+ * A backend reaches two address spaces:
+ *   - model-specific registers, 64 bits wide, addressed by (cpu, msr);
+ *   - PCI configuration space, 32-bit dwords, addressed by
+ *     (domain, bus, device, function, offset), extended space (offsets up to 0xFFF)
+ *     included.
+ * It also finds PCI functions by vendor/device ID and identifies the CPU.
+ *
+ * Backends: "msr"+"pci" combined as the hardware backend (access_hw.c),
+ * "sim" (the emulated SNB-EP machine, sim/).  The engine never knows which one
+ * it talks to.
+ *
+ * Every function returns 0 on success or a negative PMON_E* code; a backend
+ * that fails also leaves a one-line reason in a->why.
+ */
+#ifndef PMON_ACCESS_H
+#define PMON_ACCESS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct pmon_pci_addr {
+	uint16_t domain;
+	uint8_t bus;
+	uint8_t dev;
+	uint8_t func;
+} pmon_pci_addr_t;
+
+struct pmon_cpuid {
+	unsigned family;
+	unsigned model;
+	unsigned stepping;
+	char vendor[16];   /* "GenuineIntel" */
+	char brand[64];    /* "Intel(R) Xeon(R) CPU E5-2680 0 @ 2.70GHz" */
+};
+
+struct pmon_access;
+
+struct pmon_access_ops {
+	const char *name;
+	int (*msr_read)(struct pmon_access *a, int cpu, uint32_t msr, uint64_t *val);
+	int (*msr_write)(struct pmon_access *a, int cpu, uint32_t msr, uint64_t val);
+	int (*pci_read)(struct pmon_access *a, pmon_pci_addr_t d, uint32_t off, uint32_t *val);
+	int (*pci_write)(struct pmon_access *a, pmon_pci_addr_t d, uint32_t off, uint32_t val);
+	/* Fill at most max addresses of functions with this vendor/device ID, in
+	 * ascending (domain, bus, dev, func) order; return how many exist (may
+	 * exceed max) or a negative error. */
+	int (*pci_find)(struct pmon_access *a, uint16_t vendor, uint16_t device,
+			pmon_pci_addr_t *out, int max);
+	int (*cpu_ident)(struct pmon_access *a, struct pmon_cpuid *id);
+	/* Optional (NULL on hardware): does the emulated machine model the event
+	 * programmed by this control value in this box type?  1 yes, 0 no. */
+	int (*event_modeled)(struct pmon_access *a, const char *box_type, uint64_t ctl);
+	void (*close)(struct pmon_access *a);
+};
+
+struct pmon_access {
+	const struct pmon_access_ops *ops;
+	void *priv;
+	char why[256];          /* reason of the last failure */
+};
+
+/* Printf-style helper that fills a->why. */
+void pmon_access_set_why(struct pmon_access *a, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Hardware backends (access_msr.c, access_pci.c, access_hw.c). */
+struct pmon_msr_dev;
+struct pmon_pci_dev;
+
+/* Open the MSR device files under root (default "/dev/cpu"), i.e. root/N/msr.
+ * ncpus: how many CPUs to expect.  mode: O_RDWR or O_RDONLY. */
+int pmon_msr_open(struct pmon_msr_dev **out, const char *root, int ncpus, int mode,
+		  char *why, size_t whylen);
+int pmon_msr_read(struct pmon_msr_dev *m, int cpu, uint32_t msr, uint64_t *val);
+int pmon_msr_write(struct pmon_msr_dev *m, int cpu, uint32_t msr, uint64_t val);
+void pmon_msr_close(struct pmon_msr_dev *m);
+
+/* Open PCI config access through libpci's Linux sysfs method; sysfs_root
+ * (default "/sys/bus/pci") may point at a fake tree for tests. */
+int pmon_pci_open(struct pmon_pci_dev **out, const char *sysfs_root, char *why, size_t whylen);
+int pmon_pci_read(struct pmon_pci_dev *p, pmon_pci_addr_t d, uint32_t off, uint32_t *val);
+int pmon_pci_write(struct pmon_pci_dev *p, pmon_pci_addr_t d, uint32_t off, uint32_t val);
+int pmon_pci_find(struct pmon_pci_dev *p, uint16_t vendor, uint16_t device,
+		  pmon_pci_addr_t *out, int max);
+void pmon_pci_close(struct pmon_pci_dev *p);
+
+/* The hardware backend: MSR + PCI + CPUID from /proc/cpuinfo (cpuinfo_path
+ * overridable for tests).  Environment overrides: PMON_MSR_ROOT,
+ * PMON_PCI_SYSFS, PMON_CPUINFO. */
+int pmon_hw_access_open(struct pmon_access **out, int ncpus, char *why, size_t whylen);
+
+/* The emulated machine's backend (sim/sim_access.c): uses pmon_sim_current(),
+ * creating it from $PMON_SIM when none exists yet.  A malformed $PMON_SIM is
+ * an error that names the bad key. */
+int pmon_sim_access_open(struct pmon_access **out, char *why, size_t whylen);
+
+#endif

@@ -1,0 +1,161 @@
+/*
+ * tables.h - the shape of the declarative per-generation data.
+ *
+ * A box type (struct pmon_box_type) describes one kind of uncore PMON unit:
+ * where its registers are, how wide its counters are, which control bits
+ * exist, which filter registers it owns and how they split into fields, which
+ * modifiers it accepts, and its event table.  A generic engine (parse.c,
+ * encode.c, sched.c, session.c) reads only these tables; nothing in it knows a
+ * box by name.
+ *
+ * Events and umasks are data.  Counter constraints (cntmask) and the filter
+ * fields an event or umask depends on are kept with them, because the
+ * scheduler needs them to place events and to refuse conflicting ones.
+ */
+#ifndef PMON_TABLES_H
+#define PMON_TABLES_H
+
+#include <stdint.h>
+
+/* ---- control-register bits common to the SNB-EP PMON boxes ---- */
+#define PMON_CTL_EV_SEL_SHIFT   0        /* 7:0 */
+#define PMON_CTL_UMASK_SHIFT    8        /* 15:8 */
+#define PMON_CTL_RST            (1u << 17)
+#define PMON_CTL_EDGE           (1u << 18)
+#define PMON_CTL_TID_EN         (1u << 19)   /* CBo only */
+#define PMON_CTL_EV_SEL_EXT     (1u << 21)   /* QPI and PCU "extra select bit" */
+#define PMON_CTL_EN             (1u << 22)
+#define PMON_CTL_INVERT         (1u << 23)
+#define PMON_CTL_THRESH_SHIFT   24
+#define PMON_PCU_OCC_SEL_SHIFT  14           /* 15:14 */
+#define PMON_PCU_OCC_INVERT     (1u << 30)
+#define PMON_PCU_OCC_EDGE       (1u << 31)
+
+/* ---- box-control bits ---- */
+#define PMON_BOX_RST_CTRL       (1u << 0)
+#define PMON_BOX_RST_CTRS       (1u << 1)
+#define PMON_BOX_FRZ            (1u << 8)
+#define PMON_BOX_FRZ_EN         (1u << 16)
+
+enum pmon_space { PMON_SPACE_MSR = 0, PMON_SPACE_PCI = 1, PMON_SPACE_CORE = 2 };
+
+/* A filter/match register owned by a box.  Its value is filt[word] of the
+ * encoding (see pmon.h); for PCI registers that hold 64 bits as two dwords,
+ * lo_off/hi_off name them (hi_off 0 = 32-bit register). */
+struct pmon_filter_reg {
+	const char *name;        /* "Cn_MSR_PMON_BOX_FILTER" */
+	uint8_t word;            /* index into pmon_encoding.filt[] */
+	uint32_t msr;            /* MSR boxes: address for instance 0 (plus box stride) */
+	uint16_t lo_off, hi_off; /* PCI boxes: config offsets */
+	uint8_t extra_dev;       /* PCI: 1 = lives in the box's extra function (QPI F6) */
+	uint64_t valid;          /* bits that may be non-zero */
+};
+
+/* A named slice of a filter word, the unit of sharing between events.  Two
+ * events on one box instance that both use a field must agree on its bits. */
+struct pmon_filter_field {
+	const char *name;        /* "tid", "nid", "state", "opc", "band0", ... */
+	uint8_t word;            /* filt[] index */
+	uint8_t shift;
+	uint8_t width;
+};
+
+/* Modifiers: ":name=value" attached to an event. */
+enum pmon_mod_kind {
+	PMON_MOD_CTL,            /* value goes into control-register bits shift..shift+width-1 */
+	PMON_MOD_FILTER,         /* value goes into a filter field (index in .field) */
+	PMON_MOD_ADDR,           /* HA physical-address match (special layout) */
+};
+struct pmon_modifier {
+	const char *name;        /* libpfm4 spelling where one exists: e i t tf cf nf ff ... */
+	const char *desc;
+	enum pmon_mod_kind kind;
+	uint8_t shift, width;    /* PMON_MOD_CTL */
+	uint8_t field;           /* PMON_MOD_FILTER: index into the box's fields */
+	uint64_t min, max;
+	uint32_t ctl_also;       /* extra control bits set when used (e.g. tid_en for tf) */
+};
+
+/* Umask flags */
+#define PMON_UM_DEFAULT   0x1    /* applied when the event is named with no umask of its group */
+#define PMON_UM_EXCL      0x2    /* may not be combined with another umask of its group */
+
+struct pmon_umask {
+	const char *name;        /* "RD" */
+	uint64_t value;          /* umask bits [15:8] (PCU: occ_sel value; offcore: RSP MSR bits) */
+	uint32_t flags;
+	uint8_t grp;             /* umask group: umasks of different groups combine */
+	uint32_t fields;         /* filter fields (bit i = box field i) this umask requires */
+	uint64_t filt_set[2];    /* bits it sets in filt[0]/filt[1] (e.g. CBo state, opcode) */
+	const char *desc;
+};
+
+/* Event flags */
+#define PMON_EV_FIXED     0x01   /* counts on the box's fixed counter only */
+#define PMON_EV_OCC       0x02   /* PCU occupancy event: umask is occ_sel, ev_sel bit 7 set */
+#define PMON_EV_NEED_UM   0x04   /* at least one umask must be given (no default) */
+#define PMON_EV_OFFCORE   0x08   /* core PMU offcore response (filt[0] = RSP MSR) */
+
+struct pmon_event {
+	const char *name;        /* "UNC_M_CAS_COUNT" */
+	uint8_t code;            /* ev_sel */
+	uint8_t ext;             /* 1 = needs the extra select bit (bit 21) */
+	uint8_t flags;
+	uint32_t cntmask;        /* allowed general counters */
+	uint32_t fields;         /* filter fields needed regardless of umask */
+	uint32_t mods;           /* bit i = box modifier i accepted by this event */
+	const struct pmon_umask *umasks;
+	uint16_t numasks;
+	const char *desc;
+};
+
+struct pmon_pci_fn {
+	uint8_t dev, func;
+	uint16_t devid;          /* vendor is always 0x8086 */
+};
+
+struct pmon_box_type {
+	const char *name;          /* "imc" */
+	const char *pmu_prefix;    /* "snbep_unc_imc"; the instance number is appended
+				      when max_boxes > 1 (libpfm4's naming) */
+	const char *perf_name;     /* "uncore_imc" (Linux perf PMU name, for reference) */
+	const char *desc;
+	enum pmon_space space;
+	uint8_t max_boxes;         /* instances per socket (CBo: clamped to the cores present) */
+	uint8_t ncounters;
+	uint8_t width;             /* general counter width */
+	uint8_t thresh_bits;       /* 8, or 5 (UBox, PCU) */
+	uint32_t ctl_valid;        /* control bits software may set (enable excluded) */
+	uint8_t has_box_ctl;       /* UBox has none */
+	uint8_t has_rst_ctrs;      /* box ctl rst_ctrs usable (not HA/iMC) */
+
+	/* MSR boxes */
+	uint32_t msr_box_ctl, msr_ctl0, msr_ctr0;
+	uint32_t msr_stride;       /* between instances (CBo 0x20) */
+
+	/* PCI boxes: one function per instance, optional extra function per instance */
+	struct pmon_pci_fn pci[4];
+	struct pmon_pci_fn pci_extra[4];
+	uint16_t pci_box_ctl, pci_ctl0, pci_ctr0;   /* ctl stride 4, ctr stride 8 (lo, hi dwords) */
+
+	/* fixed counter */
+	uint8_t has_fixed, fixed_width;
+	uint32_t fixed_ctl, fixed_ctr;       /* MSR numbers or PCI offsets (ctr: lo dword) */
+	uint32_t fixed_en, fixed_rst;        /* bits in the fixed control */
+
+	const struct pmon_filter_reg *fregs;
+	uint8_t nfregs;
+	const struct pmon_filter_field *fields;
+	uint8_t nfields;
+	const struct pmon_modifier *mods;
+	uint8_t nmods;
+	const struct pmon_event *events;   /* ends with an entry whose name is NULL */
+};
+
+/* The generation table: every box type of SNB-EP (snbep/boxes.c). */
+extern const struct pmon_box_type *const pmon_snbep_boxes[];
+extern const int pmon_snbep_nboxes;
+
+#define PMON_ARRAY_SIZE(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+#endif
