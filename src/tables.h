@@ -60,6 +60,29 @@ struct pmon_filter_field {
 	uint8_t width;
 };
 
+/*
+ * How the encoder combines these tables (encode.c implements exactly this):
+ *  - ctl = code | ext<<21 | umask<<8 | modifier bits; for PMON_EV_OCC events
+ *    the umask value goes to occ_sel (bits 15:14) instead of bits 15:8.
+ *  - Umasks of one group OR together; a PMON_UM_EXCL umask must be alone in its
+ *    group.  A group with no umask named takes its PMON_UM_DEFAULT umasks (if
+ *    any).  A PMON_EV_NEED_UM event with no umask left in group 0 is an error.
+ *  - filt[w] |= umask.filt_set[w] for every chosen umask.  The filter fields
+ *    an event needs are event.fields | the chosen umasks' .fields; each needed
+ *    field must receive a value, from a umask's filt_set or from a modifier.
+ *  - A PMON_MOD_CTL modifier is accepted when event.mods has its bit (bit i =
+ *    the box's mods[i]).  A PMON_MOD_FILTER or PMON_MOD_ADDR modifier is
+ *    accepted when event.mods has its bit OR its field is needed; anything
+ *    else is an error naming the modifier and the event.
+ *  - Every value is range-checked against min/max and the field width.
+ *  - Fixed-counter events (PMON_EV_FIXED) take no umask or modifier; their
+ *    ctl is 0 (the fixed control register has only the enable bit).
+ */
+
+/* A PMON_MOD_FILTER modifier whose field is this applies to the one filter
+ * field the event itself declares in .fields (PCU "ff" for FREQ_BANDn). */
+#define PMON_FIELD_EVENT 0xff
+
 /* Modifiers: ":name=value" attached to an event. */
 enum pmon_mod_kind {
 	PMON_MOD_CTL,            /* value goes into control-register bits shift..shift+width-1 */
