@@ -93,7 +93,14 @@ struct pmon_modifier {
 	const char *name;        /* libpfm4 spelling where one exists: e i t tf cf nf ff ... */
 	const char *desc;
 	enum pmon_mod_kind kind;
-	uint8_t shift, width;    /* PMON_MOD_CTL */
+	/* PMON_MOD_CTL: control bits shift..shift+width-1.  PMON_MOD_FILTER: the
+	 * value lands at bit (field.shift + shift) of filter word field.word, and
+	 * is width bits wide (width 0 = the whole field), so two modifiers can
+	 * share one field (CBo tf and cf both live in the tid field).
+	 * PMON_MOD_ADDR: the value is a physical address; its bits inside the
+	 * field's range (field.shift..field.shift+field.width-1) are kept in place
+	 * (HA: PA[45:6] -> filt[0] = ADDRMATCH1:ADDRMATCH0). */
+	uint8_t shift, width;
 	uint8_t field;           /* PMON_MOD_FILTER: index into the box's fields */
 	uint64_t min, max;
 	uint32_t ctl_also;       /* extra control bits set when used (e.g. tid_en for tf) */
@@ -127,6 +134,8 @@ struct pmon_event {
 	uint32_t cntmask;        /* allowed general counters */
 	uint32_t fields;         /* filter fields needed regardless of umask */
 	uint32_t mods;           /* bit i = box modifier i accepted by this event */
+	uint8_t need_grps;       /* bit g: umask group g must be non-empty after defaults
+				    (PMON_EV_NEED_UM is the same as bit 0) */
 	const struct pmon_umask *umasks;
 	uint16_t numasks;
 	const char *desc;

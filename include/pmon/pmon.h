@@ -70,6 +70,7 @@ typedef struct pmon_umask_info {
 	const char *desc;
 	uint64_t value;          /* umask field value (offcore: response MSR bits) */
 	int is_default;          /* used when no umask of its group is given */
+	int modeled;             /* 1 if the emulated machine drives the event with this umask */
 } pmon_umask_info_t;
 
 typedef struct pmon_mod_info {

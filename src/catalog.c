@@ -1,0 +1,220 @@
+/* catalog.c - PMU instances built from the box tables, and the public catalogue API. */
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "pmon/pmon.h"
+#include "catalog.h"
+
+#define MAX_PMUS 64
+
+static struct pmon_pmu pmus[MAX_PMUS];
+static int npmus;
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static void add_type(const struct pmon_box_type *t)
+{
+	int n = 0;
+	while (t->events[n].name)
+		n++;
+	for (int i = 0; i < t->max_boxes && npmus < MAX_PMUS; i++) {
+		struct pmon_pmu *p = &pmus[npmus++];
+		p->type = t;
+		p->instance = i;
+		p->nevents = n;
+		if (t->max_boxes > 1)
+			snprintf(p->name, sizeof(p->name), "%s%d", t->pmu_prefix, i);
+		else
+			snprintf(p->name, sizeof(p->name), "%s", t->pmu_prefix);
+	}
+}
+
+static void build(void)
+{
+	for (int i = 0; i < pmon_snbep_nboxes; i++)
+		add_type(pmon_snbep_boxes[i]);
+	for (int i = 0; i < pmon_core_nboxes; i++)
+		add_type(pmon_core_boxes[i]);
+}
+
+const struct pmon_pmu *pmon_catalog(int *n)
+{
+	pthread_once(&once, build);
+	if (n)
+		*n = npmus;
+	return pmus;
+}
+
+const struct pmon_pmu *pmon_catalog_pmu(int pmu)
+{
+	int n;
+	const struct pmon_pmu *p = pmon_catalog(&n);
+	return (pmu >= 0 && pmu < n) ? &p[pmu] : NULL;
+}
+
+int pmon_catalog_find(const char *name)
+{
+	int n;
+	const struct pmon_pmu *p = pmon_catalog(&n);
+	for (int i = 0; i < n; i++)
+		if (!strcasecmp(p[i].name, name))
+			return i;
+	return PMON_ENOEVNT;
+}
+
+int pmon_catalog_event(const struct pmon_pmu *p, const char *name)
+{
+	for (int i = 0; i < p->nevents; i++)
+		if (!strcasecmp(p->type->events[i].name, name))
+			return i;
+	return PMON_ENOEVNT;
+}
+
+static int field_needed(const struct pmon_box_type *t, const struct pmon_event *ev, int field)
+{
+	uint32_t need = ev->fields;
+	for (int u = 0; u < ev->numasks; u++)
+		need |= ev->umasks[u].fields;
+	if (field == PMON_FIELD_EVENT)
+		return ev->fields != 0;
+	return field < t->nfields && (need & (1u << field));
+}
+
+int pmon_catalog_mod_ok(const struct pmon_box_type *t, const struct pmon_event *ev, int mod)
+{
+	const struct pmon_modifier *m = &t->mods[mod];
+	if (ev->flags & PMON_EV_FIXED)
+		return 0;
+	if (ev->mods & (1u << mod))
+		return 1;
+	return m->kind != PMON_MOD_CTL && field_needed(t, ev, m->field);
+}
+
+/* ---------------------------------------------------------------- public API */
+
+int pmon_pmu_count(void)
+{
+	int n;
+	pmon_catalog(&n);
+	return n;
+}
+
+int pmon_pmu_get(int pmu, pmon_pmu_info_t *out)
+{
+	const struct pmon_pmu *p = pmon_catalog_pmu(pmu);
+	if (!p || !out)
+		return PMON_EINVAL;
+	out->name = p->name;
+	out->box_type = p->type->name;
+	out->desc = p->type->desc;
+	out->instance = p->instance;
+	out->ncounters = p->type->ncounters;
+	out->width = p->type->width;
+	out->has_fixed = p->type->has_fixed;
+	out->per_cpu = p->type->space == PMON_SPACE_CORE;
+	return PMON_OK;
+}
+
+int pmon_pmu_find(const char *name)
+{
+	return name ? pmon_catalog_find(name) : PMON_EINVAL;
+}
+
+int pmon_event_count(int pmu)
+{
+	const struct pmon_pmu *p = pmon_catalog_pmu(pmu);
+	return p ? p->nevents : PMON_EINVAL;
+}
+
+static const struct pmon_event *event_at(int pmu, int ev, const struct pmon_pmu **pp)
+{
+	const struct pmon_pmu *p = pmon_catalog_pmu(pmu);
+	if (!p || ev < 0 || ev >= p->nevents)
+		return NULL;
+	if (pp)
+		*pp = p;
+	return &p->type->events[ev];
+}
+
+/* The emulated machine's verdict for an event with a given umask value. */
+int pmon_catalog_modeled(const struct pmon_box_type *t, const struct pmon_event *ev,
+			 uint64_t ctl, uint64_t filt0);
+
+int pmon_event_get(int pmu, int ev, pmon_event_info_t *out)
+{
+	const struct pmon_pmu *p;
+	const struct pmon_event *e = event_at(pmu, ev, &p);
+	if (!e || !out)
+		return PMON_EINVAL;
+	out->name = e->name;
+	out->desc = e->desc;
+	out->code = e->code | (e->ext ? 0x100u : 0);
+	out->cntmask = e->cntmask;
+	out->fixed = (e->flags & PMON_EV_FIXED) != 0;
+	out->numasks = e->numasks;
+	out->modeled = pmon_catalog_modeled(p->type, e, (uint64_t)-1, 0);
+	return PMON_OK;
+}
+
+int pmon_umask_get(int pmu, int ev, int um, pmon_umask_info_t *out)
+{
+	const struct pmon_event *e = event_at(pmu, ev, NULL);
+	if (!e || !out || um < 0 || um >= e->numasks)
+		return PMON_EINVAL;
+	out->name = e->umasks[um].name;
+	out->desc = e->umasks[um].desc;
+	out->value = e->umasks[um].value;
+	out->is_default = (e->umasks[um].flags & PMON_UM_DEFAULT) != 0;
+	return PMON_OK;
+}
+
+static const char qual_socket_desc[] = "socket whose box counts (default 0)";
+static const char qual_cpu_desc[] = "CPU to count on; for uncore boxes, selects that CPU's socket";
+
+int pmon_mod_count(int pmu, int ev)
+{
+	const struct pmon_pmu *p;
+	const struct pmon_event *e = event_at(pmu, ev, &p);
+	if (!e)
+		return PMON_EINVAL;
+	int n = 0;
+	for (int m = 0; m < p->type->nmods; m++)
+		n += pmon_catalog_mod_ok(p->type, e, m);
+	return n + (p->type->space == PMON_SPACE_CORE ? 1 : 2);
+}
+
+int pmon_mod_get(int pmu, int ev, int i, pmon_mod_info_t *out)
+{
+	const struct pmon_pmu *p;
+	const struct pmon_event *e = event_at(pmu, ev, &p);
+	if (!e || !out || i < 0)
+		return PMON_EINVAL;
+	for (int m = 0; m < p->type->nmods; m++) {
+		if (!pmon_catalog_mod_ok(p->type, e, m))
+			continue;
+		if (i-- == 0) {
+			out->name = p->type->mods[m].name;
+			out->desc = p->type->mods[m].desc;
+			out->min = p->type->mods[m].min;
+			out->max = p->type->mods[m].max;
+			return PMON_OK;
+		}
+	}
+	/* qualifiers: core PMUs take cpu= only; uncore boxes socket= and cpu= */
+	if (p->type->space != PMON_SPACE_CORE && i-- == 0) {
+		out->name = "socket";
+		out->desc = qual_socket_desc;
+		out->min = 0;
+		out->max = 7;
+		return PMON_OK;
+	}
+	if (i == 0) {
+		out->name = "cpu";
+		out->desc = qual_cpu_desc;
+		out->min = 0;
+		out->max = 4095;
+		return PMON_OK;
+	}
+	return PMON_EINVAL;
+}

@@ -1,0 +1,23 @@
+/* errors.c - short texts for libpmon's error codes. */
+#include "pmon/pmon.h"
+
+const char *pmon_strerror(int err)
+{
+	switch (err) {
+	case PMON_OK: return "success";
+	case PMON_ENOEVNT: return "unknown PMU, box instance or event";
+	case PMON_EUMASK: return "unknown umask, or umask not valid for the event";
+	case PMON_EQUAL: return "unknown or malformed modifier";
+	case PMON_ERANGE: return "value out of range";
+	case PMON_ECONFLICT: return "events cannot be counted together";
+	case PMON_EPERM: return "no permission";
+	case PMON_ENODEV: return "device or register missing";
+	case PMON_ENOTMODELED: return "event not modeled by the emulated machine";
+	case PMON_ENOMEM: return "out of memory";
+	case PMON_EIO: return "register access failed";
+	case PMON_EINVAL: return "invalid argument or state";
+	case PMON_ENOSUPP: return "not supported on this machine";
+	case PMON_EBUSY: return "registers in use by another agent";
+	default: return "unknown error";
+	}
+}
