@@ -5,6 +5,7 @@
 #include <strings.h>
 
 #include "pmon/pmon.h"
+#include "pmon/sim.h"
 #include "catalog.h"
 
 #define MAX_PMUS 64
@@ -137,9 +138,47 @@ static const struct pmon_event *event_at(int pmu, int ev, const struct pmon_pmu 
 	return &p->type->events[ev];
 }
 
-/* The emulated machine's verdict for an event with a given umask value. */
-int pmon_catalog_modeled(const struct pmon_box_type *t, const struct pmon_event *ev,
-			 uint64_t ctl, uint64_t filt0);
+/* The emulated machine's verdict on an event: with umask um alone (plus the
+ * defaults of other groups), or, for um < 0, with its default umasks; an event
+ * without defaults is modeled when any of its umasks is. */
+static int modeled(const struct pmon_box_type *t, const struct pmon_event *ev, int um)
+{
+	char box[32];
+	uint64_t val = 0, ctl, filt0 = 0;
+	int any_default = 0;
+
+	snprintf(box, sizeof(box), "%s%s", t->name, (ev->flags & PMON_EV_FIXED) ? "-fixed" : "");
+	if (ev->flags & PMON_EV_FIXED)
+		return pmon_sim_models(box, 0, 0);
+	if (um < 0 && ev->numasks) {
+		for (int u = 0; u < ev->numasks; u++)
+			any_default |= (ev->umasks[u].flags & PMON_UM_DEFAULT) != 0;
+		if (!any_default) {
+			for (int u = 0; u < ev->numasks; u++)
+				if (modeled(t, ev, u))
+					return 1;
+			return 0;
+		}
+	}
+	for (int u = 0; u < ev->numasks; u++) {
+		const struct pmon_umask *m = &ev->umasks[u];
+		int take = (u == um) ||
+			   ((m->flags & PMON_UM_DEFAULT) && (um < 0 || m->grp != ev->umasks[um].grp));
+		if (!take)
+			continue;
+		if (ev->flags & PMON_EV_OFFCORE)
+			filt0 |= m->value;
+		else
+			val |= m->value;
+		filt0 |= m->filt_set[0];
+	}
+	if (ev->flags & PMON_EV_OFFCORE)
+		ctl = ev->code | (1u << PMON_CTL_UMASK_SHIFT);
+	else
+		ctl = ev->code | (ev->ext ? PMON_CTL_EV_SEL_EXT : 0) |
+		      (val << ((ev->flags & PMON_EV_OCC) ? PMON_PCU_OCC_SEL_SHIFT : PMON_CTL_UMASK_SHIFT));
+	return pmon_sim_models(t->name, ctl, filt0);
+}
 
 int pmon_event_get(int pmu, int ev, pmon_event_info_t *out)
 {
@@ -153,15 +192,17 @@ int pmon_event_get(int pmu, int ev, pmon_event_info_t *out)
 	out->cntmask = e->cntmask;
 	out->fixed = (e->flags & PMON_EV_FIXED) != 0;
 	out->numasks = e->numasks;
-	out->modeled = pmon_catalog_modeled(p->type, e, (uint64_t)-1, 0);
+	out->modeled = modeled(p->type, e, -1);
 	return PMON_OK;
 }
 
 int pmon_umask_get(int pmu, int ev, int um, pmon_umask_info_t *out)
 {
-	const struct pmon_event *e = event_at(pmu, ev, NULL);
+	const struct pmon_pmu *p;
+	const struct pmon_event *e = event_at(pmu, ev, &p);
 	if (!e || !out || um < 0 || um >= e->numasks)
 		return PMON_EINVAL;
+	out->modeled = modeled(p->type, e, um);
 	out->name = e->umasks[um].name;
 	out->desc = e->umasks[um].desc;
 	out->value = e->umasks[um].value;

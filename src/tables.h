@@ -31,6 +31,10 @@
 #define PMON_PCU_OCC_INVERT     (1u << 30)
 #define PMON_PCU_OCC_EDGE       (1u << 31)
 
+/* ---- core PMU (IA32_PERFEVTSELx) bits ---- */
+#define PMON_CORE_USR           (1u << 16)
+#define PMON_CORE_OS            (1u << 17)
+
 /* ---- box-control bits ---- */
 #define PMON_BOX_RST_CTRL       (1u << 0)
 #define PMON_BOX_RST_CTRS       (1u << 1)
@@ -124,7 +128,9 @@ struct pmon_umask {
 #define PMON_EV_FIXED     0x01   /* counts on the box's fixed counter only */
 #define PMON_EV_OCC       0x02   /* PCU occupancy event: umask is occ_sel, ev_sel bit 7 set */
 #define PMON_EV_NEED_UM   0x04   /* at least one umask must be given (no default) */
-#define PMON_EV_OFFCORE   0x08   /* core PMU offcore response (filt[0] = RSP MSR) */
+#define PMON_EV_OFFCORE   0x08   /* core PMU offcore response: umask values are the
+				    RSP MSR bits and go to the filter word of the
+				    event's field (rsp0 / rsp1); ctl umask is 0x01 */
 
 struct pmon_event {
 	const char *name;        /* "UNC_M_CAS_COUNT" */
@@ -182,6 +188,10 @@ struct pmon_box_type {
 	const struct pmon_modifier *mods;
 	uint8_t nmods;
 	const struct pmon_event *events;   /* ends with an entry whose name is NULL */
+
+	/* Core PMU box types only: the CPU models (family 6) this PMU is native
+	 * to, 0-terminated.  Other generations' tables encode but do not count. */
+	uint8_t core_models[8];
 };
 
 /* The generation table: every box type of SNB-EP (snbep/boxes.c). */

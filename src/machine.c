@@ -1,0 +1,333 @@
+/*
+ * machine.c - open a backend, learn the topology and find the PMON boxes.
+ *
+ * "sim" opens the emulated machine; "msr" (alias "hw") and "auto" open the
+ * hardware, and refuse anything that is not an SNB-EP with readable MSRs and
+ * uncore PCI functions.  Opening writes no register.
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "pmon/pmon.h"
+#include "pmon/sim.h"
+#include "machine.h"
+#include "cpuinfo.h"
+#include "encode.h"
+
+#define SNBEP_MODEL 45
+
+static int say(char *why, size_t len, int code, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int say(char *why, size_t len, int code, const char *fmt, ...)
+{
+	if (why && len) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(why, len, fmt, ap);
+		va_end(ap);
+	}
+	return code;
+}
+
+static void warn(struct pmon_machine *m, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void warn(struct pmon_machine *m, const char *fmt, ...)
+{
+	size_t n = strlen(m->warnings);
+	if (n + 2 >= sizeof(m->warnings))
+		return;
+	if (n)
+		m->warnings[n++] = '\n';
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(m->warnings + n, sizeof(m->warnings) - n, fmt, ap);
+	va_end(ap);
+}
+
+static int core_pmu_native(const struct pmon_box_type *t, unsigned model)
+{
+	for (int i = 0; i < 8 && t->core_models[i]; i++)
+		if (t->core_models[i] == model)
+			return 1;
+	return 0;
+}
+
+/* Decide, for every PMU and socket, whether the box exists and where. */
+static int find_boxes(struct pmon_machine *m, char *why, size_t whylen)
+{
+	int npmus;
+	const struct pmon_pmu *pmus = pmon_catalog(&npmus);
+	pmon_pci_addr_t found[64];
+
+	m->cbos = m->topo.cores_per_socket < 8 ? m->topo.cores_per_socket : 8;
+	for (int p = 0; p < npmus; p++) {
+		const struct pmon_box_type *t = pmus[p].type;
+		for (int s = 0; s < m->topo.nsockets && s < PMON_MAX_SOCKETS; s++) {
+			struct pmon_box_loc *loc = &m->loc[p][s];
+			memset(loc, 0, sizeof(*loc));
+			if (t->space == PMON_SPACE_CORE) {
+				loc->present = core_pmu_native(t, m->id.model);
+				continue;
+			}
+			if (t->space == PMON_SPACE_MSR) {
+				loc->present = strcmp(t->name, "cbo") ? 1 : pmus[p].instance < m->cbos;
+				continue;
+			}
+			/* PCI: the function with the table's device ID on this socket's bus */
+			const struct pmon_pci_fn *fn = &t->pci[pmus[p].instance];
+			int n = m->acc->ops->pci_find(m->acc, 0x8086, fn->devid, found, 64);
+			if (n < 0)
+				return say(why, whylen, n, "PCI scan for 8086:%04x failed: %s",
+					   fn->devid, m->acc->why);
+			for (int i = 0; i < n && i < 64; i++) {
+				if (pmon_busmap_socket(&m->bm, found[i]) != s)
+					continue;
+				if (found[i].dev != fn->dev || found[i].func != fn->func) {
+					warn(m, "8086:%04x found at %02x:%02x.%x, expected device %u function %u; not used",
+					     fn->devid, found[i].bus, found[i].dev, found[i].func, fn->dev, fn->func);
+					continue;
+				}
+				loc->present = 1;
+				loc->pci = found[i];
+			}
+			const struct pmon_pci_fn *xf = &t->pci_extra[pmus[p].instance];
+			if (loc->present && xf->devid) {
+				n = m->acc->ops->pci_find(m->acc, 0x8086, xf->devid, found, 64);
+				for (int i = 0; i < n && i < 64; i++)
+					if (pmon_busmap_socket(&m->bm, found[i]) == s &&
+					    found[i].dev == xf->dev && found[i].func == xf->func) {
+						loc->has_extra = 1;
+						loc->extra = found[i];
+					}
+				if (!loc->has_extra)
+					warn(m, "socket %d: %s has no match/mask function 8086:%04x; its filters are unusable",
+					     s, pmus[p].name, xf->devid);
+			}
+		}
+	}
+	return PMON_OK;
+}
+
+static int open_sim(struct pmon_machine *m, char *why, size_t whylen)
+{
+	char synth[128];
+	int rc = pmon_sim_access_open(&m->acc, why, whylen);
+	if (rc)
+		return rc;
+	m->sim = pmon_sim_current();
+	const struct pmon_sim_shape *sh = pmon_sim_shape(m->sim);
+	snprintf(synth, sizeof(synth), "synthetic:package:%d core:%d pu:%d",
+		 sh->sockets, sh->cores, sh->threads);
+	return pmon_topo_load(&m->topo, synth, why, whylen);
+}
+
+static int open_hw(struct pmon_machine *m, char *why, size_t whylen)
+{
+	int rc = pmon_cpuinfo_read(getenv("PMON_CPUINFO"), &m->id);
+	if (rc)
+		return say(why, whylen, PMON_ENOSUPP,
+			   "cannot identify the CPU (/proc/cpuinfo unreadable); "
+			   "set PMON_BACKEND=sim to use the emulated SNB-EP machine");
+	if (strcmp(m->id.vendor, "GenuineIntel") || m->id.family != 6 || m->id.model != SNBEP_MODEL)
+		return say(why, whylen, PMON_ENOSUPP,
+			   "not a Sandy Bridge-EP (Xeon E5-2600, family 6 model 45): found %s "
+			   "(%s family %u model %u); set PMON_BACKEND=sim to use the emulated SNB-EP machine",
+			   m->id.brand[0] ? m->id.brand : "an unknown CPU", m->id.vendor,
+			   m->id.family, m->id.model);
+	rc = pmon_topo_load(&m->topo, NULL, why, whylen);
+	if (rc)
+		return rc;
+	rc = pmon_hw_access_open(&m->acc, m->topo.ncpus, why, whylen);
+	if (rc) {
+		size_t n = why ? strlen(why) : 0;
+		if (why && n + 1 < whylen)
+			snprintf(why + n, whylen - n, "; or set PMON_BACKEND=sim to use the emulated machine");
+		return rc;
+	}
+	return PMON_OK;
+}
+
+int pmon_machine_open(pmon_machine_t **out, const char *backend, char *why, size_t whylen)
+{
+	char local[8];
+	int rc;
+
+	*out = NULL;
+	if (why && whylen)
+		why[0] = 0;
+	if (!backend)
+		backend = getenv("PMON_BACKEND");
+	if (!backend || !*backend)
+		backend = "auto";
+	int is_sim = !strcasecmp(backend, "sim");
+	if (!is_sim && strcasecmp(backend, "auto") && strcasecmp(backend, "msr") &&
+	    strcasecmp(backend, "hw"))
+		return say(why, whylen, PMON_EINVAL,
+			   "PMON_BACKEND=%s is not a backend: use sim, msr or auto", backend);
+
+	struct pmon_machine *m = calloc(1, sizeof(*m));
+	if (!m)
+		return say(why, whylen, PMON_ENOMEM, "out of memory");
+	snprintf(m->backend, sizeof(m->backend), "%s", is_sim ? "sim" : "msr");
+	rc = is_sim ? open_sim(m, why, whylen) : open_hw(m, why, whylen);
+	if (rc)
+		goto fail;
+	if (is_sim && (rc = m->acc->ops->cpu_ident(m->acc, &m->id)))
+		goto fail;
+	rc = pmon_busmap_build(m->acc, &m->topo, &m->bm, why, whylen);
+	if (rc) {
+		if (!is_sim && rc == PMON_ENODEV) {
+			size_t n = strlen(why);
+			snprintf(why + n, whylen > n ? whylen - n : 0,
+				 " (the uncore PCI functions may be hidden by the BIOS); "
+				 "set PMON_BACKEND=sim to use the emulated machine");
+		}
+		goto fail;
+	}
+	if (m->bm.warn[0])
+		warn(m, "%s", m->bm.warn);
+	if (m->bm.nsockets != m->topo.nsockets)
+		warn(m, "hwloc reports %d socket(s) but %d UBox function(s) were found",
+		     m->topo.nsockets, m->bm.nsockets);
+	if ((rc = find_boxes(m, why, whylen)))
+		goto fail;
+	snprintf(m->cpu_name, sizeof(m->cpu_name), "%s", m->id.brand);
+	(void)local;
+	*out = m;
+	return PMON_OK;
+fail:
+	pmon_machine_close(m);
+	return rc;
+}
+
+void pmon_machine_close(pmon_machine_t *m)
+{
+	if (!m)
+		return;
+	if (m->acc && m->acc->ops->close)
+		m->acc->ops->close(m->acc);
+	pmon_topo_free(&m->topo);
+	free(m);
+}
+
+const char *pmon_machine_backend(const pmon_machine_t *m) { return m->backend; }
+const char *pmon_machine_cpu_name(const pmon_machine_t *m) { return m->cpu_name; }
+int pmon_machine_nsockets(const pmon_machine_t *m) { return m->topo.nsockets; }
+int pmon_machine_ncpus(const pmon_machine_t *m) { return m->topo.ncpus; }
+const char *pmon_machine_warnings(const pmon_machine_t *m) { return m->warnings; }
+
+int pmon_machine_cpu_socket(const pmon_machine_t *m, int cpu)
+{
+	if (cpu < 0 || cpu >= m->topo.ncpus)
+		return PMON_ERANGE;
+	return m->topo.cpu_socket[cpu];
+}
+
+int pmon_machine_socket_cpu(const pmon_machine_t *m, int socket)
+{
+	if (socket < 0 || socket >= m->topo.nsockets)
+		return PMON_ERANGE;
+	return m->topo.socket_first_cpu[socket];
+}
+
+int pmon_machine_pmu_present(const pmon_machine_t *m, int pmu, int socket)
+{
+	if (!pmon_catalog_pmu(pmu) || socket < 0 || socket >= m->topo.nsockets ||
+	    socket >= PMON_MAX_SOCKETS)
+		return 0;
+	return m->loc[pmu][socket].present;
+}
+
+int pmon_machine_describe(const pmon_machine_t *m, char *buf, size_t len)
+{
+	int npmus;
+	const struct pmon_pmu *pmus = pmon_catalog(&npmus);
+	size_t n = 0;
+
+#define PUT(...) do { if (n < len) n += (size_t)snprintf(buf + n, len - n, __VA_ARGS__); } while (0)
+	PUT("backend: %s\n", m->backend);
+	PUT("cpu: %s (family %u model %u stepping %u)\n", m->id.brand, m->id.family,
+	    m->id.model, m->id.stepping);
+	PUT("sockets: %d, cpus: %d, cores per socket: %d, threads per core: %d\n",
+	    m->topo.nsockets, m->topo.ncpus, m->topo.cores_per_socket, m->topo.threads_per_core);
+	for (int s = 0; s < m->topo.nsockets && s < PMON_MAX_SOCKETS; s++) {
+		PUT("socket %d: uncore bus %02x (first cpu %d)\n", s,
+		    m->bm.socket_bus[s] < 0 ? 0 : m->bm.socket_bus[s], m->topo.socket_first_cpu[s]);
+		for (int p = 0; p < npmus; p++) {
+			const struct pmon_box_type *t = pmus[p].type;
+			const struct pmon_box_loc *loc = &m->loc[p][s];
+			if (!loc->present || t->space == PMON_SPACE_CORE)
+				continue;
+			uint32_t stride = t->msr_stride * (uint32_t)pmus[p].instance;
+			if (t->space == PMON_SPACE_MSR)
+				PUT("  %-18s msr ctl 0x%x-0x%x ctr 0x%x-0x%x%s\n", pmus[p].name,
+				    t->msr_ctl0 + stride, t->msr_ctl0 + stride + t->ncounters - 1,
+				    t->msr_ctr0 + stride, t->msr_ctr0 + stride + t->ncounters - 1,
+				    t->has_box_ctl ? "" : " (no box control)");
+			else
+				PUT("  %-18s pci %04x:%02x:%02x.%x%s\n", pmus[p].name, loc->pci.domain,
+				    loc->pci.bus, loc->pci.dev, loc->pci.func,
+				    loc->has_extra ? " (+ match/mask function)" : "");
+		}
+	}
+	for (int p = 0; p < npmus; p++)
+		if (pmus[p].type->space == PMON_SPACE_CORE && m->loc[p][0].present)
+			PUT("core PMU: %s (per CPU, %d counters)\n", pmus[p].name, pmus[p].type->ncounters);
+	if (m->warnings[0])
+		PUT("warnings:\n%s\n", m->warnings);
+#undef PUT
+	return n < len ? PMON_OK : PMON_ENOMEM;
+}
+
+int pmon_machine_encode(const pmon_machine_t *m, const char *name, pmon_encoding_t *e,
+			char *err, size_t errlen)
+{
+	int rc = pmon_encode(name, m->topo.nsockets, m->topo.ncpus, e, err, errlen);
+	if (rc)
+		return rc;
+	const struct pmon_pmu *p = pmon_catalog_pmu(e->pmu);
+	const struct pmon_box_type *t = p->type;
+	if (e->cpu >= 0) {
+		int s = m->topo.cpu_socket[e->cpu];
+		if (s < 0)
+			return say(err, errlen, PMON_ERANGE, "cpu=%d is not present on this machine", e->cpu);
+		if (t->space != PMON_SPACE_CORE) {
+			/* an uncore event named by CPU counts on that CPU's socket */
+			char *q = strstr(e->name, ":cpu=");
+			e->socket = s;
+			e->cpu = -1;
+			if (q)
+				snprintf(q, sizeof(e->name) - (size_t)(q - e->name), ":socket=%d", s);
+		} else {
+			e->socket = s;
+		}
+	}
+	if (!pmon_machine_pmu_present(m, e->pmu, e->socket)) {
+		if (t->space == PMON_SPACE_CORE)
+			return say(err, errlen, PMON_ENODEV,
+				   "%s is not this CPU's core PMU (%s, model %u)", p->name,
+				   m->cpu_name, m->id.model);
+		if (!strcmp(t->name, "cbo"))
+			return say(err, errlen, PMON_ENODEV,
+				   "%s is not present on socket %d: this machine has %d CBo(s) per socket (0-%d)",
+				   p->name, e->socket, m->cbos, m->cbos - 1);
+		return say(err, errlen, PMON_ENODEV, "%s is not present on socket %d", p->name, e->socket);
+	}
+	if (m->sim) {
+		const struct pmon_event *ev = &t->events[e->event];
+		char box[32];
+		snprintf(box, sizeof(box), "%s%s", t->name, e->fixed ? "-fixed" : "");
+		uint64_t f0 = (ev->flags & PMON_EV_OFFCORE) ? (e->filt[0] | e->filt[1]) : e->filt[0];
+		if (!pmon_sim_models(box, e->ctl, f0))
+			return say(err, errlen, PMON_ENOTMODELED,
+				   "%s is not modeled by the emulated machine (PMON_BACKEND=sim): "
+				   "it would not count, so it is refused", e->name);
+	}
+	return PMON_OK;
+}

@@ -1,0 +1,34 @@
+/* machine.h - the opened machine: backend, topology, where each box lives. */
+#ifndef PMON_MACHINE_H
+#define PMON_MACHINE_H
+
+#include "pmon/pmon.h"
+#include "pmon/sim.h"
+#include "access.h"
+#include "busmap.h"
+#include "catalog.h"
+#include "topology.h"
+
+#define PMON_MAX_PMUS 64
+
+struct pmon_box_loc {
+	int present;
+	int has_extra;            /* PCI: the extra (match/mask) function exists */
+	pmon_pci_addr_t pci;
+	pmon_pci_addr_t extra;
+};
+
+struct pmon_machine {
+	char backend[8];
+	char cpu_name[96];
+	struct pmon_cpuid id;
+	struct pmon_access *acc;
+	struct pmon_topo topo;
+	struct pmon_busmap bm;
+	pmon_sim_t *sim;          /* the emulated machine, when backend is sim */
+	int cbos;                 /* CBos per socket */
+	struct pmon_box_loc loc[PMON_MAX_PMUS][PMON_MAX_SOCKETS];
+	char warnings[1024];
+};
+
+#endif
