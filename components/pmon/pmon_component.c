@@ -1,0 +1,535 @@
+/*
+ * pmon_component.c - the PAPI component "pmon": SNB-EP uncore boxes and
+ * offcore-response events as PAPI native events.
+ *
+ * All logic lives in libpmon; this file maps PAPI's calls onto it:
+ *   event codes   an index into a table of names: the base events
+ *                 (PMU::EVENT for each box instance present), created at
+ *                 init, then umask/modifier/socket entries created while
+ *                 PAPI enumerates them, and full names users ask for;
+ *   event sets    one pmon session each.
+ * A name that libpmon refuses is reported on stderr with libpmon's reason
+ * (set PMON_QUIET=1 to silence it) and returns a PAPI error code.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <pthread.h>
+
+#include "papi.h"
+#include "papi_internal.h"
+#include "papi_vector.h"
+#include "papi_memory.h"
+
+#include "pmon/pmon.h"
+
+papi_vector_t _pmon_vector;
+
+#define PMON_CMP_MAX_EVENTS 64
+
+enum entry_kind { ENT_BASE, ENT_UMASK, ENT_MOD, ENT_SOCKET, ENT_FULL };
+
+struct entry {
+	enum entry_kind kind;
+	int pmu, event, sub;      /* sub: umask index, modifier index or socket */
+	char *name;               /* without the "pmon:::" prefix */
+	char *desc;
+};
+
+static struct entry *entries;
+static int nentries, capentries, nbase;
+static pmon_machine_t *machine;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+typedef struct {
+	pmon_session_t *session;
+	int n;
+	unsigned codes[PMON_CMP_MAX_EVENTS];
+	long long values[PMON_CMP_MAX_EVENTS];
+} pmon_control_t;
+
+typedef struct {
+	int unused;
+} pmon_context_t;
+
+static int to_papi(int rc)
+{
+	switch (rc) {
+	case PMON_OK: return PAPI_OK;
+	case PMON_ENOEVNT: return PAPI_ENOEVNT;
+	case PMON_EUMASK: case PMON_EQUAL: case PMON_ERANGE: return PAPI_EATTR;
+	case PMON_ECONFLICT: return PAPI_ECNFLCT;
+	case PMON_EPERM: return PAPI_EPERM;
+	case PMON_ENOMEM: return PAPI_ENOMEM;
+	case PMON_ENOTMODELED: case PMON_ENOSUPP: case PMON_ENODEV: return PAPI_ENOSUPP;
+	case PMON_EIO: return PAPI_ESYS;
+	default: return PAPI_EINVAL;
+	}
+}
+
+static void complain(const char *msg)
+{
+	const char *q = getenv("PMON_QUIET");
+	if (!q || !*q || !strcmp(q, "0"))
+		fprintf(stderr, "pmon: %s\n", msg);
+}
+
+/* Append an entry; returns its index or -1. Caller holds lock. */
+static int add_entry(enum entry_kind kind, int pmu, int event, int sub,
+		     const char *name, const char *desc)
+{
+	if (nentries == capentries) {
+		int cap = capentries ? capentries * 2 : 1024;
+		struct entry *ne = realloc(entries, sizeof(*ne) * (size_t)cap);
+		if (!ne)
+			return -1;
+		entries = ne;
+		capentries = cap;
+	}
+	struct entry *e = &entries[nentries];
+	e->kind = kind;
+	e->pmu = pmu;
+	e->event = event;
+	e->sub = sub;
+	e->name = strdup(name);
+	e->desc = strdup(desc ? desc : "");
+	if (!e->name || !e->desc) {
+		free(e->name);
+		free(e->desc);
+		return -1;
+	}
+	return nentries++;
+}
+
+static int find_entry(const char *name)
+{
+	for (int i = 0; i < nentries; i++)
+		if (!strcmp(entries[i].name, name))
+			return i;
+	return -1;
+}
+
+static int pmu_present_anywhere(int pmu)
+{
+	for (int s = 0; s < pmon_machine_nsockets(machine); s++)
+		if (pmon_machine_pmu_present(machine, pmu, s))
+			return 1;
+	return 0;
+}
+
+static int build_base_events(void)
+{
+	int npmu = pmon_pmu_count();
+	char name[PAPI_HUGE_STR_LEN], desc[PAPI_HUGE_STR_LEN];
+	for (int p = 0; p < npmu; p++) {
+		pmon_pmu_info_t pi;
+		pmon_pmu_get(p, &pi);
+		if (!pmu_present_anywhere(p))
+			continue;
+		for (int e = 0; e < pmon_event_count(p); e++) {
+			pmon_event_info_t ei;
+			pmon_event_get(p, e, &ei);
+			snprintf(name, sizeof(name), "%s::%s", pi.name, ei.name);
+			snprintf(desc, sizeof(desc), "%s%s", ei.desc,
+				 (!ei.modeled && !strcmp(pmon_machine_backend(machine), "sim")) ?
+				 " [not modeled by the emulated machine]" : "");
+			if (add_entry(ENT_BASE, p, e, 0, name, desc) < 0)
+				return PAPI_ENOMEM;
+		}
+	}
+	nbase = nentries;
+	return PAPI_OK;
+}
+
+/* ---------------------------------------------------------------- init */
+
+static int _pmon_init_component(int cidx)
+{
+	char why[PAPI_HUGE_STR_LEN];
+	int rc = pmon_machine_open(&machine, NULL, why, sizeof(why));
+
+	_pmon_vector.cmp_info.CmpIdx = cidx;
+	if (rc) {
+		snprintf(_pmon_vector.cmp_info.disabled_reason, PAPI_HUGE_STR_LEN, "%s", why);
+		_pmon_vector.cmp_info.disabled = PAPI_ECMP;
+		return PAPI_ECMP;
+	}
+	pthread_mutex_lock(&lock);
+	rc = build_base_events();
+	pthread_mutex_unlock(&lock);
+	if (rc) {
+		snprintf(_pmon_vector.cmp_info.disabled_reason, PAPI_HUGE_STR_LEN,
+			 "out of memory building the event table");
+		_pmon_vector.cmp_info.disabled = rc;
+		return rc;
+	}
+	if (pmon_machine_warnings(machine)[0])
+		complain(pmon_machine_warnings(machine));
+	_pmon_vector.cmp_info.num_native_events = nbase;
+	_pmon_vector.cmp_info.num_cntrs = PMON_CMP_MAX_EVENTS;
+	_pmon_vector.cmp_info.num_mpx_cntrs = PMON_CMP_MAX_EVENTS;
+	snprintf(_pmon_vector.cmp_info.description, PAPI_MAX_STR_LEN,
+		 "SNB-EP uncore and offcore response (%s backend)", pmon_machine_backend(machine));
+	_pmon_vector.cmp_info.disabled = PAPI_OK;
+	_pmon_vector.cmp_info.disabled_reason[0] = 0;
+	return PAPI_OK;
+}
+
+static int _pmon_shutdown_component(void)
+{
+	pthread_mutex_lock(&lock);
+	for (int i = 0; i < nentries; i++) {
+		free(entries[i].name);
+		free(entries[i].desc);
+	}
+	free(entries);
+	entries = NULL;
+	nentries = capentries = nbase = 0;
+	pthread_mutex_unlock(&lock);
+	pmon_machine_close(machine);
+	machine = NULL;
+	return PAPI_OK;
+}
+
+static int _pmon_init_thread(hwd_context_t *ctx) { (void)ctx; return PAPI_OK; }
+static int _pmon_shutdown_thread(hwd_context_t *ctx) { (void)ctx; return PAPI_OK; }
+
+/* ---------------------------------------------------------------- names */
+
+/* The options enumerated under a base event: its umasks, its modifiers
+ * (socket/cpu qualifiers excluded) and one socket=N per socket. */
+static int noptions(int pmu, int ev, int *nmods_out)
+{
+	pmon_event_info_t ei;
+	pmon_pmu_info_t pi;
+	pmon_event_get(pmu, ev, &ei);
+	pmon_pmu_get(pmu, &pi);
+	int nmods = pmon_mod_count(pmu, ev) - (pi.per_cpu ? 1 : 2);
+	*nmods_out = nmods;
+	return ei.numasks + nmods + (pi.per_cpu ? 0 : pmon_machine_nsockets(machine));
+}
+
+/* Create (or find) the k-th option entry of base entry b. Caller holds lock. */
+static int option_entry(int b, int k)
+{
+	const struct entry *base = &entries[b];
+	int pmu = base->pmu, ev = base->event, nmods;
+	int nopt = noptions(pmu, ev, &nmods);
+	char name[PAPI_HUGE_STR_LEN], desc[PAPI_HUGE_STR_LEN];
+	pmon_event_info_t ei;
+	pmon_event_get(pmu, ev, &ei);
+	if (k < 0 || k >= nopt)
+		return -1;
+	enum entry_kind kind;
+	int sub;
+	if (k < ei.numasks) {
+		pmon_umask_info_t ui;
+		pmon_umask_get(pmu, ev, k, &ui);
+		snprintf(name, sizeof(name), "%s:%s", base->name, ui.name);
+		snprintf(desc, sizeof(desc), "%s%s%s", ui.desc, ui.is_default ? " (default)" : "",
+			 (!ui.modeled && !strcmp(pmon_machine_backend(machine), "sim")) ?
+			 " [not modeled by the emulated machine]" : "");
+		kind = ENT_UMASK;
+		sub = k;
+	} else if (k < ei.numasks + nmods) {
+		pmon_mod_info_t mi;
+		sub = k - ei.numasks;
+		pmon_mod_get(pmu, ev, sub, &mi);
+		snprintf(name, sizeof(name), "%s:%s=%llu", base->name, mi.name,
+			 (unsigned long long)mi.min);
+		snprintf(desc, sizeof(desc), "%s (%llu-%llu)", mi.desc,
+			 (unsigned long long)mi.min, (unsigned long long)mi.max);
+		kind = ENT_MOD;
+	} else {
+		sub = k - ei.numasks - nmods;
+		snprintf(name, sizeof(name), "%s:socket=%d", base->name, sub);
+		snprintf(desc, sizeof(desc), "count the box of socket %d", sub);
+		kind = ENT_SOCKET;
+	}
+	int i = find_entry(name);
+	if (i >= 0)
+		return i;
+	i = add_entry(kind, pmu, ev, sub, name, desc);
+	if (i >= 0)
+		entries[i].sub = k;    /* remember the option's position */
+	return i;
+}
+
+static int base_of(int code)
+{
+	const struct entry *e = &entries[code];
+	if (e->kind == ENT_BASE)
+		return code;
+	for (int b = 0; b < nbase; b++)
+		if (entries[b].pmu == e->pmu && entries[b].event == e->event)
+			return b;
+	return -1;
+}
+
+static int _pmon_ntv_enum_events(unsigned *code, int modifier)
+{
+	int rc = PAPI_ENOEVNT;
+	pthread_mutex_lock(&lock);
+	int c = (int)(*code & PAPI_NATIVE_AND_MASK);
+	switch (modifier) {
+	case PAPI_ENUM_FIRST:
+		if (nbase > 0) {
+			*code = 0;
+			rc = PAPI_OK;
+		}
+		break;
+	case PAPI_ENUM_EVENTS: {
+		/* next base event after c's base */
+		int b = (c >= 0 && c < nentries) ? base_of(c) : -1;
+		if (b >= 0 && b + 1 < nbase) {
+			*code = (unsigned)(b + 1);
+			rc = PAPI_OK;
+		}
+		break;
+	}
+	case PAPI_NTV_ENUM_UMASKS: {
+		if (c < 0 || c >= nentries || entries[c].kind == ENT_FULL)
+			break;
+		int b = base_of(c);
+		int k = entries[c].kind == ENT_BASE ? 0 : entries[c].sub + 1;
+		int i = b >= 0 ? option_entry(b, k) : -1;
+		if (i >= 0) {
+			*code = (unsigned)i;
+			rc = PAPI_OK;
+		}
+		break;
+	}
+	default:
+		rc = PAPI_EINVAL;
+	}
+	pthread_mutex_unlock(&lock);
+	return rc;
+}
+
+static int _pmon_ntv_name_to_code(const char *name, unsigned *code)
+{
+	pmon_encoding_t enc;
+	char err[512];
+	if (!strncmp(name, "pmon:::", 7))
+		name += 7;
+	pthread_mutex_lock(&lock);
+	int i = find_entry(name);
+	if (i >= 0 && entries[i].kind != ENT_MOD) {
+		*code = (unsigned)i;
+		pthread_mutex_unlock(&lock);
+		return PAPI_OK;
+	}
+	pthread_mutex_unlock(&lock);
+	int rc = pmon_machine_encode(machine, name, &enc, err, sizeof(err));
+	if (rc) {
+		complain(err);
+		return to_papi(rc);
+	}
+	pthread_mutex_lock(&lock);
+	i = find_entry(name);
+	if (i < 0) {
+		char desc[PAPI_HUGE_STR_LEN];
+		pmon_event_info_t ei;
+		pmon_event_get(enc.pmu, enc.event, &ei);
+		snprintf(desc, sizeof(desc), "%s", ei.desc);
+		i = add_entry(ENT_FULL, enc.pmu, enc.event, 0, name, desc);
+	}
+	pthread_mutex_unlock(&lock);
+	if (i < 0)
+		return PAPI_ENOMEM;
+	*code = (unsigned)i;
+	return PAPI_OK;
+}
+
+static int entry_copy(unsigned code, char *name, int nlen, char *desc, int dlen)
+{
+	int rc = PAPI_OK;
+	pthread_mutex_lock(&lock);
+	int c = (int)(code & PAPI_NATIVE_AND_MASK);
+	if (c < 0 || c >= nentries)
+		rc = PAPI_ENOEVNT;
+	else {
+		if (name)
+			snprintf(name, (size_t)nlen, "%s", entries[c].name);
+		if (desc)
+			snprintf(desc, (size_t)dlen, "%s", entries[c].desc);
+	}
+	pthread_mutex_unlock(&lock);
+	return rc;
+}
+
+static int _pmon_ntv_code_to_name(unsigned code, char *name, int len)
+{
+	return entry_copy(code, name, len, NULL, 0);
+}
+
+static int _pmon_ntv_code_to_descr(unsigned code, char *desc, int len)
+{
+	return entry_copy(code, NULL, 0, desc, len);
+}
+
+static int _pmon_ntv_code_to_info(unsigned code, PAPI_event_info_t *info)
+{
+	int rc = entry_copy(code, info->symbol, sizeof(info->symbol), info->long_descr,
+			    sizeof(info->long_descr));
+	if (rc == PAPI_OK) {
+		snprintf(info->short_descr, sizeof(info->short_descr), "%s", info->long_descr);
+		info->data_type = PAPI_DATATYPE_UINT64;
+	}
+	return rc;
+}
+
+/* ---------------------------------------------------------------- counting */
+
+static int _pmon_init_control_state(hwd_control_state_t *ctl)
+{
+	pmon_control_t *c = (pmon_control_t *)ctl;
+	memset(c, 0, sizeof(*c));
+	return pmon_session_create(machine, &c->session) ? PAPI_ENOMEM : PAPI_OK;
+}
+
+static int _pmon_cleanup_eventset(hwd_control_state_t *ctl)
+{
+	pmon_control_t *c = (pmon_control_t *)ctl;
+	pmon_session_destroy(c->session);
+	c->session = NULL;
+	return PAPI_OK;
+}
+
+static int _pmon_update_control_state(hwd_control_state_t *ctl, NativeInfo_t *native,
+				      int count, hwd_context_t *ctx)
+{
+	pmon_control_t *c = (pmon_control_t *)ctl;
+	char err[512], name[PAPI_HUGE_STR_LEN];
+	(void)ctx;
+	if (count > PMON_CMP_MAX_EVENTS)
+		return PAPI_ECOUNT;
+	if (!c->session && pmon_session_create(machine, &c->session))
+		return PAPI_ENOMEM;
+	pmon_session_clear(c->session);
+	c->n = 0;
+	for (int i = 0; i < count; i++) {
+		pmon_encoding_t enc;
+		unsigned code = (unsigned)native[i].ni_event;
+		if (entry_copy(code, name, sizeof(name), NULL, 0))
+			return PAPI_ENOEVNT;
+		int rc = pmon_machine_encode(machine, name, &enc, err, sizeof(err));
+		if (!rc && (rc = pmon_session_add(c->session, &enc)))
+			snprintf(err, sizeof(err), "%s", pmon_session_errmsg(c->session));
+		if (rc) {
+			complain(err);
+			pmon_session_clear(c->session);
+			return to_papi(rc);
+		}
+		native[i].ni_position = i;
+		c->codes[i] = code;
+		c->n++;
+	}
+	return PAPI_OK;
+}
+
+static int _pmon_start(hwd_context_t *ctx, hwd_control_state_t *ctl)
+{
+	pmon_control_t *c = (pmon_control_t *)ctl;
+	(void)ctx;
+	int rc = pmon_session_start(c->session);
+	if (rc)
+		complain(pmon_session_errmsg(c->session));
+	memset(c->values, 0, sizeof(c->values));
+	return to_papi(rc);
+}
+
+static int fetch(pmon_control_t *c, int stop)
+{
+	uint64_t v[PMON_CMP_MAX_EVENTS];
+	int rc = stop ? pmon_session_stop(c->session, v) : pmon_session_read(c->session, v);
+	if (rc) {
+		complain(pmon_session_errmsg(c->session));
+		return to_papi(rc);
+	}
+	for (int i = 0; i < c->n; i++)
+		c->values[i] = (long long)v[i];
+	return PAPI_OK;
+}
+
+static int _pmon_read(hwd_context_t *ctx, hwd_control_state_t *ctl, long long **events, int flags)
+{
+	pmon_control_t *c = (pmon_control_t *)ctl;
+	(void)ctx;
+	(void)flags;
+	int rc = fetch(c, 0);
+	*events = c->values;
+	return rc;
+}
+
+static int _pmon_stop(hwd_context_t *ctx, hwd_control_state_t *ctl)
+{
+	(void)ctx;
+	return fetch((pmon_control_t *)ctl, 1);
+}
+
+static int _pmon_reset(hwd_context_t *ctx, hwd_control_state_t *ctl)
+{
+	pmon_control_t *c = (pmon_control_t *)ctl;
+	(void)ctx;
+	int rc = pmon_session_reset(c->session);
+	memset(c->values, 0, sizeof(c->values));
+	return to_papi(rc);
+}
+
+static int _pmon_ctl(hwd_context_t *ctx, int code, _papi_int_option_t *option)
+{
+	(void)ctx;
+	(void)code;
+	(void)option;
+	return PAPI_OK;
+}
+
+static int _pmon_set_domain(hwd_control_state_t *ctl, int domain)
+{
+	(void)ctl;
+	/* uncore boxes count every privilege level; nothing else is possible */
+	return (domain & PAPI_DOM_ALL) ? PAPI_OK : PAPI_EINVAL;
+}
+
+papi_vector_t _pmon_vector = {
+	.cmp_info = {
+		.name = "pmon",
+		.short_name = "pmon",
+		.description = "SNB-EP uncore and offcore response",
+		.version = "0.1",
+		.support_version = "n/a",
+		.kernel_version = "n/a",
+		.default_domain = PAPI_DOM_ALL,
+		.available_domains = PAPI_DOM_ALL,
+		.default_granularity = PAPI_GRN_SYS,
+		.available_granularities = PAPI_GRN_SYS,
+		.hardware_intr_sig = PAPI_INT_SIGNAL,
+		.num_cntrs = PMON_CMP_MAX_EVENTS,
+		.num_mpx_cntrs = PMON_CMP_MAX_EVENTS,
+	},
+	.size = {
+		.context = sizeof(pmon_context_t),
+		.control_state = sizeof(pmon_control_t),
+		.reg_value = 1,
+		.reg_alloc = 1,
+	},
+	.init_component = _pmon_init_component,
+	.shutdown_component = _pmon_shutdown_component,
+	.init_thread = _pmon_init_thread,
+	.shutdown_thread = _pmon_shutdown_thread,
+	.init_control_state = _pmon_init_control_state,
+	.cleanup_eventset = _pmon_cleanup_eventset,
+	.update_control_state = _pmon_update_control_state,
+	.start = _pmon_start,
+	.stop = _pmon_stop,
+	.read = _pmon_read,
+	.reset = _pmon_reset,
+	.ctl = _pmon_ctl,
+	.set_domain = _pmon_set_domain,
+	.ntv_enum_events = _pmon_ntv_enum_events,
+	.ntv_name_to_code = _pmon_ntv_name_to_code,
+	.ntv_code_to_name = _pmon_ntv_code_to_name,
+	.ntv_code_to_descr = _pmon_ntv_code_to_descr,
+	.ntv_code_to_info = _pmon_ntv_code_to_info,
+};

@@ -1,0 +1,31 @@
+/*
+ * regs.h - where one box instance's registers are, and how to touch them.
+ *
+ * A struct pmon_box_regs is resolved from the tables and the machine's box
+ * locations; the read/write helpers hide MSR versus PCI (two-dword counters,
+ * 64-bit filter registers split over two dwords, torn-read protection).
+ */
+#ifndef PMON_REGS_H
+#define PMON_REGS_H
+
+#include "machine.h"
+
+enum pmon_reg_kind { REG_BOX_CTL, REG_CTL, REG_CTR, REG_FIXED_CTL, REG_FIXED_CTR, REG_FILTER };
+
+struct pmon_box_regs {
+	const struct pmon_box_type *t;
+	int pmu, socket;
+	int cpu;                  /* CPU that issues MSR accesses */
+	pmon_pci_addr_t pci, extra;
+	int has_extra;
+};
+
+int pmon_regs_resolve(const struct pmon_machine *m, int pmu, int socket, int cpu,
+		      struct pmon_box_regs *r);
+/* idx: counter number (REG_CTL/REG_CTR) or filter register index (REG_FILTER). */
+int pmon_reg_read(struct pmon_machine *m, const struct pmon_box_regs *r,
+		  enum pmon_reg_kind k, int idx, uint64_t *val);
+int pmon_reg_write(struct pmon_machine *m, const struct pmon_box_regs *r,
+		   enum pmon_reg_kind k, int idx, uint64_t val);
+
+#endif
