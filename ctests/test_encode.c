@@ -1,0 +1,101 @@
+/* test_encode.c - the name parser and encoder on the iMC and UBox tables:
+ * control values, canonical names, qualifiers, and the error for each kind of
+ * bad input. */
+#include <string.h>
+
+#include "check.h"
+#include "pmon/pmon.h"
+
+static pmon_encoding_t e;
+static char err[512];
+
+static int enc(const char *name)
+{
+	memset(&e, 0, sizeof(e));
+	return pmon_encode(name, 2, 32, &e, err, sizeof(err));
+}
+
+static void expect_ok(const char *name, uint64_t ctl, const char *canon)
+{
+	int rc = enc(name);
+	CHECK(rc == PMON_OK, "%s: rc %d (%s)", name, rc, err);
+	CHECK_EQ_U64(e.ctl, ctl, name);
+	if (canon)
+		CHECK(!strcmp(e.name, canon), "%s: canonical '%s', want '%s'", name, e.name, canon);
+}
+
+static void expect_err(const char *name, int code, const char *needle)
+{
+	int rc = enc(name);
+	CHECK_EQ_INT(rc, code, name);
+	CHECK(strstr(err, needle) != NULL, "%s: message '%s' lacks '%s'", name, err, needle);
+}
+
+int main(void)
+{
+	/* control values: ev_sel | umask << 8 | modifiers, enable bit excluded */
+	expect_ok("snbep_unc_imc0::UNC_M_CAS_COUNT:RD", 0x0304,
+		  "snbep_unc_imc0::UNC_M_CAS_COUNT:RD:socket=0");
+	expect_ok("pmon:::snbep_unc_imc0::UNC_M_CAS_COUNT:RD:socket=0", 0x0304, NULL);
+	expect_ok("snbep_unc_imc3::UNC_M_CAS_COUNT:WR:socket=1", 0x0c04,
+		  "snbep_unc_imc3::UNC_M_CAS_COUNT:WR:socket=1");
+	CHECK_EQ_INT(e.socket, 1, "socket of imc3 WR");
+	expect_ok("SNBEP_UNC_IMC1::unc_m_cas_count:rd", 0x0304, NULL);   /* case-insensitive */
+	expect_ok("snbep_unc_imc0::UNC_M_ACT_COUNT:e=1:t=1", 0x01040001,
+		  "snbep_unc_imc0::UNC_M_ACT_COUNT:e=1:t=1:socket=0");
+	expect_ok("snbep_unc_imc0::UNC_M_ACT_COUNT:i=1:t=0xff", 0xff800001, NULL);
+	expect_ok("snbep_unc_ubo::UNC_U_EVENT_MSG:VLW_RCVD", 0x0142, NULL);
+	expect_ok("snbep_unc_ubo::UNC_U_LOCK_CYCLES:t=31", 0x1f000044, NULL);
+
+	/* the CAS_COUNT umasks do not combine (as in libpfm4); the default is ALL */
+	expect_err("snbep_unc_imc0::UNC_M_CAS_COUNT:RD_REG:WR_WMM", PMON_EUMASK, "cannot be combined");
+	expect_ok("snbep_unc_imc0::UNC_M_CAS_COUNT", 0x0f04, "snbep_unc_imc0::UNC_M_CAS_COUNT:ALL:socket=0");
+
+	/* fixed counters: ctl 0, no counter mask, flagged fixed */
+	expect_ok("snbep_unc_imc2::UNC_M_CLOCKTICKS", 0, "snbep_unc_imc2::UNC_M_CLOCKTICKS:socket=0");
+	CHECK_EQ_INT(e.fixed, 1, "DCLK is fixed");
+	CHECK_EQ_U64(e.cntmask, 0, "DCLK cntmask");
+	expect_ok("snbep_unc_ubo::UNC_U_CLOCKTICKS", 0, NULL);
+	CHECK_EQ_INT(e.fixed, 1, "UCLK is fixed");
+
+	/* general events may use the four counters */
+	expect_ok("snbep_unc_imc0::UNC_M_PRE_COUNT:PAGE_MISS", 0x0102, NULL);
+	CHECK_EQ_U64(e.cntmask, 0xf, "iMC cntmask");
+
+	/* cpu= names a CPU; without a machine the socket stays unresolved */
+	expect_ok("snbep_unc_imc0::UNC_M_CAS_COUNT:RD:cpu=17", 0x0304,
+		  "snbep_unc_imc0::UNC_M_CAS_COUNT:RD:cpu=17");
+	CHECK_EQ_INT(e.cpu, 17, "cpu kept");
+
+	/* bad input: each names the problem */
+	expect_err("snbep_unc_imc0::UNC_M_NOPE", PMON_ENOEVNT, "unknown event 'UNC_M_NOPE'");
+	expect_err("snbep_unc_imc7::UNC_M_CAS_COUNT", PMON_ENOEVNT, "instances 0-3");
+	expect_err("snbep_unc_zz::UNC_M_CAS_COUNT", PMON_ENOEVNT, "unknown PMU 'snbep_unc_zz'");
+	expect_err("UNC_M_CAS_COUNT", PMON_ENOEVNT, "names no PMU");
+	expect_err("snbep_unc_imc0::UNC_M_CAS_COUNT:BOGUS", PMON_EUMASK, "umask 'BOGUS' is not valid");
+	expect_err("snbep_unc_imc0::UNC_M_CAS_COUNT:RD:RD", PMON_EUMASK, "given twice");
+	expect_err("snbep_unc_imc0::UNC_M_ACT_COUNT:RD", PMON_EUMASK, "takes no umask");
+	expect_err("snbep_unc_imc0::UNC_M_CAS_COUNT:RD:socket=9", PMON_ERANGE, "socket=9 out of range");
+	expect_err("snbep_unc_imc0::UNC_M_CAS_COUNT:RD:cpu=32", PMON_ERANGE, "cpu=32 out of range");
+	expect_err("snbep_unc_imc0::UNC_M_CAS_COUNT:RD:socket=x", PMON_EQUAL, "malformed value 'x'");
+	expect_err("snbep_unc_imc0::UNC_M_CAS_COUNT:RD:socket=", PMON_EQUAL, "has no value");
+	expect_err("snbep_unc_imc0::UNC_M_CAS_COUNT:RD:socket=0:socket=1", PMON_EQUAL, "more than once");
+	expect_err("snbep_unc_imc0::UNC_M_CAS_COUNT::RD", PMON_EQUAL, "empty attribute");
+	expect_err("snbep_unc_imc0::UNC_M_ACT_COUNT:t=256", PMON_ERANGE, "t=256 out of range");
+	expect_err("snbep_unc_ubo::UNC_U_LOCK_CYCLES:t=32", PMON_ERANGE, "t=32 out of range");
+	expect_err("snbep_unc_imc0::UNC_M_ACT_COUNT:t", PMON_EQUAL, "needs a value");
+	expect_err("snbep_unc_imc0::UNC_M_ACT_COUNT:q=1", PMON_EQUAL, "unknown modifier 'q'");
+	expect_err("snbep_unc_imc0::UNC_M_CLOCKTICKS:e=1", PMON_EQUAL, "fixed counter");
+	expect_err("snbep_unc_ubo::UNC_U_EVENT_MSG", PMON_EUMASK, "needs a umask");
+
+	/* the catalogue agrees with the tables */
+	int p = pmon_pmu_find("snbep_unc_imc0");
+	CHECK(p >= 0, "imc0 in catalogue");
+	pmon_pmu_info_t pi;
+	CHECK_EQ_INT(pmon_pmu_get(p, &pi), PMON_OK, "pmu info");
+	CHECK_EQ_INT(pi.ncounters, 4, "imc counters");
+	CHECK_EQ_INT(pi.width, 48, "imc width");
+	CHECK_EQ_INT(pi.has_fixed, 1, "imc fixed");
+	CHECK_EQ_INT(pmon_pmu_find("snbep_unc_imc4"), PMON_ENOEVNT, "no imc4");
+	return check_done("test_encode");
+}
