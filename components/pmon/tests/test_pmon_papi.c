@@ -1,0 +1,138 @@
+/* test_pmon_papi.c - the pmon component through PAPI's own API on the
+ * emulated machine: active, events enumerate (umasks, socket qualifiers),
+ * counts under driven traffic are exact, reset zeroes, accumulate across a
+ * 48-bit wrap gives the exact 64-bit total, and bad names are refused
+ * without writing a register. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "papi.h"
+#include "check.h"
+#include "pmon/sim.h"
+
+static int cid = -1;
+
+static void enumeration(void)
+{
+	int code = PAPI_NATIVE_MASK, nbase = 0, found_cas = 0, found_rd = 0, found_s1 = 0;
+	int found_ubox = 0;
+	PAPI_event_info_t info;
+	CHECK_EQ_INT(PAPI_enum_cmp_event(&code, PAPI_ENUM_FIRST, cid), PAPI_OK, "first event");
+	do {
+		nbase++;
+		CHECK_EQ_INT(PAPI_get_event_info(code, &info), PAPI_OK, "event info");
+		if (!strcmp(info.symbol, "pmon:::snbep_unc_imc2::UNC_M_CAS_COUNT")) {
+			found_cas = 1;
+			int k = code;
+			while (PAPI_enum_cmp_event(&k, PAPI_NTV_ENUM_UMASKS, cid) == PAPI_OK) {
+				PAPI_get_event_info(k, &info);
+				found_rd |= !strcmp(info.symbol, "pmon:::snbep_unc_imc2::UNC_M_CAS_COUNT:RD");
+				found_s1 |= !strcmp(info.symbol, "pmon:::snbep_unc_imc2::UNC_M_CAS_COUNT:socket=1");
+			}
+		}
+		found_ubox |= !strcmp(info.symbol, "pmon:::snbep_unc_ubo::UNC_U_CLOCKTICKS");
+	} while (PAPI_enum_cmp_event(&code, PAPI_ENUM_EVENTS, cid) == PAPI_OK);
+	CHECK(nbase >= 4 * 25 + 3, "base events enumerated: %d", nbase);
+	CHECK(found_cas, "imc2 CAS_COUNT listed");
+	CHECK(found_rd, "CAS_COUNT:RD enumerated as a umask");
+	CHECK(found_s1, "socket=1 enumerated as a qualifier");
+	CHECK(found_ubox, "UBox UCLK listed");
+}
+
+static void counting(pmon_sim_t *sim)
+{
+	int es = PAPI_NULL;
+	long long v[4], acc[4] = { 0 };
+	struct pmon_sim_truth t0, t1;
+
+	CHECK_EQ_INT(PAPI_create_eventset(&es), PAPI_OK, "eventset");
+	CHECK_EQ_INT(PAPI_add_named_event(es, "pmon:::snbep_unc_imc0::UNC_M_CLOCKTICKS:socket=0"),
+		     PAPI_OK, "add DCLK");
+	CHECK_EQ_INT(PAPI_add_named_event(es, "pmon:::snbep_unc_imc0::UNC_M_CAS_COUNT:RD:socket=0"),
+		     PAPI_OK, "add CAS RD");
+	CHECK_EQ_INT(PAPI_add_named_event(es, "pmon:::snbep_unc_imc0::UNC_M_CAS_COUNT:WR:cpu=1"),
+		     PAPI_OK, "add CAS WR by cpu");
+	CHECK_EQ_INT(PAPI_add_named_event(es, "pmon:::snbep_unc_ubo::UNC_U_CLOCKTICKS:socket=1"),
+		     PAPI_OK, "add UCLK");
+	pmon_sim_channel_truth(sim, 0, 0, &t0);
+	uint64_t ns0 = pmon_sim_now_ns(sim);
+	CHECK_EQ_INT(PAPI_start(es), PAPI_OK, "start");
+	pmon_sim_advance_ns(sim, 250000);
+	pmon_sim_traffic(sim, 0, 0, PMON_SIM_LOAD, 10000);
+	pmon_sim_traffic(sim, 2, 4096, PMON_SIM_STORE, 3000);
+	CHECK_EQ_INT(PAPI_read(es, v), PAPI_OK, "read");
+	pmon_sim_channel_truth(sim, 0, 0, &t1);
+	uint64_t ns1 = pmon_sim_now_ns(sim);
+	CHECK_EQ_U64(v[0], ns1 * 4 / 5 - ns0 * 4 / 5, "DCLK = 0.8 ticks per ns");
+	CHECK_EQ_U64(v[1], t1.cas_rd - t0.cas_rd, "CAS RD = emulator truth");
+	CHECK_EQ_U64(v[2], t1.cas_wr - t0.cas_wr, "CAS WR = emulator truth");
+	CHECK(v[1] > 0 && v[2] > 0, "traffic reached channel 0 (%lld, %lld)", v[1], v[2]);
+	uint64_t uclk = pmon_sim_shape(sim)->uclk_hz;
+	CHECK_EQ_U64(v[3], (uint64_t)((unsigned __int128)ns1 * uclk / 1000000000u) -
+		     (uint64_t)((unsigned __int128)ns0 * uclk / 1000000000u), "UCLK");
+
+	CHECK_EQ_INT(PAPI_reset(es), PAPI_OK, "reset");
+	CHECK_EQ_INT(PAPI_read(es, v), PAPI_OK, "read after reset");
+	CHECK(v[0] == 0 && v[1] == 0 && v[2] == 0 && v[3] == 0, "reset zeroes (%lld %lld %lld %lld)",
+	      v[0], v[1], v[2], v[3]);
+
+	/* accumulate across the 48-bit wrap of the DCLK counter */
+	uint64_t start = pmon_sim_now_ns(sim);
+	uint64_t step = (1ull << 48) / 4 * 5 - 500000;
+	pmon_sim_advance_ns(sim, step);
+	CHECK_EQ_INT(PAPI_accum(es, acc), PAPI_OK, "accum 1");
+	pmon_sim_advance_ns(sim, 2000000);
+	CHECK_EQ_INT(PAPI_accum(es, acc), PAPI_OK, "accum 2");
+	uint64_t end = pmon_sim_now_ns(sim);
+	uint64_t want = end * 4 / 5 - start * 4 / 5;
+	CHECK(want > (1ull << 48), "crossed 2^48");
+	CHECK_EQ_U64(acc[0], want, "accumulated DCLK across the wrap");
+	CHECK_EQ_INT(PAPI_stop(es, v), PAPI_OK, "stop");
+	CHECK_EQ_INT(PAPI_cleanup_eventset(es), PAPI_OK, "cleanup");
+	CHECK_EQ_INT(PAPI_destroy_eventset(&es), PAPI_OK, "destroy");
+}
+
+static void refusals(pmon_sim_t *sim)
+{
+	int es = PAPI_NULL;
+	size_t w0 = pmon_sim_log_writes(sim);
+	PAPI_create_eventset(&es);
+	const char *bad[] = {
+		"pmon:::snbep_unc_imc0::UNC_M_NO_SUCH_EVENT",
+		"pmon:::snbep_unc_imc0::UNC_M_CAS_COUNT:NOPE",
+		"pmon:::snbep_unc_imc0::UNC_M_CAS_COUNT:RD:socket=9",
+		"pmon:::snbep_unc_imc0::UNC_M_CAS_COUNT:RD:socket",
+		"pmon:::snbep_unc_imc9::UNC_M_CAS_COUNT:RD",
+		"pmon:::snbep_unc_imc0::UNC_M_ACT_COUNT:t=999",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int rc = PAPI_add_named_event(es, bad[i]);
+		CHECK(rc != PAPI_OK, "%s accepted", bad[i]);
+	}
+	int n = PAPI_num_events(es);
+	CHECK_EQ_INT(n, 0, "nothing was added");
+	PAPI_destroy_eventset(&es);
+	CHECK_EQ_U64(pmon_sim_log_writes(sim), w0, "refused names wrote no register");
+}
+
+int main(void)
+{
+	setenv("PMON_BACKEND", "sim", 1);
+	setenv("PMON_QUIET", "1", 1);
+	CHECK_EQ_INT(PAPI_library_init(PAPI_VER_CURRENT), PAPI_VER_CURRENT, "PAPI init");
+	cid = PAPI_get_component_index("pmon");
+	CHECK(cid >= 0, "pmon component compiled in (%d)", cid);
+	if (cid < 0)
+		return check_done("test_pmon_papi");
+	const PAPI_component_info_t *ci = PAPI_get_component_info(cid);
+	CHECK(ci && !ci->disabled, "pmon active: %s", ci ? ci->disabled_reason : "?");
+	pmon_sim_t *sim = pmon_sim_current();
+	CHECK(sim != NULL, "the test sees the component's emulated machine");
+	if (!sim || ci->disabled)
+		return check_done("test_pmon_papi");
+	enumeration();
+	counting(sim);
+	refusals(sim);
+	PAPI_shutdown();
+	return check_done("test_pmon_papi");
+}
