@@ -8,6 +8,7 @@
 #include "check.h"
 #include "pmon/pmon.h"
 #include "pmon/sim.h"
+#include "access.h"
 
 static pmon_machine_t *m;
 static char err[512];

@@ -398,6 +398,26 @@ int pmon_encode_pmu(int pmu_idx, const char *evname, char **attrs, int nattrs,
 	if (is_core && st.cpu < 0)
 		return fail(err, errlen, PMON_EQUAL, "%s counts per CPU: add :cpu=N", st.pmu->name);
 
+	/* An event that may program a whole-register matcher owns all of it: it
+	 * writes every bit (unset fields as 0) and shares it only with events
+	 * that want the identical setting. */
+	for (int r = 0; r < t->nfregs; r++) {
+		if (!t->fregs[r].whole)
+			continue;
+		uint32_t word_fields = 0;
+		int reachable = 0;
+		for (int f = 0; f < t->nfields; f++)
+			if (t->fields[f].word == t->fregs[r].word)
+				word_fields |= 1u << f;
+		for (int md = 0; md < t->nmods; md++) {
+			int f = t->mods[md].kind != PMON_MOD_CTL ? mod_field(t, ev, &t->mods[md]) : -1;
+			if ((ev->mods & (1u << md)) && f >= 0 && (word_fields & (1u << f)))
+				reachable = 1;
+		}
+		if (reachable || (need & word_fields))
+			need |= word_fields;
+	}
+
 	out->pmu = pmu_idx;
 	out->event = e;
 	out->socket = is_core ? -1 : (st.cpu >= 0 ? -1 : (st.socket < 0 ? 0 : st.socket));

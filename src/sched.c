@@ -40,6 +40,16 @@ static int same_filters(const struct pmon_machine *m, const pmon_encoding_t *a,
 	return a->cpu == b->cpu || m->topo.cpu_core[a->cpu] == m->topo.cpu_core[b->cpu];
 }
 
+/* Filter words (bit w) an event uses through its fields. */
+static uint32_t words_used(const struct pmon_box_type *t, const pmon_encoding_t *e)
+{
+	uint32_t w = 0;
+	for (int f = 0; f < t->nfields; f++)
+		if (e->fields_used & (1u << f))
+			w |= 1u << t->fields[f].word;
+	return w;
+}
+
 static int augment(const pmon_encoding_t *const *evs, int i, int n, int *owner,
 		   int ncounters, unsigned *seen)
 {
@@ -64,6 +74,20 @@ int pmon_schedule(const struct pmon_machine *m, const pmon_encoding_t *ev, int n
 		for (int j = 0; j < i; j++) {
 			if (!same_filters(m, &ev[i], &ev[j]))
 				continue;
+			for (int r = 0; r < t->nfregs; r++) {
+				const struct pmon_filter_reg *fr = &t->fregs[r];
+				if (!fr->whole || !(words_used(t, &ev[i]) & words_used(t, &ev[j]) & (1u << fr->word)))
+					continue;
+				if (ev[i].filt[fr->word] != ev[j].filt[fr->word]) {
+					snprintf(err, errlen,
+						 "%s and %s need different settings of the box's single %s "
+						 "(0x%llx vs 0x%llx); count them in separate event sets",
+						 ev[j].name, ev[i].name, fr->name,
+						 (unsigned long long)ev[j].filt[fr->word],
+						 (unsigned long long)ev[i].filt[fr->word]);
+					return PMON_ECONFLICT;
+				}
+			}
 			uint32_t both = ev[i].fields_used & ev[j].fields_used;
 			for (int f = 0; f < t->nfields; f++) {
 				if (!(both & (1u << f)))

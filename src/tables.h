@@ -52,6 +52,9 @@ struct pmon_filter_reg {
 	uint32_t msr;            /* MSR boxes: address for instance 0 (plus box stride) */
 	uint16_t lo_off, hi_off; /* PCI boxes: config offsets */
 	uint8_t extra_dev;       /* PCI: 1 = lives in the box's extra function (QPI F6) */
+	uint8_t whole;           /* 1 = one setting for the whole register: events that use
+				    any field of it must agree on every bit (QPI match/mask,
+				    HA matchers), not just on the fields they name */
 	uint64_t valid;          /* bits that may be non-zero */
 };
 
