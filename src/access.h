@@ -77,6 +77,7 @@ int pmon_msr_open(struct pmon_msr_dev **out, const char *root, int ncpus, int mo
 int pmon_msr_read(struct pmon_msr_dev *m, int cpu, uint32_t msr, uint64_t *val);
 int pmon_msr_write(struct pmon_msr_dev *m, int cpu, uint32_t msr, uint64_t val);
 void pmon_msr_close(struct pmon_msr_dev *m);
+const char *pmon_msr_errmsg(const struct pmon_msr_dev *m);    /* reason of the last failure */
 
 /* Open PCI config access through libpci's Linux sysfs method; sysfs_root
  * (default "/sys/bus/pci") may point at a fake tree for tests. */
@@ -86,6 +87,7 @@ int pmon_pci_write(struct pmon_pci_dev *p, pmon_pci_addr_t d, uint32_t off, uint
 int pmon_pci_find(struct pmon_pci_dev *p, uint16_t vendor, uint16_t device,
 		  pmon_pci_addr_t *out, int max);
 void pmon_pci_close(struct pmon_pci_dev *p);
+const char *pmon_pci_errmsg(const struct pmon_pci_dev *p);    /* reason of the last failure */
 
 /* The hardware backend: MSR + PCI + CPUID from /proc/cpuinfo (cpuinfo_path
  * overridable for tests).  Environment overrides: PMON_MSR_ROOT,

@@ -15,6 +15,7 @@
  */
 #define _GNU_SOURCE
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <setjmp.h>
@@ -157,6 +158,37 @@ static void pci_free(struct pmon_pci_dev *p)
 	free(p);
 }
 
+/* Every entry of root/devices must be a DDDD:BB:DD.F name: libpci's scan
+ * calls error() on any other, and leaks its directory handle when we jump
+ * out of it.  0 or a PMON_E* code. */
+static int pci_check_entries(struct pmon_pci_dev *p, const char *path)
+{
+	struct dirent *e;
+	DIR *dir = opendir(path);
+	int rc = 0;
+
+	if (!dir) {
+		int err = errno;
+
+		pci_why(p, "cannot list %s: %s", path, strerror(err));
+		return err == EACCES || err == EPERM ? PMON_EPERM : PMON_EIO;
+	}
+	while (rc == 0 && (e = readdir(dir))) {
+		unsigned dom, bus, dev, func;
+		char end;
+
+		if (e->d_name[0] == '.')
+			continue;
+		if (sscanf(e->d_name, "%x:%x:%x.%x%c", &dom, &bus, &dev, &func, &end) != 4 ||
+		    bus > 0xff || dev > 0x1f || func > 7) {
+			pci_why(p, "unexpected entry %s in %s (not a PCI address)", e->d_name, path);
+			rc = PMON_EIO;
+		}
+	}
+	closedir(dir);
+	return rc;
+}
+
 /* Is root/devices a readable directory?  0 or a PMON_E* code. */
 static int pci_check_root(struct pmon_pci_dev *p)
 {
@@ -179,6 +211,33 @@ static int pci_check_root(struct pmon_pci_dev *p)
 		pci_why(p, "PCI sysfs tree %s is not a directory", path);
 		return PMON_ENODEV;
 	}
+	return pci_check_entries(p, path);
+}
+
+/* pci_init() and pci_scan_bus() under a guard; 0, or -1 with p->cbmsg set. */
+static int pci_guarded_scan(struct pmon_pci_dev *p)
+{
+	pci_guard_reset(p);
+	if (setjmp(p->jb)) {
+		pci_cur = NULL;
+		return -1;
+	}
+	pci_init(p->acc);
+	pci_scan_bus(p->acc);
+	pci_cur = NULL;
+	return 0;
+}
+
+/* pci_fill_info(PCI_FILL_IDENT) under a guard; 0, or -1. */
+static int pci_guarded_ident(struct pmon_pci_dev *p, struct pci_dev *d)
+{
+	pci_guard_reset(p);
+	if (setjmp(p->jb)) {
+		pci_cur = NULL;
+		return -1;
+	}
+	pci_fill_info(d, PCI_FILL_IDENT);
+	pci_cur = NULL;
 	return 0;
 }
 
@@ -188,16 +247,10 @@ static int pci_scan(struct pmon_pci_dev *p)
 	struct pci_dev *d;
 	int n = 0;
 
-	pci_guard_reset(p);
-	if (setjmp(p->jb)) {
-		pci_cur = NULL;
+	if (pci_guarded_scan(p) != 0) {
 		pci_why(p, "libpci cannot scan %s: %s", p->root, p->cbmsg);
 		return PMON_EIO;
 	}
-	pci_init(p->acc);
-	pci_scan_bus(p->acc);
-	pci_cur = NULL;
-
 	for (d = p->acc->devices; d; d = d->next)
 		n++;
 	p->fn = calloc(n ? (size_t)n : 1, sizeof(*p->fn));
@@ -208,16 +261,9 @@ static int pci_scan(struct pmon_pci_dev *p)
 	for (d = p->acc->devices; d; d = d->next) {
 		struct pci_fn *f = &p->fn[p->nfn];
 
-		if (d->domain < 0 || d->domain > 0xffff)
+		/* Functions whose IDs cannot be read are left out. */
+		if (d->domain < 0 || d->domain > 0xffff || pci_guarded_ident(p, d) != 0)
 			continue;
-		pci_guard_reset(p);
-		if (setjmp(p->jb)) {
-			/* IDs unreadable: leave this function out. */
-			pci_cur = NULL;
-			continue;
-		}
-		pci_fill_info(d, PCI_FILL_IDENT);
-		pci_cur = NULL;
 		f->addr.domain = (uint16_t)d->domain;
 		f->addr.bus = d->bus;
 		f->addr.dev = d->dev;
@@ -385,10 +431,21 @@ int pmon_pci_read(struct pmon_pci_dev *p, pmon_pci_addr_t d, uint32_t off, uint3
 	return pci_read_error(p, f, off);
 }
 
-int pmon_pci_write(struct pmon_pci_dev *p, pmon_pci_addr_t d, uint32_t off, uint32_t val)
+/* One guarded 4-byte write; 1 on success, 0 on failure. */
+static int pci_try_write(struct pmon_pci_dev *p, struct pci_dev *dev, uint32_t off, uint32_t val)
 {
 	unsigned char b[4] = { val & 0xff, (val >> 8) & 0xff, (val >> 16) & 0xff, val >> 24 };
 	volatile int ok = 0;
+
+	pci_guard_reset(p);
+	if (!setjmp(p->jb))
+		ok = pci_write_block(dev, (int)off, b, 4);
+	pci_cur = NULL;
+	return ok != 0;
+}
+
+int pmon_pci_write(struct pmon_pci_dev *p, pmon_pci_addr_t d, uint32_t off, uint32_t val)
+{
 	struct pci_fn *f;
 	int rc;
 
@@ -400,11 +457,7 @@ int pmon_pci_write(struct pmon_pci_dev *p, pmon_pci_addr_t d, uint32_t off, uint
 	f = pci_lookup(p, d);
 	if (!f)
 		return PMON_ENODEV;
-	pci_guard_reset(p);
-	if (!setjmp(p->jb))
-		ok = pci_write_block(f->dev, (int)off, b, 4);
-	pci_cur = NULL;
-	if (ok)
+	if (pci_try_write(p, f->dev, off, val))
 		return PMON_OK;
 	if (p->cberr == EACCES || p->cberr == EPERM) {
 		pci_why(p, "cannot write PCI config 0x%x of %04x:%02x:%02x.%x (%s): need root",

@@ -1,0 +1,172 @@
+/*
+ * access_hw.c - the hardware backend: MSRs (access_msr.c), PCI config space
+ * (access_pci.c) and the CPU identity from /proc/cpuinfo (cpuinfo.c).
+ *
+ * Environment overrides, for tests against fake device files:
+ *   PMON_MSR_ROOT   directory holding N/msr        (default /dev/cpu)
+ *   PMON_PCI_SYSFS  sysfs PCI tree                 (default /sys/bus/pci)
+ *   PMON_CPUINFO    cpuinfo file                   (default /proc/cpuinfo)
+ *
+ * Opening makes no register access at all.
+ */
+#define _GNU_SOURCE
+
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pmon/pmon.h"
+#include "access.h"
+#include "cpuinfo.h"
+
+#define HW_DEFAULT_CPUINFO "/proc/cpuinfo"
+
+/* Defined in access_msr.c and access_pci.c; not in access.h yet. */
+
+struct hw_priv {
+	struct pmon_msr_dev *msr;
+	struct pmon_pci_dev *pci;
+	char cpuinfo[PATH_MAX];
+};
+
+static struct hw_priv *hw(struct pmon_access *a)
+{
+	return a->priv;
+}
+
+static int hw_msr_read(struct pmon_access *a, int cpu, uint32_t msr, uint64_t *val)
+{
+	int rc = pmon_msr_read(hw(a)->msr, cpu, msr, val);
+
+	if (rc)
+		pmon_access_set_why(a, "%s", pmon_msr_errmsg(hw(a)->msr));
+	return rc;
+}
+
+static int hw_msr_write(struct pmon_access *a, int cpu, uint32_t msr, uint64_t val)
+{
+	int rc = pmon_msr_write(hw(a)->msr, cpu, msr, val);
+
+	if (rc)
+		pmon_access_set_why(a, "%s", pmon_msr_errmsg(hw(a)->msr));
+	return rc;
+}
+
+static int hw_pci_read(struct pmon_access *a, pmon_pci_addr_t d, uint32_t off, uint32_t *val)
+{
+	int rc = pmon_pci_read(hw(a)->pci, d, off, val);
+
+	if (rc)
+		pmon_access_set_why(a, "%s", pmon_pci_errmsg(hw(a)->pci));
+	return rc;
+}
+
+static int hw_pci_write(struct pmon_access *a, pmon_pci_addr_t d, uint32_t off, uint32_t val)
+{
+	int rc = pmon_pci_write(hw(a)->pci, d, off, val);
+
+	if (rc)
+		pmon_access_set_why(a, "%s", pmon_pci_errmsg(hw(a)->pci));
+	return rc;
+}
+
+static int hw_pci_find(struct pmon_access *a, uint16_t vendor, uint16_t device,
+		       pmon_pci_addr_t *out, int max)
+{
+	int rc = pmon_pci_find(hw(a)->pci, vendor, device, out, max);
+
+	if (rc < 0)
+		pmon_access_set_why(a, "%s", pmon_pci_errmsg(hw(a)->pci));
+	return rc;
+}
+
+static int hw_cpu_ident(struct pmon_access *a, struct pmon_cpuid *id)
+{
+	const char *path = hw(a)->cpuinfo;
+	int rc;
+
+	if (!id)
+		return PMON_EINVAL;
+	rc = pmon_cpuinfo_read(path, id);
+	if (rc == PMON_OK && (!id->vendor[0] || !id->family))
+		rc = PMON_EIO;
+	if (rc)
+		pmon_access_set_why(a, "cannot identify the CPU: %s %s", path,
+				    rc == PMON_ENODEV ? "cannot be read"
+				    : "has no vendor_id/cpu family/model lines");
+	return rc;
+}
+
+static void hw_close(struct pmon_access *a)
+{
+	if (!a)
+		return;
+	if (a->priv) {
+		pmon_msr_close(hw(a)->msr);
+		pmon_pci_close(hw(a)->pci);
+		free(a->priv);
+	}
+	free(a);
+}
+
+static const struct pmon_access_ops hw_ops = {
+	.name = "msr",
+	.msr_read = hw_msr_read,
+	.msr_write = hw_msr_write,
+	.pci_read = hw_pci_read,
+	.pci_write = hw_pci_write,
+	.pci_find = hw_pci_find,
+	.cpu_ident = hw_cpu_ident,
+	.event_modeled = NULL,
+	.close = hw_close,
+};
+
+static const char *env_or(const char *name, const char *def)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? v : def;
+}
+
+int pmon_hw_access_open(struct pmon_access **out, int ncpus, char *why, size_t whylen)
+{
+	const char *cpuinfo = env_or("PMON_CPUINFO", HW_DEFAULT_CPUINFO);
+	struct pmon_access *a;
+	struct hw_priv *h;
+	int rc;
+
+	if (!out)
+		return PMON_EINVAL;
+	*out = NULL;
+	if (ncpus <= 0) {
+		long n = sysconf(_SC_NPROCESSORS_CONF);
+
+		ncpus = n > 0 ? (int)n : 1;
+	}
+	a = calloc(1, sizeof(*a));
+	h = calloc(1, sizeof(*h));
+	if (!a || !h || strlen(cpuinfo) >= sizeof(h->cpuinfo)) {
+		rc = (!a || !h) ? PMON_ENOMEM : PMON_EINVAL;
+		if (why && whylen)
+			snprintf(why, whylen, "%s", rc == PMON_ENOMEM ? "out of memory"
+				 : "PMON_CPUINFO path too long");
+		free(a);
+		free(h);
+		return rc;
+	}
+	strcpy(h->cpuinfo, cpuinfo);
+	a->ops = &hw_ops;
+	a->priv = h;
+	rc = pmon_msr_open(&h->msr, getenv("PMON_MSR_ROOT"), ncpus, O_RDWR, why, whylen);
+	if (rc == 0)
+		rc = pmon_pci_open(&h->pci, getenv("PMON_PCI_SYSFS"), why, whylen);
+	if (rc != 0) {
+		hw_close(a);
+		return rc;
+	}
+	*out = a;
+	return PMON_OK;
+}
