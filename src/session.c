@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "regs.h"
-#include "sched.h"
+#include "assign.h"
 
 #define IA32_PERF_GLOBAL_CTRL 0x38f
 

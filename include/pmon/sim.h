@@ -9,6 +9,7 @@
  *
  * Shape string (environment variable PMON_SIM, all keys optional):
  *   "sockets=2,cores=8,threads=2,channels=4,llc=20M,mem=64G,dclk=800M,uclk=2.7G,tsc=2.7G"
+ *   further keys: qclk, pclk (frequencies), nodeids (see below).
  * Sizes take K/M/G suffixes (powers of two); frequencies take K/M/G (powers of ten).
  */
 #ifndef PMON_SIM_H
@@ -33,6 +34,10 @@ struct pmon_sim_shape {
 	uint64_t tsc_hz;        /* core/TSC clock, default 2.7 GHz */
 	uint64_t qclk_hz;       /* QPI flit clock, default 1.0 GHz (8 GT/s / 8) */
 	uint64_t pclk_hz;       /* PCU clock, default 800 MHz */
+	/* Added fields (keep the ones above first). */
+	int nodeids[8];         /* QPI node ID of package i, 0..7, distinct; default i.
+				   Shape key "nodeids=1,0" (or "nodeids=1:0"); see the
+				   PCI section below for what it changes. */
 };
 
 /* Fill *shape with the defaults, then apply spec (NULL or "" = defaults).
@@ -113,6 +118,181 @@ void pmon_sim_log_clear(pmon_sim_t *sim);
 
 /* PCI bus numbers of a socket's uncore devices in the emulated machine. */
 int pmon_sim_socket_bus(const pmon_sim_t *sim, int socket);
+
+/* ======================================================================
+ * Additions.  What the emulated machine is, in detail.
+ *
+ * TOPOLOGY.  Logical CPU numbers follow hwloc's synthetic topologies
+ * ("package:S core:C pu:T"), whose PU os_index runs depth first: the
+ * hyperthreads of a core are adjacent,
+ *     cpu = (socket * cores + core) * threads + thread.
+ * With the default shape CPUs 0 and 1 are the two threads of core 0 of
+ * socket 0, CPU 16 is core 0 of socket 1.  pmon_sim_synthetic() gives the
+ * matching hwloc description.  cpu_ident: GenuineIntel, family 6, model 45,
+ * stepping 7, "Intel(R) Xeon(R) CPU E5-2680 0 @ 2.70GHz".
+ *
+ * MSR SPACE.  Per socket, reached from any CPU of the socket: UBox
+ * (0xC08-0xC11, 0xC16-0xC17), CBo 0..cores-1 (0xD04+0x20n ... 0xD19+0x20n),
+ * PCU (0xC24, 0xC30-0xC34, 0xC36-0xC39) and the read-only C3/C6 residency
+ * counters 0x3FC/0x3FD (always 0: cores never sleep).  Per logical CPU:
+ * IA32_PERFEVTSEL0-3, IA32_PMC0-3 (a write sets bits 31:0 sign-extended, as
+ * on silicon), IA32_FIXED_CTR0-2, IA32_FIXED_CTR_CTRL, IA32_PERF_GLOBAL_STATUS
+ * (read-only), _CTRL, _OVF_CTRL (write 1 to clear status bits, reads 0).
+ * Per physical core (shared by its hyperthreads): MSR_OFFCORE_RSP_0/1.
+ * Any other MSR, a CBo beyond the cores present, or a write to a read-only
+ * MSR fails with PMON_EIO, like a #GP; a CPU that does not exist fails with
+ * PMON_ENODEV.
+ * Widths: UBox 44 (UCLK fixed 48), CBo 44, PCU 48, core 48.
+ *
+ * PCI SPACE (domain 0).  Each package has one bus; with S <= 4 sockets the
+ * k-th bus is 0x3f + 0x40*k (0x3f, 0x7f, 0xbf, 0xff), with S > 4 it is
+ * 0x1f + 0x20*k.  Packages take the buses in ascending order of their node
+ * IDs (nodeids key), so "nodeids=1,0" puts package 0 on bus 0x7f.  Functions
+ * per bus, ascending: 08.2 QPI0 3c41, 08.6 QPI0 match/mask 3c86, 09.2 QPI1
+ * 3c42, 09.6 QPI1 match/mask 3c96, 0b.0 UBox 3ce0, 0e.1 HA 3c46, 10.0/10.1/
+ * 10.4/10.5 iMC channels 0-3 3cb0/3cb1/3cb4/3cb5 (only `channels` of them),
+ * 13.1 R2PCIe 3c43, 13.5/13.6 R3QPI links 0/1 3c44/3c45.  Dword 0 holds the
+ * IDs, 0x08 revision 0x07 and class (PMON functions 0x1101 "performance
+ * counters", the others 0x0880), 0x0C header type 0x80.  UBox: CPUNODEID
+ * (0x40) bits 2:0 = the package's node ID; GIDNIDMAP (0x54) field i (bits
+ * 3i+2:3i) = node ID of package i, unused fields 0.  Every undefined offset of
+ * an existing function reads 0.  Writes are accepted only at the function's
+ * PMON registers (box ctl, counter ctls, counters, iMC fixed ctl/ctr, HA
+ * match 0x40/0x44/0x48, QPI F6 0x228/0x22C/0x238/0x23C); any other write is
+ * refused with PMON_EIO.  A function that does not exist: PMON_ENODEV.
+ * Offsets must be dword aligned and below 0x1000 (else PMON_EINVAL).
+ * Widths: HA/iMC/QPI 48, R2PCIe/R3QPI 44.  Counters are two dwords, low at
+ * the lower offset; a write sets that half.
+ *
+ * REGISTER SEMANTICS AND THE RESERVED-BIT POLICY.
+ *  - BOX_CTL is write-only (reads 0): frz_en 16, frz 8, rst_ctrs 1 (zero the
+ *    general counters), rst_ctrl 0 (zero the counter controls).  A box is
+ *    frozen while frz and frz_en were both set by the last write.  HA and iMC
+ *    have no reset bits: 1:0 are reserved there.
+ *  - A counter counts while its control has en (bit 22) and its box is not
+ *    frozen (the UBox cannot be frozen; the iMC fixed counter freezes with
+ *    its channel).  rst (bit 17, CBo/PCU/QPI/R2PCIe/
+ *    R3QPI/UBox) and the iMC fixed rst (bit 19) clear the counter and read 0.
+ *  - Valid control bits per box: thresh 31:24 (UBox and PCU 28:24), invert
+ *    23, en 22, edge 18, umask 15:8, ev_sel 7:0, plus tid_en 19 (CBo only),
+ *    rst 17 (not HA/iMC), ev_sel_ext 21 (QPI, PCU), occ_edge 31, occ_invert
+ *    30, occ_sel 15:14 (PCU, which has no umask).
+ *  - POLICY: a write that sets a bit which does not exist in that register
+ *    (reserved bits, bits above a counter's width, bits 63:32 of a 32-bit
+ *    MSR) is recorded as a violation (pmon_sim_violation_*).  Uncore
+ *    registers accept the write without the reserved bits (so a reserved
+ *    reset bit has no effect) and the access status is 0.  Core MSRs refuse
+ *    the write with PMON_EIO, as silicon raises #GP there; the offcore RSP
+ *    MSRs' valid mask is 0x3fffff8fff.
+ *  - thresh/invert/edge act on each cycle's increment: thresh 0 counts the
+ *    raw increment (invert and edge are then ignored); otherwise the cycle's
+ *    output is (inc >= thresh), or (inc < thresh) with invert, and edge
+ *    counts the output's 0->1 transitions.  Clock events increment by 1 each
+ *    cycle.  Memory events are taken as one occurrence in a cycle of its own
+ *    with idle cycles unknown: thresh 1 (with or without edge) counts them,
+ *    thresh > 1 or invert counts nothing (not modeled: see pmon_sim_models).
+ *
+ * ACTIVITY MODEL (what pmon_sim_models() returns 1 for, enable bit ignored):
+ *  - clocks (umask 0): "cbo" 0x00, "ha" 0x00, "r2pcie" 0x01, "r3qpi" 0x01
+ *    (uclk); "pcu" 0x00 without ev_sel_ext (pclk); "qpi" 0x14 without
+ *    ev_sel_ext (qclk); "core" 0x3C umask 0 (core cycles = tsc); any
+ *    thresh/invert/edge except invert or edge with thresh 0 (undefined per
+ *    the guide).  Not with CBo tid_en.
+ *  - fixed counters: "ubox-fixed" (uclk), "imc-fixed" (dclk), any ctl;
+ *    "core-fixed" with ctl = fixed counter index: 1 (unhalted core cycles)
+ *    and 2 (reference cycles), both at tsc.  Fixed counter 0 (instructions)
+ *    is not modeled.
+ *  - "imc": CAS_COUNT 0x04 with a non-zero umask within 0x0F (RD_REG 0x01,
+ *    RD_UNDERFILL 0x02, WR_WMM 0x04, WR_RMM 0x08; the counter sums the
+ *    selected ones; underfill and RMM never occur), ACT_COUNT 0x01 umask 0,
+ *    PRE_COUNT 0x02 with a non-zero umask within 0x03 (PAGE_MISS 0x01,
+ *    PAGE_CLOSE 0x02, which never occurs: no idle page closing), RPQ_INSERTS
+ *    0x10 and WPQ_INSERTS 0x20 umask 0; thresh 0 or 1, no invert or edge.
+ *  - "core": OFFCORE_RESPONSE 0xB7 (RSP_0) / 0xBB (RSP_1), umask 0x01, cmask
+ *    0 or 1, no invert or edge, when filt0 (the RSP value) has no reserved bit
+ *    and matches an access the model produces.  Responses produced:
+ *      LOAD      request DEMAND_DATA_RD (bit 0)
+ *      STORE     request DEMAND_RFO (bit 1)
+ *      NT_STORE  request STREAMING_STORES (bit 11)
+ *    LOAD/STORE: supplier L3_MISS_LOCAL_DRAM (bit 22) when the address is
+ *    homed on the CPU's socket, else the remote DRAM bits 23-30; snoop
+ *    SNOOP_MISS (bit 33).  NT_STORE: supplier SUPPLIER_NONE (bit 17), snoop
+ *    SNOOP_NONE (bit 31): a streaming store gets no data back.  An access
+ *    counts when its request bit is set and either ANY_RESPONSE (bit 16) is
+ *    set or both its supplier and its snoop bits intersect the RSP value.
+ *    Core counters (PMCs and fixed) count only with USR set (bit 16 of
+ *    PERFEVTSEL, bit 1 of each FIXED_CTR_CTRL nibble) and the counter's
+ *    IA32_PERF_GLOBAL_CTRL bit: the emulated CPUs run user code only.
+ *    AnyThread (bit 21 / nibble bit 2) also counts the sibling's accesses.
+ *  Everything else counts nothing.
+ *
+ * DRAM.  Every access reaches DRAM for now (a cache model will sit in
+ * sim_traffic.c's hierarchy hook).  Home socket = addr / mem_bytes; in it,
+ *     line = (addr mod mem_bytes) / 64, channel = line % channels,
+ *     cl = line / channels, column = cl % 128 (8 KiB rows),
+ *     bank = (cl / 128) % 8, rank = (cl / 1024) % 2, row = cl / 2048.
+ * Open-page policy per (rank, bank): row hit = CAS; bank closed = ACT + CAS;
+ * other row open = PRE (page miss) + ACT + CAS.  LOAD = CAS RD_REG + RPQ
+ * insert; STORE and NT_STORE = CAS WR_WMM + WPQ insert.
+ * ====================================================================== */
+
+/* CONCURRENCY.  Every function above and below may be called from several
+ * threads; each machine has a lock.  Destroying a machine that an open "sim"
+ * backend still uses is the caller's error. */
+
+/* Topology helpers (pure, from a shape).  -1 when out of range. */
+int pmon_sim_ncpus(const struct pmon_sim_shape *shape);
+int pmon_sim_cpu_of(const struct pmon_sim_shape *shape, int socket, int core, int thread);
+int pmon_sim_cpu_place(const struct pmon_sim_shape *shape, int cpu,
+		       int *socket, int *core, int *thread);
+/* The hwloc synthetic description of the shape: "package:2 core:8 pu:2". */
+int pmon_sim_synthetic(const struct pmon_sim_shape *shape, char *buf, size_t len);
+
+/* Make sim the process's current machine (the one the "sim" backend opens
+ * from now on; NULL: none, the next open creates one from $PMON_SIM).
+ * Returns the previous one, which the caller may destroy. */
+pmon_sim_t *pmon_sim_set_current(pmon_sim_t *sim);
+
+/* Where the emulated DRAM puts an address (mapping above).  0 or -1 when
+ * the address is beyond sockets * mem_bytes. */
+struct pmon_sim_dram_loc {
+	int socket, channel, rank, bank;
+	uint64_t row, column;
+};
+int pmon_sim_dram_locate(const pmon_sim_t *sim, uint64_t addr, struct pmon_sim_dram_loc *out);
+
+/* Accesses issued by a CPU, by kind and by whether the home was its own
+ * socket (ground truth for offcore-response counts). */
+struct pmon_sim_cpu_truth {
+	uint64_t load_local, load_remote;
+	uint64_t store_local, store_remote;
+	uint64_t nt_local, nt_remote;
+};
+void pmon_sim_cpu_truth(const pmon_sim_t *sim, int cpu, struct pmon_sim_cpu_truth *out);
+
+/* The log keeps the last pmon_sim_log_cap() entries (default 1 << 20);
+ * entry 0 is the oldest kept.  The totals count every access since creation
+ * or the last pmon_sim_log_clear(), which also clears the violations.
+ * pmon_sim_log_get()'s entry stays valid until the ring wraps over it. */
+size_t pmon_sim_log_total(const pmon_sim_t *sim);
+size_t pmon_sim_log_cap(const pmon_sim_t *sim);
+void pmon_sim_log_set_cap(pmon_sim_t *sim, size_t cap);   /* >= 1; empties the ring, keeps the totals */
+
+/* Violations of the register rules (policy above).  The first 4096 are kept
+ * in detail; pmon_sim_violation_count() counts all of them. */
+struct pmon_sim_violation {
+	size_t seq;             /* access number (0-based, as pmon_sim_log_total counts) */
+	enum pmon_sim_op op;
+	int cpu;                /* MSR writes */
+	uint32_t msr;
+	uint8_t bus, dev, func; /* PCI writes */
+	uint16_t off;
+	uint64_t value;         /* value written */
+	uint64_t bad;           /* the offending bits */
+	char reg[40];           /* register name, e.g. "HA BOX_CTL", "CBo3 CTL2" */
+};
+size_t pmon_sim_violation_count(const pmon_sim_t *sim);
+const struct pmon_sim_violation *pmon_sim_violation_get(const pmon_sim_t *sim, size_t i);
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,5 @@
 /*
- * sched.c - place a set of encoded events on counters, or say why not.
+ * assign.c - place a set of encoded events on counters, or say why not.
  *
  * Events compete for counters within one box instance on one socket (core
  * PMU: within one CPU).  Each event may use the counters of its cntmask; the
@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sched.h"
+#include "assign.h"
 
 static uint64_t field_bits(const struct pmon_filter_field *f, const uint64_t *filt)
 {

@@ -1,6 +1,6 @@
-/* sched.h - counter assignment and shared-filter arbitration. */
-#ifndef PMON_SCHED_H
-#define PMON_SCHED_H
+/* assign.h - counter assignment and shared-filter arbitration. */
+#ifndef PMON_ASSIGN_H
+#define PMON_ASSIGN_H
 
 #include <stddef.h>
 #include "machine.h"

@@ -1,0 +1,224 @@
+/*
+ * test_sim_models.c - pmon_sim_models(): the listed true and false cases,
+ * and a sweep proving the predicate agrees with what the registers count:
+ * every event code (with several umasks, ext on and off) is programmed into
+ * a real counter of each box type, the machine is driven with time and
+ * traffic, and a counter must move exactly when the event is modeled
+ * (except the modeled sub-events that never occur: CAS RD_UNDERFILL and
+ * WR_RMM, PRE_COUNT PAGE_CLOSE).
+ */
+#include "check.h"
+#include "access.h"
+#include "pmon/pmon.h"
+#include "pmon/sim.h"
+
+#define M(box, ctl, f, want) \
+	CHECK_EQ_INT(pmon_sim_models(box, ctl, f), want, box " " #ctl " " #f)
+
+static void cases(void)
+{
+	/* clocks */
+	M("cbo", 0x000000, 0, 1);
+	M("cbo", 0x400000, 0, 1);           /* en ignored */
+	M("ha", 0x000000, 0, 1);
+	M("r2pcie", 0x000001, 0, 1);
+	M("r3qpi", 0x000001, 0, 1);
+	M("pcu", 0x000000, 0, 1);
+	M("qpi", 0x000014, 0, 1);
+	M("core", 0x00003C, 0, 1);
+	M("core", 0x53003C, 0, 1);          /* usr/os/en bits are not the event */
+	M("cbo", 0x01800000, 0, 1);         /* thresh 1 inverted */
+	M("cbo", 0x02C40000, 0, 1);         /* thresh 2 inverted edge */
+	M("pcu", 0x1F800000, 0, 1);         /* 5-bit thresh */
+	M("cbo", 0x00800000, 0, 0);         /* invert with thresh 0: undefined */
+	M("ha", 0x00040000, 0, 0);          /* edge with thresh 0 */
+	M("cbo", 0x00080000, 0, 0);         /* tid_en */
+	M("cbo", 0x00000100, 0, 0);         /* umask on clockticks */
+	M("pcu", 0x00200000, 0, 0);         /* FREQ_TRANS_CYCLES (ext) */
+	M("pcu", 0x00004000, 0, 0);         /* occ_sel on 0x00 */
+	M("pcu", 0x00004080, 0, 0);         /* POWER_STATE_OCCUPANCY */
+	M("qpi", 0x00200014, 0, 0);         /* ext 0x14 */
+	M("qpi", 0x00000114, 0, 0);
+	M("qpi", 0x00000000, 0, 0);         /* TxL_FLITS_G0 */
+	M("r2pcie", 0x000000, 0, 0);
+	M("ha", 0x000001, 0, 0);            /* REQUESTS */
+	M("ubox", 0x000000, 0, 0);          /* no clockticks in the UBox */
+	M("ubox", 0x000142, 0, 0);          /* EVENT_MSG */
+	M("cbo", 0x000334, 0x7c0000, 0);    /* LLC_LOOKUP */
+	/* fixed counters */
+	M("ubox-fixed", 0, 0, 1);
+	M("imc-fixed", 0xff, 0, 1);
+	M("core-fixed", 1, 0, 1);
+	M("core-fixed", 2, 0, 1);
+	M("core-fixed", 0, 0, 0);           /* instructions retired */
+	M("core-fixed", 3, 0, 0);
+	/* iMC */
+	for (unsigned um = 1; um <= 0xF; um++)
+		CHECK_EQ_INT(pmon_sim_models("imc", 0x04 | um << 8, 0), 1, "CAS umask subset");
+	M("imc", 0x000004, 0, 0);           /* CAS umask 0 */
+	M("imc", 0x001004, 0, 0);           /* CAS umask bit 4 */
+	M("imc", 0x000001, 0, 1);           /* ACT_COUNT */
+	M("imc", 0x000101, 0, 0);
+	M("imc", 0x000102, 0, 1);           /* PRE PAGE_MISS */
+	M("imc", 0x000202, 0, 1);           /* PRE PAGE_CLOSE */
+	M("imc", 0x000302, 0, 1);
+	M("imc", 0x000002, 0, 0);
+	M("imc", 0x000402, 0, 0);
+	M("imc", 0x000010, 0, 1);           /* RPQ_INSERTS */
+	M("imc", 0x000020, 0, 1);           /* WPQ_INSERTS */
+	M("imc", 0x000080, 0, 0);           /* RPQ_OCCUPANCY */
+	M("imc", 0x000006, 0, 0);           /* DRAM_PRE_ALL */
+	M("imc", 0x000000, 0, 0);
+	M("imc", 0x01000304, 0, 1);         /* thresh 1 */
+	M("imc", 0x02000304, 0, 0);         /* thresh 2 */
+	M("imc", 0x01800304, 0, 0);         /* inverted */
+	M("imc", 0x01040304, 0, 0);         /* edge */
+	M("imc", 0x00020304, 0, 0);         /* bit 17 is reserved in the iMC */
+	/* offcore */
+	M("core", 0x01B7, 0x600400001ull, 1);     /* DRD LOCAL_DRAM */
+	M("core", 0x01BB, 0x67f800002ull, 1);     /* RFO REMOTE_DRAM */
+	M("core", 0x01B7, 0x10001ull, 1);         /* DRD ANY_RESPONSE */
+	M("core", 0x01B7, 0x10800ull, 1);         /* STREAMING_STORES ANY */
+	M("core", 0x01B7, 0x3f803c0001ull, 0);    /* LLC hit */
+	M("core", 0x01B7, 0x107fc00001ull, 0);    /* remote HITM */
+	M("core", 0x01B7, 0x10004ull, 0);         /* code reads */
+	M("core", 0x01B7, 0x400001ull, 0);        /* no snoop bit */
+	M("core", 0x01B7, 0x600404001ull, 0);     /* reserved bit 14 */
+	M("core", 0x01B7, 0, 0);
+	M("core", 0x02B7, 0x10001ull, 0);         /* umask 2 */
+	M("core", 0x01B6, 0x10001ull, 0);
+	M("core", 0x018001B7, 0x10001ull, 0);     /* cmask 1 inverted */
+	M("core", 0x010001B7, 0x10001ull, 1);     /* cmask 1 */
+	/* unknown */
+	M("foo", 0, 0, 0);
+	M("CBO", 0, 0, 0);
+	CHECK_EQ_INT(pmon_sim_models(NULL, 0, 0), 0, "NULL box type");
+	M("ha", 0x00100000, 0, 0);          /* reserved bit 20 */
+}
+
+/* ------------------------------------------------------------------ sweep */
+
+static pmon_sim_t *sim;
+static struct pmon_access *acc;
+
+static int wr(int dev, int func, uint32_t off, uint32_t v)
+{
+	pmon_pci_addr_t d = { 0, 0x3f, (uint8_t)dev, (uint8_t)func };
+	return acc->ops->pci_write(acc, d, off, v);
+}
+
+static uint64_t rd64(int dev, int func, uint32_t off)
+{
+	pmon_pci_addr_t d = { 0, 0x3f, (uint8_t)dev, (uint8_t)func };
+	uint32_t lo = 0, hi = 0;
+	acc->ops->pci_read(acc, d, off, &lo);
+	acc->ops->pci_read(acc, d, off + 4, &hi);
+	return lo | ((uint64_t)hi << 32);
+}
+
+struct target {
+	const char *box;
+	int msr;                 /* 1: MSR box on CPU 0; 0: PCI at dev.func */
+	uint32_t ctl, ctr;       /* MSR numbers or config offsets of CTL0/CTR0 */
+	int dev, func;
+	uint32_t valid;          /* the box's control bits (sweep stays valid) */
+};
+
+static const struct target targets[] = {
+	{ "ubox", 1, 0xC10, 0xC16, 0, 0, 0x1FC6FFFF },
+	{ "cbo", 1, 0xD10, 0xD16, 0, 0, 0xFFCEFFFF },
+	{ "pcu", 1, 0xC30, 0xC36, 0, 0, 0xDFE6C0FF },
+	{ "ha", 0, 0xD8, 0xA0, 14, 1, 0xFFC4FFFF },
+	{ "imc", 0, 0xD8, 0xA0, 16, 0, 0xFFC4FFFF },
+	{ "qpi", 0, 0xD8, 0xA0, 8, 2, 0xFFE6FFFF },
+	{ "r2pcie", 0, 0xD8, 0xA0, 19, 1, 0xFFC6FFFF },
+	{ "r3qpi", 0, 0xD8, 0xA0, 19, 5, 0xFFC6FFFF },
+	{ "core", 2, 0x186, 0xC1, 0, 0, 0xFFFFFFFF },
+};
+
+#define ROW1 (64ull * 4 * 2048)
+
+static int never_occurs(const char *box, uint32_t ctl)
+{
+	unsigned ev = ctl & 0xFF, um = (ctl >> 8) & 0xFF;
+	if (box[0] != 'i')
+		return 0;
+	return (ev == 0x04 && !(um & 0x05)) || (ev == 0x02 && um == 0x02);
+}
+
+static uint64_t drive(const struct target *t, uint32_t ctl)
+{
+	uint64_t v = 0;
+
+	if (t->msr) {
+		acc->ops->msr_write(acc, 0, t->ctl, ctl | 0x400000 | (t->msr == 2 ? 0x10000 : 0));
+		acc->ops->msr_write(acc, 0, t->ctr, 0);
+	} else {
+		wr(t->dev, t->func, t->ctl, ctl | 0x400000);
+		wr(t->dev, t->func, t->ctr, 0);
+		wr(t->dev, t->func, t->ctr + 4, 0);
+	}
+	pmon_sim_advance_ns(sim, 1000);
+	/* channel 0, bank 0: rows 0 and 1 in turn (ACT, PRE page miss, CAS
+	 * read and write, RPQ and WPQ), from CPU 0 */
+	pmon_sim_traffic(sim, 0, 0, PMON_SIM_LOAD, 1);
+	pmon_sim_traffic(sim, 0, ROW1, PMON_SIM_LOAD, 1);
+	pmon_sim_traffic(sim, 0, 0, PMON_SIM_STORE, 1);
+	pmon_sim_traffic(sim, 0, ROW1, PMON_SIM_NT_STORE, 1);
+	if (t->msr)
+		acc->ops->msr_read(acc, 0, t->ctr, &v);
+	else
+		v = rd64(t->dev, t->func, t->ctr);
+	return v;
+}
+
+static void sweep(void)
+{
+	static const uint32_t umasks[] = { 0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x08, 0x0C, 0x0F, 0x10 };
+	struct pmon_sim_shape sh;
+	char err[128];
+	unsigned bad_true = 0, bad_false = 0, tried = 0;
+
+	pmon_sim_shape_parse("sockets=1,cores=2,threads=1", &sh, NULL, 0);
+	sim = pmon_sim_create(&sh);
+	pmon_sim_set_current(sim);
+	CHECK_EQ_INT(pmon_sim_access_open(&acc, err, sizeof err), 0, err);
+	acc->ops->msr_write(acc, 0, 0x38F, 1);
+	acc->ops->msr_write(acc, 0, 0x1A6, 0x3fffff8fffull);   /* every response */
+	acc->ops->msr_write(acc, 0, 0x1A7, 0x3fffff8fffull);
+	for (size_t ti = 0; ti < sizeof targets / sizeof targets[0]; ti++) {
+		const struct target *t = &targets[ti];
+		for (unsigned ev = 0; ev < 256; ev++)
+			for (size_t u = 0; u < sizeof umasks / sizeof umasks[0]; u++)
+				for (int ext = 0; ext < 2; ext++) {
+					uint32_t ctl = ev | umasks[u] << 8 | (ext ? 0x200000u : 0);
+					if (ctl & ~t->valid)
+						continue;
+					int want = pmon_sim_models(t->box, ctl, 0x3fffff8fffull);
+					uint64_t got = drive(t, ctl);
+					tried++;
+					if (want && !got && !never_occurs(t->box, ctl)) {
+						bad_true++;
+						fprintf(stderr, "%s 0x%x modeled but counted 0\n", t->box, ctl);
+					}
+					if (!want && got) {
+						bad_false++;
+						fprintf(stderr, "%s 0x%x not modeled but counted %llu\n",
+							t->box, ctl, (unsigned long long)got);
+					}
+				}
+	}
+	CHECK(tried > 20000, "sweep size %u", tried);
+	printf("test_sim_models: sweep programmed %u control values\n", tried);
+	CHECK_EQ_INT(bad_true, 0, "modeled events that did not count");
+	CHECK_EQ_INT(bad_false, 0, "unmodeled events that counted");
+	acc->ops->close(acc);
+	pmon_sim_destroy(sim);
+}
+
+int main(void)
+{
+	cases();
+	sweep();
+	return check_done("test_sim_models");
+}

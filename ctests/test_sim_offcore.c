@@ -1,0 +1,201 @@
+/*
+ * test_sim_offcore.c - offcore-response counting on the core PMU: request,
+ * supplier and snoop matching with Intel's SNB-EP values, the RSP MSRs
+ * shared by the hyperthreads of a core, AnyThread, gating, reserved bits,
+ * and the per-CPU ground truth.
+ */
+#include "check.h"
+#include "access.h"
+#include "pmon/pmon.h"
+#include "pmon/sim.h"
+
+static pmon_sim_t *sim;
+static struct pmon_access *acc;
+
+static void machine(const char *spec)
+{
+	struct pmon_sim_shape sh;
+	char err[256];
+
+	if (acc)
+		acc->ops->close(acc);
+	pmon_sim_destroy(sim);
+	CHECK_EQ_INT(pmon_sim_shape_parse(spec, &sh, err, sizeof err), 0, err);
+	sim = pmon_sim_create(&sh);
+	pmon_sim_set_current(sim);
+	CHECK_EQ_INT(pmon_sim_access_open(&acc, err, sizeof err), 0, err);
+}
+
+static uint64_t rdmsr(int cpu, uint32_t msr)
+{
+	uint64_t v = 0;
+	CHECK_EQ_INT(acc->ops->msr_read(acc, cpu, msr, &v), 0, "msr read");
+	return v;
+}
+
+static int wrmsr(int cpu, uint32_t msr, uint64_t v)
+{
+	return acc->ops->msr_write(acc, cpu, msr, v);
+}
+
+#define RSP0 0x1A6
+#define RSP1 0x1A7
+#define EVT_B7 0x4101B7u       /* EN | USR | umask 1 | 0xB7 */
+#define EVT_BB 0x4101BBu
+#define ANYTHREAD (1u << 21)
+
+/* Intel's published SNB-EP values */
+#define DRD_LOCAL_DRAM   0x600400001ull
+#define DRD_REMOTE_DRAM  0x67f800001ull
+#define DRD_ANY_DRAM     0x67fc00001ull
+#define DRD_ANY_RESPONSE 0x000010001ull
+#define RFO_ANY_RESPONSE 0x000010002ull
+#define DRD_LLC_HIT_ANY  0x3f803c0001ull
+#define DRD_REMOTE_HITM  0x107fc00001ull
+#define STRM_ST_ANY      0x000010800ull
+
+#define LOCAL0  0ull                   /* socket 0 memory */
+#define REMOTE0 (32ull << 30)          /* socket 1 memory */
+
+static void shared_rsp(void)
+{
+	machine(NULL);
+	/* CPUs 0 and 1 are the two threads of socket 0 core 0 */
+	CHECK_EQ_INT(wrmsr(1, RSP0, DRD_LOCAL_DRAM), 0, "RSP_0 written by CPU 1");
+	CHECK_EQ_U64(rdmsr(0, RSP0), DRD_LOCAL_DRAM, "CPU 0 sees its sibling's write");
+	CHECK_EQ_U64(rdmsr(1, RSP0), DRD_LOCAL_DRAM, "CPU 1 reads it back");
+	CHECK_EQ_U64(rdmsr(2, RSP0), 0, "core 1 has its own");
+	CHECK_EQ_U64(rdmsr(16, RSP0), 0, "socket 1 core 0 has its own");
+	CHECK_EQ_U64(rdmsr(0, RSP1), 0, "RSP_1 separate");
+	wrmsr(0, RSP1, DRD_REMOTE_DRAM);
+	CHECK_EQ_U64(rdmsr(1, RSP1), DRD_REMOTE_DRAM, "RSP_1 shared too");
+	/* reserved bits: #GP, register unchanged */
+	CHECK_EQ_INT(wrmsr(0, RSP0, DRD_LOCAL_DRAM | (1ull << 14)), PMON_EIO, "bit 14 reserved");
+	CHECK_EQ_INT(wrmsr(0, RSP0, 1ull << 38), PMON_EIO, "bit 38 reserved");
+	CHECK_EQ_INT(wrmsr(0, RSP0, 0x3fffff8fffull), 0, "the full valid mask");
+	CHECK_EQ_U64(rdmsr(1, RSP0), 0x3fffff8fffull, "valid mask stored");
+	CHECK_EQ_U64(pmon_sim_violation_count(sim), 2, "two violations");
+
+	/* counting: CPU 0 counts RSP_0 on PMC 0; CPU 1 reprograms RSP_0 */
+	wrmsr(0, RSP0, 0);
+	wrmsr(0, 0x186, EVT_B7);
+	wrmsr(0, 0x38F, 0xF);
+	wrmsr(1, 0x186, EVT_B7);
+	wrmsr(1, 0x38F, 0xF);
+	wrmsr(1, RSP0, DRD_LOCAL_DRAM);
+	pmon_sim_traffic(sim, 0, LOCAL0, PMON_SIM_LOAD, 100);
+	pmon_sim_traffic(sim, 1, LOCAL0, PMON_SIM_LOAD, 7);
+	CHECK_EQ_U64(rdmsr(0, 0xC1), 100, "CPU 0 counts its loads with CPU 1's RSP_0");
+	CHECK_EQ_U64(rdmsr(1, 0xC1), 7, "CPU 1 counts its own");
+	/* AnyThread on CPU 0's PMC 2 counts both threads */
+	wrmsr(0, 0x188, EVT_B7 | ANYTHREAD);
+	pmon_sim_traffic(sim, 1, LOCAL0, PMON_SIM_LOAD, 5);
+	pmon_sim_traffic(sim, 0, LOCAL0, PMON_SIM_LOAD, 3);
+	CHECK_EQ_U64(rdmsr(0, 0xC3), 8, "AnyThread: both threads");
+	CHECK_EQ_U64(rdmsr(0, 0xC1), 103, "PMC 0: own thread only");
+	CHECK_EQ_U64(rdmsr(1, 0xC1), 12, "CPU 1 own");
+	/* another core never sees them */
+	wrmsr(2, 0x186, EVT_B7 | ANYTHREAD);
+	wrmsr(2, 0x38F, 1);
+	wrmsr(2, RSP0, DRD_LOCAL_DRAM);
+	pmon_sim_traffic(sim, 0, LOCAL0, PMON_SIM_LOAD, 3);
+	CHECK_EQ_U64(rdmsr(2, 0xC1), 0, "core 1 saw nothing of core 0");
+}
+
+static void matching(void)
+{
+	static const struct {
+		uint64_t rsp;
+		uint64_t want;     /* of: 10 local loads, 20 remote loads, 40 local
+				      stores, 80 remote stores, 160 NT local, 320 NT remote */
+		const char *what;
+	} t[] = {
+		{ DRD_LOCAL_DRAM, 10, "DEMAND_DATA_RD.LLC_MISS.LOCAL_DRAM" },
+		{ DRD_REMOTE_DRAM, 20, "DEMAND_DATA_RD.LLC_MISS.REMOTE_DRAM" },
+		{ DRD_ANY_DRAM, 30, "DEMAND_DATA_RD.LLC_MISS.ANY_DRAM" },
+		{ DRD_ANY_RESPONSE, 30, "DEMAND_DATA_RD.ANY_RESPONSE" },
+		{ RFO_ANY_RESPONSE, 120, "DEMAND_RFO.ANY_RESPONSE" },
+		{ 0x600400002ull, 40, "DEMAND_RFO.LLC_MISS.LOCAL_DRAM" },
+		{ 0x67f800003ull, 100, "DRD|RFO remote DRAM" },
+		{ DRD_LLC_HIT_ANY, 0, "LLC hits: never (no caches)" },
+		{ DRD_REMOTE_HITM, 0, "snoop HITM: never" },
+		{ 0x000400001ull, 0, "supplier without snoop bits: nothing" },
+		{ 0x200000001ull, 0, "snoop without supplier bits: nothing" },
+		{ 0x200400001ull, 10, "LOCAL_DRAM + SNOOP_MISS" },
+		{ 0x200800001ull, 20, "one remote bit (23) + SNOOP_MISS" },
+		{ 0x240000001ull, 20, "remote bit 30 + SNOOP_MISS" },
+		{ STRM_ST_ANY, 480, "STREAMING_STORES.ANY_RESPONSE" },
+		{ 0x080020800ull, 480, "STREAMING_STORES supplier none, snoop none" },
+		{ 0x600400800ull, 0, "STREAMING_STORES from local DRAM: no" },
+		{ 0x3fffff8fffull, 630, "everything" },
+		{ 0x3fffff0000ull, 0, "no request bit" },
+		{ 0x000018004ull, 0, "code reads and OTHER: never produced" },
+	};
+
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+		int cpu = (i & 1) ? 19 : 4;        /* socket 1 core 1 thread 1, socket 0 core 2 */
+		int sock = cpu >= 16;
+		machine(NULL);
+		uint64_t local = sock ? REMOTE0 : LOCAL0, remote = sock ? LOCAL0 : REMOTE0;
+		wrmsr(cpu, RSP1, t[i].rsp);
+		wrmsr(cpu, 0x187, EVT_BB);
+		wrmsr(cpu, 0x38F, 2);
+		pmon_sim_traffic(sim, cpu, local, PMON_SIM_LOAD, 10);
+		pmon_sim_traffic(sim, cpu, remote, PMON_SIM_LOAD, 20);
+		pmon_sim_traffic(sim, cpu, local, PMON_SIM_STORE, 40);
+		pmon_sim_traffic(sim, cpu, remote, PMON_SIM_STORE, 80);
+		pmon_sim_traffic(sim, cpu, local, PMON_SIM_NT_STORE, 160);
+		pmon_sim_traffic(sim, cpu, remote, PMON_SIM_NT_STORE, 320);
+		CHECK_EQ_U64(rdmsr(cpu, 0xC2), t[i].want, t[i].what);
+		struct pmon_sim_cpu_truth tr;
+		pmon_sim_cpu_truth(sim, cpu, &tr);
+		CHECK(tr.load_local == 10 && tr.load_remote == 20 && tr.store_local == 40 &&
+		      tr.store_remote == 80 && tr.nt_local == 160 && tr.nt_remote == 320,
+		      "cpu truth %d", cpu);
+	}
+}
+
+static void gating(void)
+{
+	machine("sockets=1,cores=2");
+	wrmsr(0, RSP0, DRD_ANY_RESPONSE);
+	wrmsr(0, 0x186, 0x0001B7 | (1u << 16));   /* USR, no EN */
+	wrmsr(0, 0x187, 0x4201B7);                /* EN, OS only */
+	wrmsr(0, 0x188, EVT_B7);                  /* not in GLOBAL_CTRL */
+	wrmsr(0, 0x189, 0x024101B7);              /* cmask 2: never */
+	wrmsr(0, 0x38F, 0xB);
+	pmon_sim_traffic(sim, 0, 0, PMON_SIM_LOAD, 50);
+	CHECK_EQ_U64(rdmsr(0, 0xC1), 0, "EN clear");
+	CHECK_EQ_U64(rdmsr(0, 0xC2), 0, "OS only");
+	CHECK_EQ_U64(rdmsr(0, 0xC3), 0, "globally disabled");
+	CHECK_EQ_U64(rdmsr(0, 0xC4), 0, "cmask 2");
+	wrmsr(0, 0x38F, 0xF);
+	wrmsr(0, 0x189, 0x014101B7);              /* cmask 1 */
+	wrmsr(0, 0x186, 0x4101B6);                /* event 0xB6: not offcore */
+	wrmsr(0, 0x187, 0x4102B7);                /* umask 2: not offcore */
+	pmon_sim_traffic(sim, 0, 0, PMON_SIM_LOAD, 50);
+	CHECK_EQ_U64(rdmsr(0, 0xC3), 50, "globally enabled");
+	CHECK_EQ_U64(rdmsr(0, 0xC4), 50, "cmask 1");
+	CHECK_EQ_U64(rdmsr(0, 0xC1), 0, "0xB6");
+	CHECK_EQ_U64(rdmsr(0, 0xC2), 0, "umask 2");
+	/* one socket: everything is local */
+	struct pmon_sim_cpu_truth tr;
+	pmon_sim_cpu_truth(sim, 0, &tr);
+	CHECK(tr.load_local == 100 && tr.load_remote == 0, "all local");
+	pmon_sim_cpu_truth(sim, 9, &tr);
+	CHECK(tr.load_local == 0, "no CPU 9: zero truth");
+	/* 1 thread per core: RSP per CPU */
+	machine("sockets=1,cores=2,threads=1");
+	wrmsr(0, RSP0, DRD_LOCAL_DRAM);
+	CHECK_EQ_U64(rdmsr(1, RSP0), 0, "CPU 1 is another core");
+}
+
+int main(void)
+{
+	shared_rsp();
+	matching();
+	gating();
+	acc->ops->close(acc);
+	pmon_sim_destroy(sim);
+	return check_done("test_sim_offcore");
+}

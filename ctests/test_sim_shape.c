@@ -1,0 +1,200 @@
+/*
+ * test_sim_shape.c - PMON_SIM shape strings: defaults, every key, the error
+ * messages, the CPU numbering helpers, and the process's current machine.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "access.h"
+#include "pmon/pmon.h"
+#include "pmon/sim.h"
+
+static struct pmon_sim_shape sh;
+static char err[256];
+
+static int parse(const char *spec)
+{
+	return pmon_sim_shape_parse(spec, &sh, err, sizeof err);
+}
+
+static void defaults(void)
+{
+	CHECK_EQ_INT(parse(NULL), 0, "NULL spec");
+	CHECK_EQ_INT(sh.sockets, 2, "default sockets");
+	CHECK_EQ_INT(sh.cores, 8, "default cores");
+	CHECK_EQ_INT(sh.threads, 2, "default threads");
+	CHECK_EQ_INT(sh.channels, 4, "default channels");
+	CHECK_EQ_U64(sh.llc_bytes, 20ull << 20, "default llc");
+	CHECK_EQ_U64(sh.mem_bytes, 32ull << 30, "default mem");
+	CHECK_EQ_U64(sh.dclk_hz, 800000000ull, "default dclk");
+	CHECK_EQ_U64(sh.uclk_hz, 2700000000ull, "default uclk");
+	CHECK_EQ_U64(sh.tsc_hz, 2700000000ull, "default tsc");
+	CHECK_EQ_U64(sh.qclk_hz, 1000000000ull, "default qclk");
+	CHECK_EQ_U64(sh.pclk_hz, 800000000ull, "default pclk");
+	CHECK_EQ_INT(sh.nodeids[0], 0, "default nodeid 0");
+	CHECK_EQ_INT(sh.nodeids[1], 1, "default nodeid 1");
+	CHECK_EQ_INT(parse(""), 0, "empty spec");
+	CHECK_EQ_INT(sh.sockets, 2, "empty spec: defaults");
+}
+
+static void every_key(void)
+{
+	CHECK_EQ_INT(parse("sockets=4,cores=6,threads=1,channels=3,llc=15M,mem=8G,"
+			   "dclk=933.333M,uclk=2.4G,tsc=2.9GHz,qclk=800M,pclk=1G,"
+			   "nodeids=3,1,0,2"), 0, err);
+	CHECK_EQ_INT(sh.sockets, 4, "sockets");
+	CHECK_EQ_INT(sh.cores, 6, "cores");
+	CHECK_EQ_INT(sh.threads, 1, "threads");
+	CHECK_EQ_INT(sh.channels, 3, "channels");
+	CHECK_EQ_U64(sh.llc_bytes, 15ull << 20, "llc");
+	CHECK_EQ_U64(sh.mem_bytes, 8ull << 30, "mem");
+	CHECK_EQ_U64(sh.dclk_hz, 933333000ull, "dclk with a fraction");
+	CHECK_EQ_U64(sh.uclk_hz, 2400000000ull, "uclk");
+	CHECK_EQ_U64(sh.tsc_hz, 2900000000ull, "tsc with Hz unit");
+	CHECK_EQ_U64(sh.qclk_hz, 800000000ull, "qclk");
+	CHECK_EQ_U64(sh.pclk_hz, 1000000000ull, "pclk");
+	CHECK(sh.nodeids[0] == 3 && sh.nodeids[1] == 1 && sh.nodeids[2] == 0 &&
+	      sh.nodeids[3] == 2, "nodeids 3,1,0,2");
+
+	CHECK_EQ_INT(parse(" sockets = 1 , cores=2 "), 0, "spaces around keys");
+	CHECK(sh.sockets == 1 && sh.cores == 2, "spaces parsed");
+	CHECK_EQ_INT(parse("nodeids=1:0"), 0, "nodeids with ':'");
+	CHECK(sh.nodeids[0] == 1 && sh.nodeids[1] == 0, "nodeids 1:0");
+	CHECK_EQ_INT(parse("nodeids=5,2,cores=4"), 0, "nodeids followed by a key");
+	CHECK(sh.nodeids[0] == 5 && sh.nodeids[1] == 2 && sh.cores == 4, "nodeids 5,2 then cores");
+	CHECK_EQ_INT(parse("mem=1T,llc=2560K"), 0, "T and K suffixes");
+	CHECK_EQ_U64(sh.mem_bytes, 1ull << 40, "mem=1T");
+	CHECK_EQ_U64(sh.llc_bytes, 2560ull << 10, "llc=2560K");
+	CHECK_EQ_INT(parse("mem=4096MB"), 0, "size with B unit");
+	CHECK_EQ_U64(sh.mem_bytes, 4ull << 30, "mem=4096MB");
+	CHECK_EQ_INT(parse("sockets=8,cores=1,threads=2,channels=1"), 0, "extremes");
+	CHECK_EQ_INT(pmon_sim_ncpus(&sh), 16, "8x1x2 CPUs");
+}
+
+static void expect_error(const char *spec, const char *msg)
+{
+	int rc = parse(spec);
+	CHECK(rc == -1, "'%s' accepted", spec);
+	CHECK(strcmp(err, msg) == 0, "'%s': message\n  got  %s\n  want %s", spec, err, msg);
+}
+
+static void errors(void)
+{
+	expect_error("socket=2",
+		     "PMON_SIM: unknown key 'socket' (expected sockets, cores, threads, channels, "
+		     "llc, mem, dclk, uclk, tsc, qclk, pclk, nodeids)");
+	expect_error("cores=12", "PMON_SIM: cores=12 out of range 1..8");
+	expect_error("sockets=0", "PMON_SIM: sockets=0 out of range 1..8");
+	expect_error("sockets=9", "PMON_SIM: sockets=9 out of range 1..8");
+	expect_error("threads=4", "PMON_SIM: threads=4 out of range 1..2");
+	expect_error("channels=5", "PMON_SIM: channels=5 out of range 1..4");
+	expect_error("llc=128M", "PMON_SIM: llc=128M out of range 1M..64M");
+	expect_error("mem=1M", "PMON_SIM: mem=1M out of range 64M..4T");
+	expect_error("dclk=50M", "PMON_SIM: dclk=50M out of range 100M..2G");
+	expect_error("uclk=6G", "PMON_SIM: uclk=6G out of range 100M..5G");
+	expect_error("tsc=10G", "PMON_SIM: tsc=10G out of range 100M..5G");
+	expect_error("qclk=1K", "PMON_SIM: qclk=1K out of range 100M..5G");
+	expect_error("pclk=3G", "PMON_SIM: pclk=3G out of range 100M..2G");
+	expect_error("cores=abc", "PMON_SIM: bad value 'abc' for cores (expected an integer)");
+	expect_error("cores=", "PMON_SIM: bad value '' for cores (expected an integer)");
+	expect_error("dclk=800X",
+		     "PMON_SIM: bad value '800X' for dclk (expected a frequency such as 800M or 2.7G)");
+	expect_error("mem=1.5",
+		     "PMON_SIM: bad value '1.5' for mem (expected a size such as 20M or 32G)");
+	expect_error("mem=100000001",
+		     "PMON_SIM: mem=100000001 is not a multiple of 64 bytes");
+	expect_error("sockets", "PMON_SIM: expected key=value, got 'sockets'");
+	expect_error("cores=2,cores=4", "PMON_SIM: key 'cores' given twice");
+	expect_error("nodeids=1", "PMON_SIM: nodeids has 1 node ID, expected 2 (one per socket)");
+	expect_error("sockets=1,nodeids=0,1",
+		     "PMON_SIM: nodeids has 2 node IDs, expected 1 (one per socket)");
+	expect_error("nodeids=1,1", "PMON_SIM: nodeids: node ID 1 used twice");
+	expect_error("nodeids=8,0", "PMON_SIM: nodeids: bad node ID '8' (expected 0..7)");
+	expect_error("nodeids=0,x", "PMON_SIM: nodeids: bad node ID 'x' (expected 0..7)");
+	/* a failed parse leaves the caller's shape alone */
+	sh.sockets = 77;
+	parse("cores=99");
+	CHECK_EQ_INT(sh.sockets, 77, "shape untouched on error");
+	CHECK_EQ_INT(pmon_sim_shape_parse("bogus=1", &sh, NULL, 0), -1, "no error buffer");
+}
+
+static void topology(void)
+{
+	int s, c, t;
+	char buf[64];
+
+	parse(NULL);
+	CHECK_EQ_INT(pmon_sim_ncpus(&sh), 32, "default CPUs");
+	/* hwloc synthetic numbering: hyperthreads adjacent */
+	CHECK_EQ_INT(pmon_sim_cpu_of(&sh, 0, 0, 1), 1, "cpu of s0 c0 t1");
+	CHECK_EQ_INT(pmon_sim_cpu_of(&sh, 0, 1, 0), 2, "cpu of s0 c1 t0");
+	CHECK_EQ_INT(pmon_sim_cpu_of(&sh, 1, 0, 0), 16, "cpu of s1 c0 t0");
+	CHECK_EQ_INT(pmon_sim_cpu_of(&sh, 1, 7, 1), 31, "cpu of s1 c7 t1");
+	CHECK_EQ_INT(pmon_sim_cpu_of(&sh, 2, 0, 0), -1, "socket out of range");
+	CHECK_EQ_INT(pmon_sim_cpu_place(&sh, 21, &s, &c, &t), 0, "place 21");
+	CHECK(s == 1 && c == 2 && t == 1, "cpu 21 = s1 c2 t1 (got s%d c%d t%d)", s, c, t);
+	CHECK_EQ_INT(pmon_sim_cpu_place(&sh, 32, &s, &c, &t), -1, "cpu 32 absent");
+	CHECK_EQ_INT(pmon_sim_synthetic(&sh, buf, sizeof buf), 0, "synthetic");
+	CHECK(strcmp(buf, "package:2 core:8 pu:2") == 0, "synthetic '%s'", buf);
+	parse("sockets=1,cores=6,threads=1");
+	pmon_sim_synthetic(&sh, buf, sizeof buf);
+	CHECK(strcmp(buf, "package:1 core:6 pu:1") == 0, "synthetic '%s'", buf);
+	CHECK_EQ_INT(pmon_sim_cpu_of(&sh, 0, 5, 0), 5, "1 thread per core");
+	CHECK_EQ_INT(pmon_sim_synthetic(&sh, buf, 8), -1, "buffer too small");
+}
+
+static void current_machine(void)
+{
+	struct pmon_access *a = NULL;
+	char why[256];
+	struct pmon_cpuid id;
+
+	CHECK(pmon_sim_current() == NULL, "no machine before the first open");
+	setenv("PMON_SIM", "sockets=2,cores=13", 1);
+	CHECK_EQ_INT(pmon_sim_access_open(&a, why, sizeof why), PMON_EINVAL, "bad PMON_SIM");
+	CHECK(strcmp(why, "PMON_SIM: cores=13 out of range 1..8") == 0, "why '%s'", why);
+	CHECK(a == NULL && pmon_sim_current() == NULL, "nothing created");
+
+	setenv("PMON_SIM", "sockets=1,cores=4", 1);
+	CHECK_EQ_INT(pmon_sim_access_open(&a, why, sizeof why), PMON_OK, why);
+	pmon_sim_t *m = pmon_sim_current();
+	CHECK(m != NULL, "machine created");
+	CHECK_EQ_INT(pmon_sim_shape(m)->cores, 4, "from PMON_SIM");
+	CHECK(strcmp(a->ops->name, "sim") == 0, "backend name");
+	CHECK_EQ_INT(a->ops->cpu_ident(a, &id), 0, "cpu_ident");
+	CHECK(!strcmp(id.vendor, "GenuineIntel") && id.family == 6 && id.model == 45 &&
+	      id.stepping == 7, "CPUID 6/45/7 GenuineIntel");
+	CHECK(!strcmp(id.brand, "Intel(R) Xeon(R) CPU E5-2680 0 @ 2.70GHz"), "brand");
+
+	/* a second open shares the machine, even with another PMON_SIM */
+	struct pmon_access *b = NULL;
+	setenv("PMON_SIM", "sockets=2", 1);
+	CHECK_EQ_INT(pmon_sim_access_open(&b, why, sizeof why), PMON_OK, why);
+	CHECK(pmon_sim_current() == m && b->priv == a->priv, "shared machine");
+	b->ops->close(b);
+	a->ops->close(a);
+	CHECK(pmon_sim_current() == m, "closing keeps the machine");
+
+	/* set_current swaps it; destroy forgets it */
+	struct pmon_sim_shape s2;
+	pmon_sim_shape_parse("sockets=1,cores=2", &s2, NULL, 0);
+	pmon_sim_t *m2 = pmon_sim_create(&s2);
+	CHECK(pmon_sim_set_current(m2) == m, "set_current returns the old one");
+	pmon_sim_destroy(m);
+	CHECK(pmon_sim_current() == m2, "m2 current");
+	pmon_sim_destroy(m2);
+	CHECK(pmon_sim_current() == NULL, "destroying the current machine clears it");
+	unsetenv("PMON_SIM");
+}
+
+int main(void)
+{
+	defaults();
+	every_key();
+	errors();
+	topology();
+	current_machine();
+	return check_done("test_sim_shape");
+}

@@ -1,0 +1,178 @@
+/*
+ * sim_log.c - the access log (a ring keeping the last log_cap entries, plus
+ * running totals) and the record of register-rule violations.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_internal.h"
+
+#define SIM_VIOL_KEEP 4096
+
+/* The ring starts small and doubles up to log_cap; it wraps only once full,
+ * so growing never has to reorder entries. */
+int sim_log_init(struct pmon_sim *sim, size_t cap)
+{
+	if (cap < 1)
+		cap = 1;
+	free(sim->log);
+	sim->log = NULL;
+	sim->log_alloc = 0;
+	sim->log_cap = cap;
+	sim->log_head = sim->log_n = 0;
+	if (!sim->viol) {
+		sim->viol = calloc(SIM_VIOL_KEEP, sizeof *sim->viol);
+		if (!sim->viol)
+			return -1;
+	}
+	return 0;
+}
+
+void sim_log_free(struct pmon_sim *sim)
+{
+	free(sim->log);
+	free(sim->viol);
+	sim->log = NULL;
+	sim->viol = NULL;
+}
+
+static int grow(struct pmon_sim *sim)
+{
+	size_t n = sim->log_alloc ? sim->log_alloc * 2 : 1024;
+	struct pmon_sim_log_entry *log;
+
+	if (n > sim->log_cap)
+		n = sim->log_cap;
+	log = realloc(sim->log, n * sizeof *log);
+	if (!log)
+		return -1;
+	sim->log = log;
+	sim->log_alloc = n;
+	return 0;
+}
+
+void sim_log_add(struct pmon_sim *sim, const struct pmon_sim_log_entry *e)
+{
+	sim->log_total++;
+	if (e->status == 0 && (e->op == PMON_SIM_MSR_WRITE || e->op == PMON_SIM_PCI_WRITE))
+		sim->log_writes++;
+	if (sim->log_n < sim->log_cap) {
+		if (sim->log_n == sim->log_alloc && grow(sim))
+			return;                   /* out of memory: entry dropped */
+		sim->log[sim->log_n++] = *e;
+	} else {
+		sim->log[sim->log_head] = *e;
+		sim->log_head = (sim->log_head + 1) % sim->log_cap;
+	}
+}
+
+void sim_violation(struct pmon_sim *sim, uint64_t bad, const char *fmt, ...)
+{
+	struct pmon_sim_violation *v;
+	va_list ap;
+
+	sim->viol_total++;
+	if (sim->viol_n >= SIM_VIOL_KEEP)
+		return;
+	v = &sim->viol[sim->viol_n++];
+	memset(v, 0, sizeof *v);
+	v->seq = sim->log_total;              /* the access being served (logged next) */
+	v->op = sim->cur.op;
+	v->cpu = sim->cur.cpu;
+	v->msr = sim->cur.msr;
+	v->bus = sim->cur.bus;
+	v->dev = sim->cur.dev;
+	v->func = sim->cur.func;
+	v->off = sim->cur.off;
+	v->value = sim->cur.value;
+	v->bad = bad;
+	va_start(ap, fmt);
+	vsnprintf(v->reg, sizeof v->reg, fmt, ap);
+	va_end(ap);
+}
+
+int sim_fail(struct pmon_sim *sim, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(sim->why, sizeof sim->why, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+/* A size_t field read under the machine's lock. */
+static size_t locked(const struct pmon_sim *sim, const size_t *field)
+{
+	size_t v;
+
+	sim_lock(sim);
+	v = *field;
+	sim_unlock(sim);
+	return v;
+}
+
+size_t pmon_sim_log_count(const pmon_sim_t *sim)
+{
+	return locked(sim, &sim->log_n);
+}
+
+/* The entry stays valid until the ring wraps over it or the log is cleared. */
+const struct pmon_sim_log_entry *pmon_sim_log_get(const pmon_sim_t *sim, size_t i)
+{
+	const struct pmon_sim_log_entry *e = NULL;
+
+	sim_lock(sim);
+	if (i < sim->log_n)
+		e = &sim->log[(sim->log_head + i) % sim->log_cap];
+	sim_unlock(sim);
+	return e;
+}
+
+size_t pmon_sim_log_writes(const pmon_sim_t *sim)
+{
+	return locked(sim, &sim->log_writes);
+}
+
+size_t pmon_sim_log_total(const pmon_sim_t *sim)
+{
+	return locked(sim, &sim->log_total);
+}
+
+size_t pmon_sim_log_cap(const pmon_sim_t *sim)
+{
+	return locked(sim, &sim->log_cap);
+}
+
+void pmon_sim_log_clear(pmon_sim_t *sim)
+{
+	pthread_mutex_lock(&sim->lock);
+	sim->log_head = sim->log_n = 0;
+	sim->log_total = sim->log_writes = 0;
+	sim->viol_n = sim->viol_total = 0;
+	pthread_mutex_unlock(&sim->lock);
+}
+
+void pmon_sim_log_set_cap(pmon_sim_t *sim, size_t cap)
+{
+	pthread_mutex_lock(&sim->lock);
+	sim_log_init(sim, cap);
+	pthread_mutex_unlock(&sim->lock);
+}
+
+size_t pmon_sim_violation_count(const pmon_sim_t *sim)
+{
+	return locked(sim, &sim->viol_total);
+}
+
+const struct pmon_sim_violation *pmon_sim_violation_get(const pmon_sim_t *sim, size_t i)
+{
+	const struct pmon_sim_violation *v;
+
+	sim_lock(sim);
+	v = i < sim->viol_n ? &sim->viol[i] : NULL;
+	sim_unlock(sim);
+	return v;
+}

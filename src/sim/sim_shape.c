@@ -1,0 +1,326 @@
+/*
+ * sim_shape.c - the PMON_SIM shape string: defaults, parsing, range checks.
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sim_internal.h"
+
+enum key_type { K_INT, K_SIZE, K_FREQ, K_NODEIDS };
+
+struct key_def {
+	const char *name;
+	enum key_type type;
+	uint64_t min, max;
+	const char *range;      /* as printed in messages */
+};
+
+static const struct key_def keys[] = {
+	{ "sockets",  K_INT,  1, SIM_MAX_SOCKETS, "1..8" },
+	{ "cores",    K_INT,  1, SIM_MAX_CORES, "1..8" },
+	{ "threads",  K_INT,  1, 2, "1..2" },
+	{ "channels", K_INT,  1, SIM_MAX_CHANS, "1..4" },
+	{ "llc",      K_SIZE, 1ull << 20, 64ull << 20, "1M..64M" },
+	{ "mem",      K_SIZE, 64ull << 20, 4ull << 40, "64M..4T" },
+	{ "dclk",     K_FREQ, 100000000ull, 2000000000ull, "100M..2G" },
+	{ "uclk",     K_FREQ, 100000000ull, 5000000000ull, "100M..5G" },
+	{ "tsc",      K_FREQ, 100000000ull, 5000000000ull, "100M..5G" },
+	{ "qclk",     K_FREQ, 100000000ull, 5000000000ull, "100M..5G" },
+	{ "pclk",     K_FREQ, 100000000ull, 2000000000ull, "100M..2G" },
+	{ "nodeids",  K_NODEIDS, 0, 7, "0..7" },
+};
+#define NKEYS (sizeof keys / sizeof keys[0])
+
+static void fail(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+static void defaults(struct pmon_sim_shape *sh)
+{
+	memset(sh, 0, sizeof *sh);
+	sh->sockets = 2;
+	sh->cores = 8;
+	sh->threads = 2;
+	sh->channels = 4;
+	sh->llc_bytes = 20ull << 20;
+	sh->mem_bytes = 32ull << 30;
+	sh->dclk_hz = 800000000ull;
+	sh->uclk_hz = 2700000000ull;
+	sh->tsc_hz = 2700000000ull;
+	sh->qclk_hz = 1000000000ull;
+	sh->pclk_hz = 800000000ull;
+	for (int i = 0; i < SIM_MAX_SOCKETS; i++)
+		sh->nodeids[i] = i;
+}
+
+/*
+ * Parse s[0..n) as digits[.digits][K|M|G][unit].  size_suffix: K/M/G are
+ * powers of two (unit "B" allowed), else powers of ten (unit "Hz" allowed).
+ * The value must be an exact integer.  0 ok, -1 malformed or too large.
+ */
+static int sim_parse_u64(const char *s, size_t n, int size_suffix, uint64_t *out)
+{
+	size_t i = 0;
+	unsigned __int128 ip = 0, fp = 0, fscale = 1, mult = 1, v;
+
+	if (n == 0 || !isdigit((unsigned char)s[0]))
+		return -1;
+	while (i < n && isdigit((unsigned char)s[i])) {
+		ip = ip * 10 + (unsigned)(s[i++] - '0');
+		if (ip > UINT64_MAX)
+			return -1;
+	}
+	if (i < n && s[i] == '.') {
+		i++;
+		if (i >= n || !isdigit((unsigned char)s[i]))
+			return -1;
+		while (i < n && isdigit((unsigned char)s[i])) {
+			if (fscale > 1000000000000ull)
+				return -1;
+			fp = fp * 10 + (unsigned)(s[i++] - '0');
+			fscale *= 10;
+		}
+	}
+	if (i < n) {
+		char c = (char)toupper((unsigned char)s[i]);
+		unsigned base = size_suffix ? 1024 : 1000;
+		int pw = c == 'K' ? 1 : c == 'M' ? 2 : c == 'G' ? 3 : c == 'T' ? 4 : 0;
+		if (pw) {
+			for (int p = 0; p < pw; p++)
+				mult *= base;
+			i++;
+		}
+	}
+	if (i < n) {
+		const char *unit = size_suffix ? "B" : "Hz";
+		size_t ul = strlen(unit);
+		if (n - i != ul)
+			return -1;
+		for (size_t u = 0; u < ul; u++)
+			if (toupper((unsigned char)s[i + u]) != toupper((unsigned char)unit[u]))
+				return -1;
+	}
+	v = ip * mult;
+	if ((fp * mult) % fscale != 0)
+		return -1;
+	v += fp * mult / fscale;
+	if (v > UINT64_MAX)
+		return -1;
+	*out = (uint64_t)v;
+	return 0;
+}
+
+static const char *expected_list(void)
+{
+	return "sockets, cores, threads, channels, llc, mem, dclk, uclk, tsc, qclk, pclk, nodeids";
+}
+
+static int set_value(struct pmon_sim_shape *sh, const struct key_def *k, uint64_t v)
+{
+	if (!strcmp(k->name, "sockets")) sh->sockets = (int)v;
+	else if (!strcmp(k->name, "cores")) sh->cores = (int)v;
+	else if (!strcmp(k->name, "threads")) sh->threads = (int)v;
+	else if (!strcmp(k->name, "channels")) sh->channels = (int)v;
+	else if (!strcmp(k->name, "llc")) sh->llc_bytes = v;
+	else if (!strcmp(k->name, "mem")) sh->mem_bytes = v;
+	else if (!strcmp(k->name, "dclk")) sh->dclk_hz = v;
+	else if (!strcmp(k->name, "uclk")) sh->uclk_hz = v;
+	else if (!strcmp(k->name, "tsc")) sh->tsc_hz = v;
+	else if (!strcmp(k->name, "qclk")) sh->qclk_hz = v;
+	else if (!strcmp(k->name, "pclk")) sh->pclk_hz = v;
+	else return -1;
+	return 0;
+}
+
+static const char *type_hint(enum key_type t)
+{
+	switch (t) {
+	case K_INT: return "an integer";
+	case K_SIZE: return "a size such as 20M or 32G";
+	case K_FREQ: return "a frequency such as 800M or 2.7G";
+	default: return "node IDs such as 1,0";
+	}
+}
+
+int pmon_sim_shape_parse(const char *spec, struct pmon_sim_shape *shape,
+			 char *err, size_t errlen)
+{
+	struct pmon_sim_shape sh;
+	unsigned seen = 0;
+	int nnodes = 0, in_nodeids = 0;
+	const char *p = spec;
+
+	if (err && errlen)
+		err[0] = '\0';
+	defaults(&sh);
+	while (p && *p) {
+		const char *end = strchr(p, ',');
+		const char *tok = p, *eq;
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+
+		p = end ? end + 1 : NULL;
+		while (len && isspace((unsigned char)*tok)) {
+			tok++;
+			len--;
+		}
+		while (len && isspace((unsigned char)tok[len - 1]))
+			len--;
+		if (!len) {
+			in_nodeids = 0;
+			continue;
+		}
+		eq = memchr(tok, '=', len);
+		if (!eq && in_nodeids) {
+			/* a further node ID of "nodeids=1,0" */
+			uint64_t v;
+			if (sim_parse_u64(tok, len, 0, &v) || v > 7) {
+				fail(err, errlen, "PMON_SIM: nodeids: bad node ID '%.*s' (expected 0..7)",
+				     (int)len, tok);
+				return -1;
+			}
+			if (nnodes >= SIM_MAX_SOCKETS) {
+				fail(err, errlen, "PMON_SIM: nodeids: more than %d node IDs",
+				     SIM_MAX_SOCKETS);
+				return -1;
+			}
+			sh.nodeids[nnodes++] = (int)v;
+			continue;
+		}
+		in_nodeids = 0;
+		if (!eq) {
+			fail(err, errlen, "PMON_SIM: expected key=value, got '%.*s'", (int)len, tok);
+			return -1;
+		}
+		size_t klen = (size_t)(eq - tok), vlen = len - klen - 1;
+		const char *val = eq + 1;
+		while (klen && isspace((unsigned char)tok[klen - 1]))
+			klen--;
+		while (vlen && isspace((unsigned char)*val)) {
+			val++;
+			vlen--;
+		}
+		size_t ki;
+		for (ki = 0; ki < NKEYS; ki++)
+			if (strlen(keys[ki].name) == klen && !strncmp(keys[ki].name, tok, klen))
+				break;
+		if (ki == NKEYS) {
+			fail(err, errlen, "PMON_SIM: unknown key '%.*s' (expected %s)",
+			     (int)klen, tok, expected_list());
+			return -1;
+		}
+		const struct key_def *k = &keys[ki];
+		if (seen & (1u << ki)) {
+			fail(err, errlen, "PMON_SIM: key '%s' given twice", k->name);
+			return -1;
+		}
+		seen |= 1u << ki;
+		if (k->type == K_NODEIDS) {
+			/* node IDs separated by ':' here, further ones by ',' */
+			size_t i = 0;
+			nnodes = 0;
+			while (i <= vlen) {
+				size_t j = i;
+				uint64_t v;
+				while (j < vlen && val[j] != ':')
+					j++;
+				if (sim_parse_u64(val + i, j - i, 0, &v) || v > 7) {
+					fail(err, errlen,
+					     "PMON_SIM: nodeids: bad node ID '%.*s' (expected 0..7)",
+					     (int)(j - i), val + i);
+					return -1;
+				}
+				if (nnodes >= SIM_MAX_SOCKETS) {
+					fail(err, errlen, "PMON_SIM: nodeids: more than %d node IDs",
+					     SIM_MAX_SOCKETS);
+					return -1;
+				}
+				sh.nodeids[nnodes++] = (int)v;
+				i = j + 1;
+			}
+			in_nodeids = 1;
+			continue;
+		}
+		uint64_t v;
+		if (sim_parse_u64(val, vlen, k->type == K_SIZE, &v)) {
+			fail(err, errlen, "PMON_SIM: bad value '%.*s' for %s (expected %s)",
+			     (int)vlen, val, k->name, type_hint(k->type));
+			return -1;
+		}
+		if (v < k->min || v > k->max) {
+			fail(err, errlen, "PMON_SIM: %s=%.*s out of range %s",
+			     k->name, (int)vlen, val, k->range);
+			return -1;
+		}
+		if (k->type == K_SIZE && (v & 63)) {
+			fail(err, errlen, "PMON_SIM: %s=%.*s is not a multiple of 64 bytes",
+			     k->name, (int)vlen, val);
+			return -1;
+		}
+		set_value(&sh, k, v);
+	}
+	if (nnodes) {
+		if (nnodes != sh.sockets) {
+			fail(err, errlen,
+			     "PMON_SIM: nodeids has %d node ID%s, expected %d (one per socket)",
+			     nnodes, nnodes == 1 ? "" : "s", sh.sockets);
+			return -1;
+		}
+		for (int i = 0; i < nnodes; i++)
+			for (int j = 0; j < i; j++)
+				if (sh.nodeids[i] == sh.nodeids[j]) {
+					fail(err, errlen, "PMON_SIM: nodeids: node ID %d used twice",
+					     sh.nodeids[i]);
+					return -1;
+				}
+	}
+	*shape = sh;
+	return 0;
+}
+
+/* ---- topology helpers ---- */
+
+int pmon_sim_ncpus(const struct pmon_sim_shape *sh)
+{
+	return sh->sockets * sh->cores * sh->threads;
+}
+
+int pmon_sim_cpu_of(const struct pmon_sim_shape *sh, int socket, int core, int thread)
+{
+	if (socket < 0 || socket >= sh->sockets || core < 0 || core >= sh->cores ||
+	    thread < 0 || thread >= sh->threads)
+		return -1;
+	return (socket * sh->cores + core) * sh->threads + thread;
+}
+
+int pmon_sim_cpu_place(const struct pmon_sim_shape *sh, int cpu,
+		       int *socket, int *core, int *thread)
+{
+	if (cpu < 0 || cpu >= pmon_sim_ncpus(sh))
+		return -1;
+	if (thread)
+		*thread = cpu % sh->threads;
+	if (core)
+		*core = (cpu / sh->threads) % sh->cores;
+	if (socket)
+		*socket = cpu / (sh->threads * sh->cores);
+	return 0;
+}
+
+int pmon_sim_synthetic(const struct pmon_sim_shape *sh, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "package:%d core:%d pu:%d", sh->sockets, sh->cores,
+			 sh->threads);
+	return (n < 0 || (size_t)n >= len) ? -1 : 0;
+}
