@@ -150,6 +150,19 @@ static int modeled(const struct pmon_box_type *t, const struct pmon_event *ev, i
 	snprintf(box, sizeof(box), "%s%s", t->name, (ev->flags & PMON_EV_FIXED) ? "-fixed" : "");
 	if (ev->flags & PMON_EV_FIXED)
 		return pmon_sim_models(box, 0, 0);
+	if (ev->flags & PMON_EV_OFFCORE) {
+		/* a request, supplier or snoop bit is modeled when the emulator
+		 * drives it in combination with the other groups' bits */
+		uint64_t others = 0, mine = 0;
+		for (int u = 0; u < ev->numasks; u++) {
+			if (um >= 0 && u == um)
+				mine = ev->umasks[u].value;
+			else if (um < 0 || ev->umasks[u].grp != ev->umasks[um].grp)
+				others |= ev->umasks[u].value;
+		}
+		ctl = ev->code | (1u << PMON_CTL_UMASK_SHIFT) | PMON_CORE_USR | PMON_CORE_OS;
+		return pmon_sim_models(t->name, ctl, mine | others);
+	}
 	if (um < 0 && ev->numasks) {
 		for (int u = 0; u < ev->numasks; u++)
 			any_default |= (ev->umasks[u].flags & PMON_UM_DEFAULT) != 0;
