@@ -222,11 +222,17 @@ static int option_entry(int b, int k)
 		return -1;
 	enum entry_kind kind;
 	int sub;
+	/* papi_native_avail shows what follows "masks:" as a qualifier's text */
+	size_t pre = (size_t)snprintf(desc, sizeof(desc), "%s masks:", ei.desc);
+	if (pre >= sizeof(desc))
+		pre = sizeof(desc) - 1;
+	char *d = desc + pre;
+	size_t dlen = sizeof(desc) - pre;
 	if (k < ei.numasks) {
 		pmon_umask_info_t ui;
 		pmon_umask_get(pmu, ev, k, &ui);
 		snprintf(name, sizeof(name), "%s:%s", base->name, ui.name);
-		snprintf(desc, sizeof(desc), "%s%s%s", ui.desc, ui.is_default ? " (default)" : "",
+		snprintf(d, dlen, "%s%s%s", ui.desc, ui.is_default ? " (default)" : "",
 			 (!ui.modeled && !strcmp(pmon_machine_backend(machine), "sim")) ?
 			 " [not modeled by the emulated machine]" : "");
 		kind = ENT_UMASK;
@@ -237,13 +243,13 @@ static int option_entry(int b, int k)
 		pmon_mod_get(pmu, ev, sub, &mi);
 		snprintf(name, sizeof(name), "%s:%s=%llu", base->name, mi.name,
 			 (unsigned long long)mi.min);
-		snprintf(desc, sizeof(desc), "%s (%llu-%llu)", mi.desc,
+		snprintf(d, dlen, "%s (%llu-%llu)", mi.desc,
 			 (unsigned long long)mi.min, (unsigned long long)mi.max);
 		kind = ENT_MOD;
 	} else {
 		sub = k - ei.numasks - nmods;
 		snprintf(name, sizeof(name), "%s:socket=%d", base->name, sub);
-		snprintf(desc, sizeof(desc), "count the box of socket %d", sub);
+		snprintf(d, dlen, "count the box of socket %d", sub);
 		kind = ENT_SOCKET;
 	}
 	int i = find_entry(name);
@@ -373,7 +379,12 @@ static int _pmon_ntv_code_to_info(unsigned code, PAPI_event_info_t *info)
 	int rc = entry_copy(code, info->symbol, sizeof(info->symbol), info->long_descr,
 			    sizeof(info->long_descr));
 	if (rc == PAPI_OK) {
-		snprintf(info->short_descr, sizeof(info->short_descr), "%s", info->long_descr);
+		/* the short description is the long one, cut to fit */
+		size_t n = strlen(info->long_descr);
+		if (n >= sizeof(info->short_descr))
+			n = sizeof(info->short_descr) - 1;
+		memcpy(info->short_descr, info->long_descr, n);
+		info->short_descr[n] = 0;
 		info->data_type = PAPI_DATATYPE_UINT64;
 	}
 	return rc;

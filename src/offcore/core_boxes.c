@@ -12,7 +12,7 @@ const struct pmon_modifier pmon_core_mods[OC_NMODS] = {
 	  .kind = PMON_MOD_CTL, .shift = 18, .width = 1, .min = 0, .max = 1 },
 	{ .name = "i", .desc = "invert the counter-mask test (count cycles below c)",
 	  .kind = PMON_MOD_CTL, .shift = 23, .width = 1, .min = 0, .max = 1 },
-	{ .name = "c", .desc = "counter mask: count cycles with at least this many occurrences (0-255)",
+	{ .name = "c", .desc = "counter mask: count cycles with at least this many occurrences",
 	  .kind = PMON_MOD_CTL, .shift = 24, .width = 8, .min = 0, .max = 255 },
 	{ .name = "t", .desc = "AnyThread: also count the sibling hyperthread's requests",
 	  .kind = PMON_MOD_CTL, .shift = 21, .width = 1, .min = 0, .max = 1 },

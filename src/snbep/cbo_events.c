@@ -63,7 +63,7 @@
 
 static const struct pmon_umask llc_lookup_um[] = {
 	UM("ANY",          0x1f, X,     "every request type"),
-	UM("DATA_READ",    0x03, D | X, "data reads (default)"),
+	UM("DATA_READ",    0x03, D | X, "data reads"),
 	UM("WRITE",        0x05, X,     "writes, cacheable and uncacheable"),
 	UM("REMOTE_SNOOP", 0x09, X,     "snoops arriving from other sockets"),
 	{ .name = "NID", .value = 0x41, .flags = X, .grp = 1, .fields = F_NID,
@@ -73,7 +73,7 @@ static const struct pmon_umask llc_lookup_um[] = {
 	STATE("STATE_E", 0x04, 0, "hits on Exclusive lines"),
 	STATE("STATE_M", 0x08, 0, "hits on Modified lines"),
 	STATE("STATE_F", 0x10, 0, "hits on Forward lines"),
-	STATE("STATE_MESIF", 0x1f, D | X, "any state, hits and misses (default)"),
+	STATE("STATE_MESIF", 0x1f, D | X, "any state, hits and misses"),
 };
 
 static const struct pmon_umask llc_victims_um[] = {
@@ -106,7 +106,7 @@ static const struct pmon_umask ring_bounces_um[] = {
 };
 
 static const struct pmon_umask ring_iv_used_um[] = {
-	UM("ANY", 0x0f, D, "any direction and polarity (default)"),
+	UM("ANY", 0x0f, D, "any direction and polarity"),
 };
 
 static const struct pmon_umask rxr_ext_starved_um[] = {
@@ -125,21 +125,21 @@ static const struct pmon_umask rxr_inserts_um[] = {
 
 static const struct pmon_umask rxr_ipq_retry_um[] = {
 	UM("ADDR_CONFLICT", 0x04, X,     "another request to the same line was in flight"),
-	UM("ANY",           0x01, D | X, "any reason (default)"),
+	UM("ANY",           0x01, D | X, "any reason"),
 	UM("FULL",          0x02, X,     "an egress queue it needed was full"),
 	UM("QPI_CREDITS",   0x10, X,     "no QPI credit"),
 };
 
 static const struct pmon_umask rxr_irq_retry_um[] = {
 	UM("ADDR_CONFLICT", 0x04, X,     "a request to the same line was outstanding"),
-	UM("ANY",           0x01, D | X, "any reason (default)"),
+	UM("ANY",           0x01, D | X, "any reason"),
 	UM("FULL",          0x02, X,     "no egress entry available"),
 	UM("QPI_CREDITS",   0x10, X,     "no QPI ingress credit"),
 	UM("RTID",          0x08, X,     "no RTID available for a miss"),
 };
 
 static const struct pmon_umask rxr_ismq_retry_um[] = {
-	UM("ANY",         0x01, D | X, "any reason (default)"),
+	UM("ANY",         0x01, D | X, "any reason"),
 	UM("FULL",        0x02, X,     "no egress entry available"),
 	UM("IIO_CREDITS", 0x20, X,     "no credit for sending to the IIO on the BL ring"),
 	UM("QPI_CREDITS", 0x10, X,     "no QPI credit"),
@@ -162,7 +162,7 @@ static const struct pmon_umask tor_inserts_um[] = {
 };
 
 static const struct pmon_umask tor_occupancy_um[] = {
-	UM("ALL",              0x08, D | X,            "every valid entry, short hits and retries included (default)"),
+	UM("ALL",              0x08, D | X,            "every valid entry, short hits and retries included"),
 	UM("EVICTION",         0x04, X,                "evictions in flight"),
 	UM("MISS_ALL",         0x0a, X,                "misses in flight (requests holding an RTID)"),
 	UMF("MISS_OPCODE",     0x03, X, F_OPC,         "misses in flight with the OPC_ opcode"),

@@ -34,7 +34,7 @@ static const struct pmon_umask directory_lookup_um[] = {
 };
 
 static const struct pmon_umask directory_update_um[] = {
-	UM("ANY",   0x03, D | X, "sets and clears (default)"),
+	UM("ANY",   0x03, D | X, "sets and clears"),
 	UM("CLEAR", 0x02, X,     "clears: every snoop answered invalid"),
 	UM("SET",   0x01, X,     "sets: the line went to a cache in another socket"),
 };
@@ -47,7 +47,7 @@ static const struct pmon_umask igr_no_credit_cycles_um[] = {
 };
 
 static const struct pmon_umask imc_writes_um[] = {
-	UM("ALL",           0x0f, D | X, "all writes (default)"),
+	UM("ALL",           0x0f, D | X, "all writes"),
 	UM("FULL",          0x01, X,     "full-line writes, not isochronous"),
 	UM("FULL_ISOCH",    0x04, X,     "full-line isochronous writes"),
 	UM("PARTIAL",       0x02, X,     "partial-line writes, not isochronous"),
@@ -85,7 +85,7 @@ static const struct pmon_umask tad_requests_g1_um[] = {
 };
 
 static const struct pmon_umask tracker_inserts_um[] = {
-	UM("ALL", 0x03, D | X, "requests from the local and the remote sockets (default)"),
+	UM("ALL", 0x03, D | X, "requests from the local and the remote sockets"),
 };
 
 static const struct pmon_umask txr_ad_um[] = {
@@ -94,7 +94,7 @@ static const struct pmon_umask txr_ad_um[] = {
 };
 
 static const struct pmon_umask sched_um[] = {
-	UM("ALL",    0x03, D | X, "both schedulers (default)"),
+	UM("ALL",    0x03, D | X, "both schedulers"),
 	UM("SCHED0", 0x01, X,     "scheduler 0"),
 	UM("SCHED1", 0x02, X,     "scheduler 1"),
 };
@@ -106,7 +106,7 @@ static const struct pmon_umask txr_bl_um[] = {
 };
 
 static const struct pmon_umask addr_opc_match_um[] = {
-	UM("FILT", 0x03, D | X, "match both the address and the opcode (default)"),
+	UM("FILT", 0x03, D | X, "match both the address and the opcode"),
 };
 
 /* Umasks of the Intel-only events. */

@@ -17,7 +17,7 @@
 #define D PMON_UM_DEFAULT
 
 static const struct pmon_umask cas_count_um[] = {
-	UM("ALL",          0x0f, D | X, "every read and write CAS (default); x64 = bytes moved"),
+	UM("ALL",          0x0f, D | X, "every read and write CAS; x64 = bytes moved"),
 	UM("RD",           0x03, X, "all read CAS commands, underfills included; x64 = read bytes"),
 	UM("RD_REG",       0x01, X, "regular read CAS commands, with or without auto-precharge"),
 	UM("RD_UNDERFILL", 0x02, X, "underfill reads issued to complete partial-line writes"),

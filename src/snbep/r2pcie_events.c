@@ -27,7 +27,7 @@ static const struct pmon_umask r2_ring_used[] = {
 	{ .name = "CW_ANY", .value = 0x03, .desc = "clockwise (up) direction, both polarities" },
 	{ .name = "CCW_ANY", .value = 0x0c, .desc = "counter-clockwise (down) direction, both polarities" },
 	{ .name = "ANY", .value = 0x0f, .flags = PMON_UM_DEFAULT | X,
-	  .desc = "both directions and polarities (default)" },
+	  .desc = "both directions and polarities" },
 };
 
 static const struct pmon_umask r2_ring_iv_used[] = {

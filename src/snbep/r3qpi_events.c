@@ -36,7 +36,7 @@ static const struct pmon_umask r3_ring_iv_used[] = {
 /* The guide's table keeps a single row; Intel's list and libpfm4 agree. */
 static const struct pmon_umask r3_rxr_bypassed[] = {
 	{ .name = "AD", .value = 0x01, .flags = PMON_UM_DEFAULT | X,
-	  .desc = "requests arriving on the AD ring (default)" },
+	  .desc = "requests arriving on the AD ring" },
 };
 
 /* QPI message classes, one at a time. */

@@ -19,13 +19,13 @@
 	{ .name = "e", .desc = "edge detect: count only when the threshold test turns true", \
 	  .kind = PMON_MOD_CTL, .shift = 18, .width = 1, .min = 0, .max = 1 }
 #define SNBEP_MOD_INV \
-	{ .name = "i", .desc = "invert the threshold test (count when below the threshold)", \
+	{ .name = "i", .desc = "invert the threshold test: count when below the threshold", \
 	  .kind = PMON_MOD_CTL, .shift = 23, .width = 1, .min = 0, .max = 1 }
 #define SNBEP_MOD_THRESH8 \
-	{ .name = "t", .desc = "threshold: count cycles in which the increment is at least this (0-255)", \
+	{ .name = "t", .desc = "threshold: count cycles in which the increment is at least this", \
 	  .kind = PMON_MOD_CTL, .shift = 24, .width = 8, .min = 0, .max = 255 }
 #define SNBEP_MOD_THRESH5 \
-	{ .name = "t", .desc = "threshold: count cycles in which the increment is at least this (0-31)", \
+	{ .name = "t", .desc = "threshold: count cycles in which the increment is at least this", \
 	  .kind = PMON_MOD_CTL, .shift = 24, .width = 5, .min = 0, .max = 31 }
 
 /* Control bits writable in each box family (enable bit excluded). */
