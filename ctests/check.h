@@ -34,6 +34,7 @@ static int check_passed, check_failed;
 static inline int check_done(const char *name)
 {
 	printf("%s: %d passed, %d failed\n", name, check_passed, check_failed);
+	fflush(stdout);
 	return check_failed ? 1 : 0;
 }
 

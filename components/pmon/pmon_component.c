@@ -394,9 +394,9 @@ static int _pmon_ntv_code_to_info(unsigned code, PAPI_event_info_t *info)
 
 static int _pmon_init_control_state(hwd_control_state_t *ctl)
 {
-	pmon_control_t *c = (pmon_control_t *)ctl;
-	memset(c, 0, sizeof(*c));
-	return pmon_session_create(machine, &c->session) ? PAPI_ENOMEM : PAPI_OK;
+	/* the session is created when the first event is added */
+	memset(ctl, 0, sizeof(pmon_control_t));
+	return PAPI_OK;
 }
 
 static int _pmon_cleanup_eventset(hwd_control_state_t *ctl)
@@ -415,6 +415,14 @@ static int _pmon_update_control_state(hwd_control_state_t *ctl, NativeInfo_t *na
 	(void)ctx;
 	if (count > PMON_CMP_MAX_EVENTS)
 		return PAPI_ECOUNT;
+	c->n = 0;
+	if (count == 0) {
+		/* an empty event set holds no session (PAPI may empty a set after
+		 * cleanup_eventset has run) */
+		pmon_session_destroy(c->session);
+		c->session = NULL;
+		return PAPI_OK;
+	}
 	if (!c->session && pmon_session_create(machine, &c->session))
 		return PAPI_ENOMEM;
 	pmon_session_clear(c->session);
@@ -443,6 +451,8 @@ static int _pmon_start(hwd_context_t *ctx, hwd_control_state_t *ctl)
 {
 	pmon_control_t *c = (pmon_control_t *)ctl;
 	(void)ctx;
+	if (!c->session)
+		return PAPI_EINVAL;
 	int rc = pmon_session_start(c->session);
 	if (rc)
 		complain(pmon_session_errmsg(c->session));
@@ -453,6 +463,8 @@ static int _pmon_start(hwd_context_t *ctx, hwd_control_state_t *ctl)
 static int fetch(pmon_control_t *c, int stop)
 {
 	uint64_t v[PMON_CMP_MAX_EVENTS];
+	if (!c->session)
+		return PAPI_OK;
 	int rc = stop ? pmon_session_stop(c->session, v) : pmon_session_read(c->session, v);
 	if (rc) {
 		complain(pmon_session_errmsg(c->session));
@@ -483,7 +495,7 @@ static int _pmon_reset(hwd_context_t *ctx, hwd_control_state_t *ctl)
 {
 	pmon_control_t *c = (pmon_control_t *)ctl;
 	(void)ctx;
-	int rc = pmon_session_reset(c->session);
+	int rc = c->session ? pmon_session_reset(c->session) : PMON_OK;
 	memset(c->values, 0, sizeof(c->values));
 	return to_papi(rc);
 }

@@ -1,0 +1,295 @@
+# Makefile - pmon: libpmon, its tools, PAPI with the pmon component, tests.
+#
+#   make               libpmon (build/lib), tools (build/bin), and PAPI with
+#                      the pmon component installed into build/
+#   make check         also builds and runs the tests (ctests/ and the
+#                      PAPI-level components/pmon/tests/)
+#   make check-asan    the same tests against an ASan/UBSan libpmon
+#   make install       PREFIX=... DESTDIR=...: libpmon, headers, tools, PAPI
+#   make clean         everything built, but not the PAPI download cache
+#   make distclean     all of build/ and config.mk
+#
+# Runs ./configure with its defaults when config.mk is missing.
+# Overridable: PMON_SRCS (the library's sources), V=1 (show PAPI's output).
+
+TOP := $(CURDIR)
+B := build
+
+NOCONF_GOALS := clean clean-pmon distclean help
+ifneq ($(filter-out $(NOCONF_GOALS),$(or $(MAKECMDGOALS),all)),)
+include config.mk
+endif
+
+include Rules.mk
+
+.DEFAULT_GOAL := all
+.PHONY: all lib tools papi check check-asan tests asan-tests install clean \
+	clean-pmon distclean help
+.DELETE_ON_ERROR:
+# Keep objects that only lead to a program (tools, tests).
+.SECONDARY:
+
+# ------------------------------------------------------------------ sources
+PMON_SRCS ?= $(sort $(wildcard src/*.c src/*/*.c))
+TOOL_SRCS := $(sort $(wildcard tools/*.c))
+CTEST_SRCS := $(sort $(wildcard ctests/test_*.c))
+# Other .c files in ctests/ are helpers (JSON reader, divergence table...):
+# an archive linked into every test program, which takes what it uses.
+CHELP_SRCS := $(filter-out $(CTEST_SRCS),$(sort $(wildcard ctests/*.c)))
+PTEST_SRCS := $(sort $(wildcard components/pmon/tests/test_*.c))
+
+OBJS := $(PMON_SRCS:%.c=$(B)/obj/%.o)
+ASAN_OBJS := $(PMON_SRCS:%.c=$(B)/asan/obj/%.o)
+TOOL_OBJS := $(TOOL_SRCS:%.c=$(B)/obj/%.o)
+TOOLS := $(TOOL_SRCS:tools/%.c=$(B)/bin/%)
+CTEST_OBJS := $(CTEST_SRCS:%.c=$(B)/obj/%.o)
+CHELP_OBJS := $(CHELP_SRCS:%.c=$(B)/obj/%.o)
+ASAN_CHELP_OBJS := $(CHELP_SRCS:%.c=$(B)/asan/obj/%.o)
+CHELP_A := $(B)/ctests/libchelp.a
+ASAN_CHELP_A := $(B)/asan/ctests/libchelp.a
+CTESTS := $(CTEST_SRCS:ctests/%.c=$(B)/ctests/%)
+ASAN_CTEST_OBJS := $(CTEST_SRCS:%.c=$(B)/asan/obj/%.o)
+ASAN_CTESTS := $(CTEST_SRCS:ctests/%.c=$(B)/asan/ctests/%)
+PTEST_OBJS := $(PTEST_SRCS:%.c=$(B)/obj/%.o)
+PTESTS := $(PTEST_SRCS:components/pmon/tests/%.c=$(B)/ptests/%)
+ASAN_PTEST_OBJS := $(PTEST_SRCS:%.c=$(B)/asan/obj/%.o)
+ASAN_PTESTS := $(PTEST_SRCS:components/pmon/tests/%.c=$(B)/asan/ptests/%)
+
+-include $(OBJS:.o=.d) $(ASAN_OBJS:.o=.d) $(TOOL_OBJS:.o=.d) \
+	$(CTEST_OBJS:.o=.d) $(ASAN_CTEST_OBJS:.o=.d) \
+	$(CHELP_OBJS:.o=.d) $(ASAN_CHELP_OBJS:.o=.d) \
+	$(PTEST_OBJS:.o=.d) $(ASAN_PTEST_OBJS:.o=.d)
+
+# ------------------------------------------------------------------ config
+config.mk: configure
+	./configure $(CONFIGURE_ARGS)
+
+# Write $(2) into file $(1) only when it differs, so that the file's time
+# tells when the setting last changed.
+write-if-changed = $(shell mkdir -p $(dir $(1)) && \
+	{ printf '%s\n' '$(2)' | cmp -s - $(1) || printf '%s\n' '$(2)' >$(1); })
+
+# ----------------------------------------------------------------- libpmon
+SOVER := 0
+LIBVER := 0.1.0
+SONAME := libpmon.so.$(SOVER)
+LIB_SO := $(B)/lib/libpmon.so.$(LIBVER)
+LIB_A := $(B)/lib/libpmon.a
+ASAN_LIB_SO := $(B)/asan/lib/libpmon.so.$(LIBVER)
+# -z defs: every symbol libpmon uses must resolve at link time.
+SO_LDFLAGS := -shared -Wl,-soname,$(SONAME) -Wl,-z,defs
+# Programs find libpmon.so in ../lib relative to themselves: in build/ and
+# after installation alike.
+ORIGIN_RPATH := -Wl,-rpath,'$$ORIGIN/../lib'
+
+all: lib tools papi
+lib: $(LIB_SO) $(LIB_A)
+tools: $(TOOLS)
+
+$(LIB_SO): $(OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(SO_LDFLAGS) -o $@ $(OBJS) $(PKG_LIBS)
+	ln -sf $(@F) $(@D)/$(SONAME)
+	ln -sf $(SONAME) $(@D)/libpmon.so
+
+$(ASAN_LIB_SO): $(ASAN_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(SANFLAGS) $(SO_LDFLAGS) -o $@ $(ASAN_OBJS) $(PKG_LIBS)
+	ln -sf $(@F) $(@D)/$(SONAME)
+	ln -sf $(SONAME) $(@D)/libpmon.so
+
+$(LIB_A): $(OBJS)
+	@mkdir -p $(@D)
+	rm -f $@
+	$(AR) rcs $@ $(OBJS)
+
+$(B)/bin/%: $(B)/obj/tools/%.o $(LIB_SO)
+	@mkdir -p $(@D)
+	$(CC) -o $@ $< -L$(B)/lib -lpmon $(PKG_LIBS) -lm $(ORIGIN_RPATH)
+
+# -------------------------------------------------------------------- PAPI
+# PAPI's sources go to build/papi (unpacked from Debian's orig tarball, or
+# copied from --with-papi-src), with src/components/pmon a symbolic link to
+# components/pmon.  PAPI is configured with the pmon component (besides its
+# default ones), built with its own flags, and installed into build/.
+PAPI_DIR := $(B)/papi
+PAPI_SRCDIR := $(PAPI_DIR)/src
+PAPI_CACHE := $(B)/cache
+PAPI_STAMP := $(PAPI_DIR)/.stamp-installed
+PAPI_LOG := $(PAPI_DIR)/build.log
+
+# PAPI uses the system's libpfm4 (the one the tests use as their oracle)
+# rather than building and installing its bundled copy into build/lib.
+# --with-tests=no: PAPI's own C and Fortran test programs are not needed.
+PAPI_CONF_ARGS := --prefix=$(TOP)/$(B) --with-components=pmon --with-tests=no \
+	--with-pfm-incdir=$(PFM_INCDIR) --with-pfm-libdir=$(PFM_LIBDIR) CC=$(CC)
+# LDFLAGS reach every link of PAPI, its utilities (which link libpapi.a) too.
+# $$$$ORIGIN becomes \$$ORIGIN in PAPI's makefiles, and $ORIGIN in the end.
+PAPI_LDFLAGS := -L$(TOP)/$(B)/lib -lpmon $(PKG_LIBS) -Wl,-rpath,\$$$$ORIGIN/../lib
+# Installation directories of PAPI inside build/ (given explicitly, so that
+# a PREFIX or DESTDIR of the user's never leaks into this step).
+PAPI_DIRS = PREFIX=$(1) EPREFIX=$(1) BINDIR=$(1)/bin LIBDIR=$(1)/lib \
+	INCDIR=$(1)/include DATADIR=$(1)/share/papi MANDIR=$(1)/share/man \
+	DOCDIR=$(1)/share/doc/papi
+PAPI_MAKE = $(MAKE) -C $(PAPI_SRCDIR) PMON_ROOT=$(TOP)
+
+ifneq ($(PAPI_SRC_DIR),)
+PAPI_ORIGIN := dir $(PAPI_SRC_DIR)
+else
+PAPI_ORIGIN := debian papi 7.0.0
+endif
+ifneq ($(filter-out $(NOCONF_GOALS),$(or $(MAKECMDGOALS),all)),)
+$(call write-if-changed,$(B)/papi-origin.id,$(PAPI_ORIGIN))
+$(call write-if-changed,$(B)/papi-configure.id,$(PAPI_CONF_ARGS) LDFLAGS=$(PAPI_LDFLAGS))
+endif
+
+ifeq ($(V),1)
+papi_quiet :=
+else
+papi_quiet := >>$(TOP)/$(PAPI_LOG) 2>&1 || { tail -n 60 $(TOP)/$(PAPI_LOG); echo "(full log: $(PAPI_LOG))"; exit 1; }
+endif
+
+papi: $(PAPI_STAMP)
+
+# Command-line variables (CFLAGS=..., PREFIX=...) are meant for pmon's build,
+# not for PAPI's: keep them off PAPI's make command lines.
+$(PAPI_DIR)/.stamp-configured $(PAPI_STAMP) install: MAKEOVERRIDES :=
+
+$(PAPI_DIR)/.stamp-unpacked: $(B)/papi-origin.id
+	rm -rf $(PAPI_DIR) $(PAPI_DIR).tmp
+	mkdir -p $(PAPI_DIR).tmp
+ifneq ($(PAPI_SRC_DIR),)
+	@echo "PAPI: copying $(PAPI_SRC_DIR)"
+	(cd $(PAPI_SRC_DIR) && tar --exclude=.git -cf - .) | tar -C $(PAPI_DIR).tmp -xf -
+else
+	@tarball=$$(sh tools/build/papi-fetch.sh $(PAPI_CACHE) | tail -n 1) && \
+	test -n "$$tarball" && echo "PAPI: unpacking $$tarball" && \
+	tar -xf "$$tarball" -C $(PAPI_DIR).tmp --strip-components=1
+endif
+	test -f $(PAPI_DIR).tmp/src/configure
+	rm -rf $(PAPI_DIR).tmp/src/components/pmon
+	ln -s $(TOP)/components/pmon $(PAPI_DIR).tmp/src/components/pmon
+	mv $(PAPI_DIR).tmp $(PAPI_DIR)
+	touch $@
+
+# PAPI's configure links test programs with PAPI_LDFLAGS: libpmon.so must
+# exist (order-only: a rebuilt libpmon does not mean configuring again).
+$(PAPI_DIR)/.stamp-configured: $(PAPI_DIR)/.stamp-unpacked $(B)/papi-configure.id | $(LIB_SO)
+	@echo "PAPI: configure $(PAPI_CONF_ARGS)"
+	@rm -f $(PAPI_LOG)
+	@cd $(PAPI_SRCDIR) && ./configure $(PAPI_CONF_ARGS) LDFLAGS='$(PAPI_LDFLAGS)' $(papi_quiet)
+	@# libpapi.so would carry a run path into build/lib (PAPI's LIBDIR);
+	@# $$ORIGIN (from Rules.pmon) serves both build/lib and an installed lib.
+	sed -i 's/ -Xlinker "-rpath" -Xlinker "$$(LIBDIR)"//' $(PAPI_SRCDIR)/Makefile
+	touch $@
+
+# Rebuilt when libpmon or the component change; PAPI's make then does only
+# what its own dependencies call for.
+$(PAPI_STAMP): $(PAPI_DIR)/.stamp-configured $(LIB_SO) \
+		$(wildcard components/pmon/*.c components/pmon/*.h include/pmon/*.h) \
+		components/pmon/Rules.pmon
+	@echo "PAPI: make (output in $(PAPI_LOG))"
+	@$(PAPI_MAKE) $(papi_quiet)
+	@echo "PAPI: make install (into $(B)/)"
+	@$(PAPI_MAKE) install DESTDIR= $(call PAPI_DIRS,$(TOP)/$(B)) $(papi_quiet)
+	touch $@
+
+# -------------------------------------------------------------------- tests
+TEST_LIBS = $(PFM_LIBS) $(PKG_LIBS) -lm
+PTEST_INC := -I$(B)/include -I$(PAPI_SRCDIR)/testlib -iquote ctests
+PTEST_TESTLIB := $(PAPI_SRCDIR)/testlib/libtestlib.a
+
+$(PTEST_OBJS) $(ASAN_PTEST_OBJS): EXTRA_CFLAGS = $(PTEST_INC)
+$(PTEST_OBJS) $(ASAN_PTEST_OBJS): | $(PAPI_STAMP)
+
+$(CHELP_A): $(CHELP_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@
+	$(AR) rcs $@ $(CHELP_OBJS)
+
+$(ASAN_CHELP_A): $(ASAN_CHELP_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@
+	$(AR) rcs $@ $(ASAN_CHELP_OBJS)
+
+$(B)/ctests/%: $(B)/obj/ctests/%.o $(CHELP_A) $(LIB_SO)
+	@mkdir -p $(@D)
+	$(CC) -o $@ $< $(CHELP_A) -L$(B)/lib -lpmon $(TEST_LIBS) -Wl,-rpath,$(TOP)/$(B)/lib
+
+$(B)/asan/ctests/%: $(B)/asan/obj/ctests/%.o $(ASAN_CHELP_A) $(ASAN_LIB_SO)
+	@mkdir -p $(@D)
+	$(CC) $(SANFLAGS) -o $@ $< $(ASAN_CHELP_A) -L$(B)/asan/lib -lpmon $(TEST_LIBS) \
+		-Wl,-rpath,$(TOP)/$(B)/asan/lib
+
+# PAPI-level tests: the program itself needs libpmon (--no-as-needed, even
+# when it calls no pmon function), ahead of libpapi, so that the copy it
+# loads is the one libpapi.so's dependency resolves to: one libpmon.
+PTEST_LDFLAGS := -Wl,--no-as-needed
+$(B)/ptests/%: $(B)/obj/components/pmon/tests/%.o $(LIB_SO) $(PAPI_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(PTEST_LDFLAGS) -o $@ $< -L$(B)/lib -lpmon -lpapi $(PTEST_TESTLIB) $(PKG_LIBS) -lm \
+		-Wl,-rpath,$(TOP)/$(B)/lib
+
+# ASan: an instrumented program and libpmon, with PAPI itself not instrumented.
+$(B)/asan/ptests/%: $(B)/asan/obj/components/pmon/tests/%.o $(ASAN_LIB_SO) $(PAPI_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(SANFLAGS) $(PTEST_LDFLAGS) -o $@ $< -L$(B)/asan/lib -lpmon -L$(B)/lib -lpapi $(PTEST_TESTLIB) \
+		$(PKG_LIBS) -lm -Wl,-rpath,$(TOP)/$(B)/asan/lib:$(TOP)/$(B)/lib
+
+tests: all $(CTESTS) $(PTESTS)
+asan-tests: all $(ASAN_CTESTS) $(ASAN_PTESTS)
+
+# The test programs are built with -k: one that does not compile is missing,
+# and the runner counts it as a failure while the others still run.  The
+# PAPI-level tests run with PMON_BACKEND=sim (the runner sets it); the smoke
+# test checks PAPI's utilities in build/bin.
+check: all
+	@$(MAKE) -k $(CTESTS) $(PTESTS) || echo "check: some test programs did not build"
+	sh ctests/run.sh --group $(CTESTS) \
+		--group -e PMON_BACKEND=sim $(PTESTS) tools/build/papi-smoke.sh
+
+# run.sh finds out with the probe whether LeakSanitizer works here, and
+# turns leak detection off when it does not.
+LSAN_PROBE := $(B)/asan/lsan-probe
+$(LSAN_PROBE): $(B)/asan/obj/tools/build/lsan-probe.o
+	$(CC) $(SANFLAGS) -o $@ $<
+
+check-asan: all
+	@$(MAKE) -k $(LSAN_PROBE) $(ASAN_CTESTS) $(ASAN_PTESTS) || \
+		echo "check-asan: some test programs did not build"
+	sh ctests/run.sh --lsan-probe $(LSAN_PROBE) --group $(ASAN_CTESTS) \
+		--group -e PMON_BACKEND=sim $(ASAN_PTESTS)
+
+# ------------------------------------------------------------------ install
+PREFIX ?= /usr/local
+INST = $(DESTDIR)$(PREFIX)
+
+install: all
+	install -d $(INST)/lib $(INST)/include/pmon $(INST)/bin
+	install -m 755 $(LIB_SO) $(INST)/lib/
+	ln -sf $(notdir $(LIB_SO)) $(INST)/lib/$(SONAME)
+	ln -sf $(SONAME) $(INST)/lib/libpmon.so
+	install -m 644 $(LIB_A) $(INST)/lib/
+	install -m 644 include/pmon/*.h $(INST)/include/pmon/
+	$(if $(TOOLS),install -m 755 $(TOOLS) $(INST)/bin/)
+	$(PAPI_MAKE) install DESTDIR=$(DESTDIR) $(call PAPI_DIRS,$(PREFIX)) $(papi_quiet)
+	@# papi.pc names the build-time prefix; a static link also needs libpmon.
+	for f in $(INST)/lib/pkgconfig/papi-*.pc; do \
+		test -L "$$f" || ! test -f "$$f" || sed -i -e 's|^prefix=.*|prefix=$(PREFIX)|' \
+			-e 's|^Libs.private:.*|& -lpmon $(PKG_LIBS)|' "$$f"; done
+	@echo "installed into $(INST)"
+
+# -------------------------------------------------------------------- clean
+clean-pmon:
+	rm -rf $(B)/obj $(B)/asan $(B)/ctests $(B)/ptests $(B)/lib/libpmon.* $(TOOLS)
+
+# Everything but the download cache (and config.mk).
+clean: clean-pmon
+	rm -rf $(PAPI_DIR) $(PAPI_DIR).tmp $(B)/lib $(B)/bin $(B)/include $(B)/share \
+		$(B)/*.id
+
+distclean:
+	rm -rf $(B) config.mk
+
+help:
+	@sed -n '2,14s/^# \{0,1\}//p' Makefile
