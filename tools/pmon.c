@@ -84,6 +84,12 @@ static int cmd_list(const char *pattern)
 			counters_text(ei.cntmask, ei.fixed, ctr, sizeof(ctr));
 			printf("  %-40s ctrs %-5s %s%s\n", full, ctr, ei.modeled ? "" : "[not modeled] ",
 			       ei.desc);
+			/* when the bare name is not enough, show a complete one */
+			pmon_encoding_t enc;
+			char err[256], example[PMON_MAX_NAME];
+			if (pmon_encode(full, 0, 0, &enc, err, sizeof(err)) &&
+			    pmon_event_example(p, e, -1, example, sizeof(example)) == PMON_OK)
+				printf("      example: %s\n", example);
 			for (int u = 0; u < ei.numasks; u++) {
 				pmon_umask_info_t ui;
 				pmon_umask_get(p, e, u, &ui);

@@ -89,6 +89,12 @@ int pmon_umask_get(int pmu, int ev, int um, pmon_umask_info_t *out);
 int pmon_mod_count(int pmu, int ev);
 int pmon_mod_get(int pmu, int ev, int i, pmon_mod_info_t *out);
 
+/* A complete, valid name for event ev with umask um (um < 0: the event
+ * alone): the bare name plus whatever it needs to encode (a umask of each
+ * required group, filter umasks or modifiers for the filter fields it needs,
+ * cpu=0 on per-CPU PMUs).  Returns PMON_OK if the name encodes. */
+int pmon_event_example(int pmu, int ev, int um, char *buf, size_t len);
+
 /* ------------------------------------------------------------------- encode */
 
 #define PMON_FILTER_WORDS 4

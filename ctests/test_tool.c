@@ -1,0 +1,221 @@
+/* test_tool.c - the pmon tool as a user runs it (build/bin/pmon, or $PMON_BIN):
+ * `pmon list` lists every event and umask of the catalogue; `pmon encode`
+ * succeeds for every one of them (in the complete form the list shows) and
+ * prints the documented key=value line; bad names fail with a message;
+ * `pmon info` describes the emulated machine. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "check.h"
+#include "pmon/pmon.h"
+
+static const char *tool;
+
+/* Run a command; its stdout goes to out (NUL-terminated); returns the exit status. */
+static int run(const char *cmd, char **out)
+{
+	FILE *f = popen(cmd, "r");
+	size_t cap = 1 << 16, n = 0;
+	char *buf = malloc(cap);
+	if (!f || !buf) {
+		free(buf);
+		*out = NULL;
+		return -1;
+	}
+	size_t r;
+	while ((r = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+		n += r;
+		if (cap - n < 4096) {
+			cap *= 2;
+			buf = realloc(buf, cap);
+		}
+	}
+	buf[n] = 0;
+	*out = buf;
+	int st = pclose(f);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void check_line_form(const char *line, const char *what)
+{
+	const char *keys[] = { "event=", " box=", " ctl=0x", " filter=0x", " counters=" };
+	const char *p = line;
+	for (int k = 0; k < 5; k++) {
+		const char *q = strstr(p, keys[k]);
+		CHECK(q != NULL && (k > 0 || q == line), "%s: '%s' lacks %s in order", what, line, keys[k]);
+		if (!q)
+			return;
+		p = q + strlen(keys[k]);
+	}
+}
+
+static void list_covers_catalogue(void)
+{
+	char *out, cmd[512];
+	snprintf(cmd, sizeof(cmd), "%s list", tool);
+	CHECK_EQ_INT(run(cmd, &out), 0, "pmon list exit status");
+	if (!out)
+		return;
+	int events = 0, umasks = 0, want_events = 0, want_umasks = 0;
+	for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
+		if (!strncmp(line, "  ", 2) && line[2] != ' ' && strstr(line, "::"))
+			events++;
+		else if (!strncmp(line, "      :", 7) && !strstr(line, "=<"))
+			umasks++;
+	}
+	free(out);
+	for (int p = 0; p < pmon_pmu_count(); p++)
+		for (int e = 0; e < pmon_event_count(p); e++) {
+			pmon_event_info_t ei;
+			pmon_event_get(p, e, &ei);
+			want_events++;
+			want_umasks += ei.numasks;
+		}
+	CHECK_EQ_INT(events, want_events, "events listed = events in the catalogue");
+	CHECK_EQ_INT(umasks, want_umasks, "umasks listed = umasks in the catalogue");
+	CHECK(want_events > 500, "catalogue size %d", want_events);
+	/* a pattern narrows the list; an unmatched one fails */
+	snprintf(cmd, sizeof(cmd), "%s list 'snbep_unc_imc0::*CAS*'", tool);
+	CHECK_EQ_INT(run(cmd, &out), 0, "pmon list PATTERN");
+	if (out) {
+		CHECK(strstr(out, "snbep_unc_imc0::UNC_M_CAS_COUNT") != NULL, "pattern finds CAS_COUNT");
+		CHECK(strstr(out, "UNC_M_ACT_COUNT") == NULL, "pattern excludes ACT_COUNT");
+		free(out);
+	}
+	snprintf(cmd, sizeof(cmd), "%s list NO_SUCH_THING 2>/dev/null", tool);
+	CHECK(run(cmd, &out) != 0, "unmatched pattern fails");
+	free(out);
+}
+
+/* Every event and every umask, in the complete form, through `pmon encode`. */
+static void encode_everything(void)
+{
+	size_t cap = 1 << 20, n = 0;
+	char *cmd = malloc(cap);
+	char name[PMON_MAX_NAME];
+	int names = 0, lines = 0, bad = 0;
+	n = (size_t)snprintf(cmd, cap, "%s encode", tool);
+	for (int p = 0; p < pmon_pmu_count(); p++)
+		for (int e = 0; e < pmon_event_count(p); e++) {
+			pmon_event_info_t ei;
+			pmon_event_get(p, e, &ei);
+			for (int u = -1; u < ei.numasks; u++) {
+				int rc = pmon_event_example(p, e, u, name, sizeof(name));
+				if (rc) {
+					bad++;
+					continue;
+				}
+				if (n + strlen(name) + 8 >= cap) {
+					cap *= 2;
+					cmd = realloc(cmd, cap);
+				}
+				n += (size_t)snprintf(cmd + n, cap - n, " '%s'", name);
+				names++;
+				/* keep each command line reasonable */
+				if (n > 100000) {
+					char *out;
+					CHECK_EQ_INT(run(cmd, &out), 0, "pmon encode batch");
+					for (char *l = out ? strtok(out, "\n") : NULL; l; l = strtok(NULL, "\n")) {
+						lines++;
+						check_line_form(l, "encode");
+					}
+					free(out);
+					n = (size_t)snprintf(cmd, cap, "%s encode", tool);
+				}
+			}
+		}
+	if (n > strlen(tool) + 8) {
+		char *out;
+		CHECK_EQ_INT(run(cmd, &out), 0, "pmon encode last batch");
+		for (char *l = out ? strtok(out, "\n") : NULL; l; l = strtok(NULL, "\n")) {
+			lines++;
+			check_line_form(l, "encode");
+		}
+		free(out);
+	}
+	free(cmd);
+	CHECK_EQ_INT(bad, 0, "every event and umask has a complete form");
+	CHECK_EQ_INT(lines, names, "one encode line per name");
+	printf("tool: pmon encode accepted %d names (every event and umask of pmon list)\n", names);
+}
+
+static void encode_exact(void)
+{
+	char *out, cmd[1024];
+	struct { const char *in, *line; } cases[] = {
+		{ "snbep_unc_imc0::UNC_M_CAS_COUNT:RD",
+		  "event=snbep_unc_imc0::UNC_M_CAS_COUNT:RD:socket=0 box=snbep_unc_imc0 ctl=0x304 filter=0x0 counters=0-3" },
+		{ "snbep_unc_cbo2::UNC_C_LLC_LOOKUP:DATA_READ:STATE_M:socket=1",
+		  "event=snbep_unc_cbo2::UNC_C_LLC_LOOKUP:DATA_READ:STATE_M:socket=1 box=snbep_unc_cbo2 ctl=0x334 filter=0x200000 counters=0-1" },
+		{ "snbep_unc_pcu::UNC_P_FREQ_BAND1_CYCLES:ff=16",
+		  "event=snbep_unc_pcu::UNC_P_FREQ_BAND1_CYCLES:ff=16:socket=0 box=snbep_unc_pcu ctl=0xc filter=0x1000 counters=0-3" },
+		{ "snbep_unc_ubo::UNC_U_CLOCKTICKS",
+		  "event=snbep_unc_ubo::UNC_U_CLOCKTICKS:socket=0 box=snbep_unc_ubo ctl=0x0 filter=0x0 counters=fixed" },
+		{ "snb_ep::OFFCORE_RESPONSE_0:DMND_RFO:ANY_RESPONSE:cpu=3",
+		  "event=snb_ep::OFFCORE_RESPONSE_0:DMND_RFO:ANY_RESPONSE:cpu=3 box=snb_ep ctl=0x301b7 filter=0x10002 counters=0-3" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(cmd, sizeof(cmd), "%s encode '%s'", tool, cases[i].in);
+		CHECK_EQ_INT(run(cmd, &out), 0, cases[i].in);
+		if (!out)
+			continue;
+		char *nl = strchr(out, '\n');
+		if (nl)
+			*nl = 0;
+		CHECK(!strcmp(out, cases[i].line), "encode %s:\n  got  %s\n  want %s", cases[i].in, out,
+		      cases[i].line);
+		free(out);
+	}
+	/* bad input: non-zero exit and a message naming the problem */
+	struct { const char *in, *msg; } bad[] = {
+		{ "snbep_unc_cbo9::UNC_C_CLOCKTICKS", "instances 0-7" },
+		{ "snbep_unc_imc0::UNC_M_CAS_COUNT:RDX", "umask 'RDX' is not valid" },
+		{ "snbep_unc_pcu::UNC_P_FREQ_BAND0_CYCLES:ff=256", "out of range" },
+		{ "snbep_unc_imc0::UNC_M_CAS_COUNT:nf=1", "modifier 'nf'" },
+		{ "snb_ep::OFFCORE_RESPONSE_0:DMND_DATA_RD:cpu=0", "response" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(cmd, sizeof(cmd), "%s encode '%s' 2>&1", tool, bad[i].in);
+		CHECK(run(cmd, &out) != 0, "%s must fail", bad[i].in);
+		CHECK(out && strstr(out, bad[i].msg), "%s: message '%s' lacks '%s'", bad[i].in,
+		      out ? out : "", bad[i].msg);
+		free(out);
+	}
+}
+
+static void info_sim(void)
+{
+	char *out, cmd[512];
+	snprintf(cmd, sizeof(cmd), "PMON_BACKEND=sim PMON_SIM=sockets=2,cores=6 %s info", tool);
+	CHECK_EQ_INT(run(cmd, &out), 0, "pmon info on the emulated machine");
+	if (!out)
+		return;
+	CHECK(strstr(out, "backend: sim") != NULL, "info names the backend");
+	CHECK(strstr(out, "family 6 model 45") != NULL, "info names the CPU model");
+	CHECK(strstr(out, "sockets: 2, cpus: 24") != NULL, "info gives the topology");
+	CHECK(strstr(out, "snbep_unc_cbo5 ") != NULL, "six CBos present");
+	CHECK(strstr(out, "snbep_unc_cbo6 ") == NULL, "no seventh CBo on a 6-core part");
+	CHECK(strstr(out, "snbep_unc_imc0     pci 0000:3f:10.0") != NULL, "iMC channel 0 address");
+	CHECK(strstr(out, "snbep_unc_qpi1     pci 0000:7f:09.2 (+ match/mask function)") != NULL,
+	      "QPI port 1 of socket 1 with its match/mask function");
+	free(out);
+	snprintf(cmd, sizeof(cmd), "PMON_BACKEND=sim PMON_SIM=cores=99 %s info 2>&1", tool);
+	CHECK(run(cmd, &out) != 0, "a bad PMON_SIM fails");
+	CHECK(out && strstr(out, "cores") != NULL, "the message names the key: %s", out ? out : "");
+	free(out);
+}
+
+int main(void)
+{
+	tool = getenv("PMON_BIN");
+	if (!tool)
+		tool = "build/bin/pmon";
+	list_covers_catalogue();
+	encode_exact();
+	encode_everything();
+	info_sim();
+	return check_done("test_tool");
+}
