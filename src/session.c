@@ -108,10 +108,19 @@ static int reschedule(pmon_session_t *s, const pmon_encoding_t *extra)
 	return rc;
 }
 
-int pmon_session_add(pmon_session_t *s, const pmon_encoding_t *e)
+int pmon_session_add(pmon_session_t *s, const pmon_encoding_t *given)
 {
+	pmon_encoding_t local = *given, *e = &local;
 	if (s->running)
 		return set_err(s, PMON_EINVAL, "cannot add %s while counting", e->name);
+	/* an encoding made without a machine names a CPU but not its socket */
+	if (e->cpu >= 0 && e->socket < 0) {
+		if (e->cpu >= s->m->topo.ncpus || s->m->topo.cpu_socket[e->cpu] < 0)
+			return set_err(s, PMON_ERANGE, "%s: cpu=%d is not present", e->name, e->cpu);
+		e->socket = s->m->topo.cpu_socket[e->cpu];
+		if (pmon_catalog_pmu(e->pmu)->type->space != PMON_SPACE_CORE)
+			e->cpu = -1;
+	}
 	if (!pmon_machine_pmu_present(s->m, e->pmu, e->socket))
 		return set_err(s, PMON_ENODEV, "%s: box not present", e->name);
 	if (s->n == s->cap) {
