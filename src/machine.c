@@ -140,7 +140,9 @@ static int open_hw(struct pmon_machine *m, char *why, size_t whylen)
 			   "(%s family %u model %u); set PMON_BACKEND=sim to use the emulated SNB-EP machine",
 			   m->id.brand[0] ? m->id.brand : "an unknown CPU", m->id.vendor,
 			   m->id.family, m->id.model);
-	rc = pmon_topo_load(&m->topo, NULL, why, whylen);
+	/* PMON_TOPOLOGY ("xml:PATH" or "synthetic:DESC") replaces the live
+	 * topology, e.g. with an hwloc export of the machine being studied */
+	rc = pmon_topo_load(&m->topo, getenv("PMON_TOPOLOGY"), why, whylen);
 	if (rc)
 		return rc;
 	rc = pmon_hw_access_open(&m->acc, m->topo.ncpus, why, whylen);
