@@ -1,245 +1,15 @@
 /*
- * test_tables_cbo_ha.c - structural checks of the CBo and HA tables: shape of
- * every entry, the filter registers, fields and modifiers, the counter
- * constraints, and the real encodings of well-known events and umasks.
+ * test_tables_cbo_ha.c - the CBo and HA tables: register maps, the filter
+ * registers, fields and modifiers, the counter constraints, and the real
+ * encodings of well-known events and umasks.  The structural rules every
+ * box table obeys are checked by test_tables_structure.c.
  */
 #include <stdint.h>
 #include <string.h>
-#include <strings.h>
 
 #include "check.h"
 #include "snbep/snbep.h"
-
-static int count_events(const struct pmon_box_type *t)
-{
-	int n = 0;
-	while (t->events[n].name)
-		n++;
-	return n;
-}
-
-static const struct pmon_event *find_event(const struct pmon_box_type *t, const char *name)
-{
-	for (const struct pmon_event *e = t->events; e->name; e++)
-		if (!strcmp(e->name, name))
-			return e;
-	return NULL;
-}
-
-static const struct pmon_umask *find_umask(const struct pmon_event *e, const char *name)
-{
-	for (int i = 0; e && i < e->numasks; i++)
-		if (!strcmp(e->umasks[i].name, name))
-			return &e->umasks[i];
-	return NULL;
-}
-
-static uint64_t field_mask(const struct pmon_box_type *t, uint32_t fields, int word)
-{
-	uint64_t m = 0;
-	for (int f = 0; f < t->nfields; f++)
-		if ((fields & (1u << f)) && t->fields[f].word == word)
-			m |= (t->fields[f].width >= 64 ? ~0ull : ((1ull << t->fields[f].width) - 1))
-			     << t->fields[f].shift;
-	return m;
-}
-
-/* ctl and filt[0..1] of an event named without umasks or modifiers: the
- * event code plus the default umask of every group (tables.h rules). */
-static void default_encoding(const struct pmon_event *e, uint64_t *ctl, uint64_t filt[2])
-{
-	uint64_t um = 0;
-	filt[0] = filt[1] = 0;
-	for (int u = 0; u < e->numasks; u++)
-		if (e->umasks[u].flags & PMON_UM_DEFAULT) {
-			um |= e->umasks[u].value;
-			filt[0] |= e->umasks[u].filt_set[0];
-			filt[1] |= e->umasks[u].filt_set[1];
-		}
-	*ctl = (e->flags & PMON_EV_FIXED) ? 0 :
-	       e->code | ((uint64_t)e->ext << 21) |
-	       (um << ((e->flags & PMON_EV_OCC) ? PMON_PCU_OCC_SEL_SHIFT : PMON_CTL_UMASK_SHIFT));
-}
-
-static void check_default(const struct pmon_box_type *t, const char *name, uint64_t ctl, uint64_t filt0)
-{
-	const struct pmon_event *e = find_event(t, name);
-	uint64_t c, f[2];
-	CHECK(e != NULL, "%s missing", name);
-	if (!e)
-		return;
-	default_encoding(e, &c, f);
-	CHECK_EQ_U64(c, ctl, name);
-	CHECK_EQ_U64(f[0], filt0, name);
-}
-
-static int one_line(const char *s)
-{
-	return s && s[0] && !strchr(s, '\n') && strlen(s) < 200;
-}
-
-/* Checks every box table must pass, whatever the box. */
-static void check_box_shape(const struct pmon_box_type *t, const char *prefix)
-{
-	int n = count_events(t);
-	uint32_t allctr = (1u << t->ncounters) - 1;
-	uint32_t allmods = t->nmods >= 32 ? ~0u : (1u << t->nmods) - 1;
-	uint32_t allfields = t->nfields >= 32 ? ~0u : (1u << t->nfields) - 1;
-
-	CHECK(n > 0, "%s: empty event table", t->name);
-	CHECK(t->nmods >= 3 && !strcmp(t->mods[0].name, "e") && !strcmp(t->mods[1].name, "i") &&
-	      !strcmp(t->mods[2].name, "t"), "%s: mods must start with e, i, t", t->name);
-	for (int i = 0; i < t->nmods; i++)
-		for (int j = i + 1; j < t->nmods; j++)
-			CHECK(strcmp(t->mods[i].name, t->mods[j].name), "%s: modifier %s twice",
-			      t->name, t->mods[i].name);
-
-	for (int f = 0; f < t->nfields; f++) {
-		const struct pmon_filter_field *F = &t->fields[f];
-		uint64_t valid = 0;
-		CHECK(F->width > 0 && F->shift + F->width <= 64, "%s: field %s bits", t->name, F->name);
-		for (int r = 0; r < t->nfregs; r++)
-			if (t->fregs[r].word == F->word)
-				valid |= t->fregs[r].valid;
-		CHECK((field_mask(t, 1u << f, F->word) & ~valid) == 0,
-		      "%s: field %s outside its register's valid bits", t->name, F->name);
-		for (int g = f + 1; g < t->nfields; g++)
-			CHECK(F->word != t->fields[g].word ||
-			      !(field_mask(t, 1u << f, F->word) & field_mask(t, 1u << g, F->word)),
-			      "%s: fields %s and %s overlap", t->name, F->name, t->fields[g].name);
-	}
-	for (int i = 0; i < t->nmods; i++) {
-		const struct pmon_modifier *M = &t->mods[i];
-		CHECK(one_line(M->desc), "%s: modifier %s description", t->name, M->name);
-		CHECK(M->min <= M->max, "%s: modifier %s range", t->name, M->name);
-		if (M->kind == PMON_MOD_CTL)
-			CHECK(M->width > 0 && M->max <= (1ull << M->width) - 1 &&
-			      ((((1ull << M->width) - 1) << M->shift) & ~(uint64_t)t->ctl_valid) == 0,
-			      "%s: modifier %s outside the control bits", t->name, M->name);
-		else
-			CHECK(M->field == PMON_FIELD_EVENT || M->field < t->nfields,
-			      "%s: modifier %s names a missing field", t->name, M->name);
-		if (M->kind == PMON_MOD_FILTER && M->field < t->nfields) {
-			unsigned w = M->width ? M->width : t->fields[M->field].width;
-			CHECK(M->shift + w <= t->fields[M->field].width && (w >= 64 || M->max < (1ull << w)),
-			      "%s: modifier %s does not fit field %s", t->name, M->name,
-			      t->fields[M->field].name);
-		}
-	}
-
-	for (int i = 0; i < n; i++) {
-		const struct pmon_event *e = &t->events[i];
-		int fixed = (e->flags & PMON_EV_FIXED) != 0;
-
-		CHECK(!strncmp(e->name, prefix, strlen(prefix)), "%s: bad prefix", e->name);
-		CHECK(one_line(e->desc), "%s: description missing or not one line", e->name);
-		for (int j = i + 1; j < n; j++) {
-			CHECK(strcasecmp(e->name, t->events[j].name), "%s: duplicate event", e->name);
-			if (!fixed && !(t->events[j].flags & PMON_EV_FIXED))
-				CHECK(e->code != t->events[j].code || e->ext != t->events[j].ext,
-				      "%s and %s share code 0x%x", e->name, t->events[j].name, e->code);
-		}
-		CHECK(e->ext <= 1, "%s: ext must be 0 or 1", e->name);
-		CHECK((e->mods & ~allmods) == 0, "%s: mods 0x%x beyond the box's %d modifiers",
-		      e->name, e->mods, t->nmods);
-		CHECK((e->fields & ~allfields) == 0, "%s: unknown filter field in 0x%x", e->name,
-		      e->fields);
-		CHECK((e->cntmask & ~allctr) == 0, "%s: cntmask 0x%x beyond %d counters", e->name,
-		      e->cntmask, t->ncounters);
-		if (fixed) {
-			CHECK(t->has_fixed, "%s: fixed event on a box without a fixed counter", e->name);
-			CHECK(e->cntmask == 0 && e->numasks == 0 && e->mods == 0 && e->fields == 0,
-			      "%s: a fixed-counter event takes no counters, umasks or modifiers", e->name);
-		} else {
-			CHECK(e->cntmask != 0, "%s: no counter allowed", e->name);
-			CHECK((e->mods & PMON_M_STD) == PMON_M_STD, "%s: e/i/t not accepted", e->name);
-		}
-		if (e->numasks)
-			CHECK(e->umasks != NULL, "%s: numasks without umasks", e->name);
-		else
-			CHECK(!(e->flags & PMON_EV_NEED_UM) && e->need_grps == 0,
-			      "%s: needs a umask but has none", e->name);
-
-		int ndef[8] = {0}, nexcl_def[8] = {0}, seen[8] = {0};
-		for (int u = 0; u < e->numasks; u++) {
-			const struct pmon_umask *m = &e->umasks[u];
-			CHECK(m->name && m->name[0], "%s: umask %d unnamed", e->name, u);
-			CHECK(one_line(m->desc), "%s:%s: description missing", e->name, m->name);
-			CHECK(m->value <= 0xff, "%s:%s: value 0x%llx does not fit umask[15:8]", e->name,
-			      m->name, (unsigned long long)m->value);
-			CHECK(m->value != 0 || m->filt_set[0] || m->filt_set[1],
-			      "%s:%s: umask sets nothing", e->name, m->name);
-			CHECK(m->grp < 8, "%s:%s: group %d", e->name, m->name, m->grp);
-			CHECK((m->flags & ~(PMON_UM_DEFAULT | PMON_UM_EXCL)) == 0, "%s:%s: flags",
-			      e->name, m->name);
-			CHECK((m->fields & ~allfields) == 0, "%s:%s: unknown filter field", e->name,
-			      m->name);
-			for (int w = 0; w < 2; w++) {
-				uint64_t ok = field_mask(t, e->fields | m->fields, w);
-				CHECK((m->filt_set[w] & ~ok) == 0, "%s:%s: filter bits 0x%llx outside "
-				      "the fields it declares", e->name, m->name,
-				      (unsigned long long)m->filt_set[w]);
-			}
-			for (int v = u + 1; v < e->numasks; v++)
-				CHECK(strcasecmp(m->name, e->umasks[v].name), "%s: umask %s twice",
-				      e->name, m->name);
-			if (m->grp < 8) {
-				seen[m->grp] = 1;
-				if (m->flags & PMON_UM_DEFAULT) {
-					ndef[m->grp]++;
-					if (m->flags & PMON_UM_EXCL)
-						nexcl_def[m->grp]++;
-				}
-			}
-		}
-		for (int g = 0; g < 8; g++) {
-			CHECK(!nexcl_def[g] || ndef[g] == 1, "%s: group %d has an exclusive default "
-			      "next to another default", e->name, g);
-			if (g > 0 && seen[g])
-				CHECK(seen[g - 1], "%s: umask groups not contiguous", e->name);
-		}
-		if (e->flags & PMON_EV_NEED_UM)
-			CHECK(ndef[0] == 0, "%s: NEED_UM event with a default umask", e->name);
-		/* named alone, an event with umasks must either get a default or be refused */
-		if (seen[0])
-			CHECK((e->flags & PMON_EV_NEED_UM) || ndef[0] > 0,
-			      "%s: no default umask and not NEED_UM (would count with umask 0)", e->name);
-		for (int g = 0; g < 8; g++)
-			if (e->need_grps & (1u << g))
-				CHECK(seen[g] && ndef[g] == 0, "%s: need_grps names group %d", e->name, g);
-	}
-}
-
-static void check_umask(const struct pmon_event *e, const char *um, uint64_t value, uint32_t flags)
-{
-	const struct pmon_umask *m = find_umask(e, um);
-	CHECK(m != NULL, "%s: umask %s missing", e ? e->name : "?", um);
-	if (!m)
-		return;
-	CHECK_EQ_U64(m->value, value, um);
-	CHECK_EQ_U64(m->flags, flags, um);
-}
-
-static const struct pmon_umask *umask_of(const struct pmon_box_type *t, const char *ev, const char *um)
-{
-	return find_umask(find_event(t, ev), um);
-}
-
-static int field_index(const struct pmon_box_type *t, const char *name)
-{
-	for (int f = 0; f < t->nfields; f++)
-		if (!strcmp(t->fields[f].name, name))
-			return f;
-	return -1;
-}
-
-static int mod_index(const struct pmon_box_type *t, const char *name)
-{
-	for (int m = 0; m < t->nmods; m++)
-		if (!strcmp(t->mods[m].name, name))
-			return m;
-	return -1;
-}
+#include "tables_check.h"
 
 /* Linux's snbep_uncore_cbox_constraints (event code -> counter mask);
  * codes it does not list may use every counter. */
@@ -262,12 +32,11 @@ static void test_cbo(void)
 	const struct pmon_box_type *t = &pmon_snbep_cbo;
 	const struct pmon_event *e;
 	const struct pmon_umask *m;
-	int tid = field_index(t, "tid"), nid = field_index(t, "nid");
-	int state = field_index(t, "state"), opc = field_index(t, "opc");
-	int tf = mod_index(t, "tf"), cf = mod_index(t, "cf"), nf = mod_index(t, "nf");
+	int tid = tc_field_index(t, "tid"), nid = tc_field_index(t, "nid");
+	int state = tc_field_index(t, "state"), opc = tc_field_index(t, "opc");
+	int tf = tc_mod_index(t, "tf"), cf = tc_mod_index(t, "cf"), nf = tc_mod_index(t, "nf");
 
-	check_box_shape(t, "UNC_C_");
-	CHECK_EQ_INT(count_events(t), 25, "CBo events (22 libpfm4/guide + 3 Intel-only)");
+	CHECK_EQ_INT(tc_count_events(t), 25, "CBo events (22 libpfm4/guide + 3 Intel-only)");
 
 	/* register map */
 	CHECK_EQ_U64(t->space, PMON_SPACE_MSR, "CBo in MSR space");
@@ -339,7 +108,7 @@ static void test_cbo(void)
 	}
 
 	/* LLC_LOOKUP: three groups, the state filter always needed */
-	e = find_event(t, "UNC_C_LLC_LOOKUP");
+	e = tc_find_event(t, "UNC_C_LLC_LOOKUP");
 	CHECK(e != NULL, "LLC_LOOKUP");
 	if (e) {
 		CHECK_EQ_U64(e->code, 0x34, "LLC_LOOKUP code");
@@ -347,84 +116,84 @@ static void test_cbo(void)
 		CHECK_EQ_U64(e->fields, 1u << state, "LLC_LOOKUP needs the state field");
 		CHECK(!(e->flags & PMON_EV_NEED_UM), "LLC_LOOKUP has defaults");
 		CHECK_EQ_INT(e->numasks, 11, "LLC_LOOKUP umasks");
-		check_umask(e, "DATA_READ", 0x03, PMON_UM_DEFAULT | PMON_UM_EXCL);
-		check_umask(e, "WRITE", 0x05, PMON_UM_EXCL);
-		check_umask(e, "REMOTE_SNOOP", 0x09, PMON_UM_EXCL);
-		check_umask(e, "ANY", 0x1f, PMON_UM_EXCL);
-		check_umask(e, "NID", 0x41, PMON_UM_EXCL);
-		CHECK((m = find_umask(e, "NID")) && m->grp == 1, "NID in its own group (ORs with DATA_READ)");
-		CHECK((m = find_umask(e, "STATE_MESIF")) && m->filt_set[0] == 0x7c0000 &&
+		tc_check_umask(e, "DATA_READ", 0x03, PMON_UM_DEFAULT | PMON_UM_EXCL);
+		tc_check_umask(e, "WRITE", 0x05, PMON_UM_EXCL);
+		tc_check_umask(e, "REMOTE_SNOOP", 0x09, PMON_UM_EXCL);
+		tc_check_umask(e, "ANY", 0x1f, PMON_UM_EXCL);
+		tc_check_umask(e, "NID", 0x41, PMON_UM_EXCL);
+		CHECK((m = tc_find_umask(e, "NID")) && m->grp == 1, "NID in its own group (ORs with DATA_READ)");
+		CHECK((m = tc_find_umask(e, "STATE_MESIF")) && m->filt_set[0] == 0x7c0000 &&
 		      m->flags == (PMON_UM_DEFAULT | PMON_UM_EXCL), "STATE_MESIF default, 0x1f<<18");
-		CHECK((m = find_umask(e, "STATE_I")) && m->filt_set[0] == 0x40000 && m->flags == 0, "STATE_I");
-		CHECK((m = find_umask(e, "STATE_M")) && m->filt_set[0] == 0x200000 && m->flags == 0, "STATE_M");
-		CHECK((m = find_umask(e, "STATE_F")) && m->filt_set[0] == 0x400000 && m->flags == 0, "STATE_F");
+		CHECK((m = tc_find_umask(e, "STATE_I")) && m->filt_set[0] == 0x40000 && m->flags == 0, "STATE_I");
+		CHECK((m = tc_find_umask(e, "STATE_M")) && m->filt_set[0] == 0x200000 && m->flags == 0, "STATE_M");
+		CHECK((m = tc_find_umask(e, "STATE_F")) && m->filt_set[0] == 0x400000 && m->flags == 0, "STATE_F");
 		/* every request-type umask sets umask bit 0, as the guide requires */
 		for (int u = 0; u < e->numasks; u++)
 			if (e->umasks[u].grp < 2)
 				CHECK(e->umasks[u].value & 1, "LLC_LOOKUP:%s has umask bit 0", e->umasks[u].name);
 	}
 	/* libpfm4 / validate_x86.c: LLC_LOOKUP:DATA_READ -> 0x334 / 0x7c0000 */
-	check_default(t, "UNC_C_LLC_LOOKUP", 0x334, 0x7c0000);
-	check_default(t, "UNC_C_TOR_OCCUPANCY", 0x836, 0);
-	check_default(t, "UNC_C_RING_IV_USED", 0xf1e, 0);
-	check_default(t, "UNC_C_RXR_IRQ_RETRY", 0x132, 0);
-	check_default(t, "UNC_C_CLOCKTICKS", 0x000, 0);
+	tc_check_default(t, "UNC_C_LLC_LOOKUP", 0x334, 0x7c0000);
+	tc_check_default(t, "UNC_C_TOR_OCCUPANCY", 0x836, 0);
+	tc_check_default(t, "UNC_C_RING_IV_USED", 0xf1e, 0);
+	tc_check_default(t, "UNC_C_RXR_IRQ_RETRY", 0x132, 0);
+	tc_check_default(t, "UNC_C_CLOCKTICKS", 0x000, 0);
 
-	e = find_event(t, "UNC_C_LLC_VICTIMS");
+	e = tc_find_event(t, "UNC_C_LLC_VICTIMS");
 	CHECK(e && e->code == 0x37 && (e->flags & PMON_EV_NEED_UM), "LLC_VICTIMS");
 	if (e) {
-		check_umask(e, "M_STATE", 0x01, 0);
-		check_umask(e, "E_STATE", 0x02, 0);
-		check_umask(e, "S_STATE", 0x04, 0);
-		check_umask(e, "MISS", 0x08, 0);
-		check_umask(e, "NID", 0x40, PMON_UM_EXCL);   /* the guide's text garbles it to 0x20 */
+		tc_check_umask(e, "M_STATE", 0x01, 0);
+		tc_check_umask(e, "E_STATE", 0x02, 0);
+		tc_check_umask(e, "S_STATE", 0x04, 0);
+		tc_check_umask(e, "MISS", 0x08, 0);
+		tc_check_umask(e, "NID", 0x40, PMON_UM_EXCL);   /* the guide's text garbles it to 0x20 */
 	}
 
-	e = find_event(t, "UNC_C_TOR_INSERTS");
+	e = tc_find_event(t, "UNC_C_TOR_INSERTS");
 	CHECK(e && e->code == 0x35 && (e->flags & PMON_EV_NEED_UM) && e->numasks == 30, "TOR_INSERTS");
 	if (e) {
-		check_umask(e, "OPCODE", 0x01, PMON_UM_EXCL);
-		check_umask(e, "MISS_OPCODE", 0x03, PMON_UM_EXCL);
-		check_umask(e, "EVICTION", 0x04, PMON_UM_EXCL);
-		check_umask(e, "MISS_ALL", 0x0a, PMON_UM_EXCL);
-		check_umask(e, "WB", 0x10, PMON_UM_EXCL);
-		check_umask(e, "NID_OPCODE", 0x41, PMON_UM_EXCL);
-		check_umask(e, "NID_MISS_OPCODE", 0x43, PMON_UM_EXCL);
-		check_umask(e, "NID_WB", 0x50, PMON_UM_EXCL);
+		tc_check_umask(e, "OPCODE", 0x01, PMON_UM_EXCL);
+		tc_check_umask(e, "MISS_OPCODE", 0x03, PMON_UM_EXCL);
+		tc_check_umask(e, "EVICTION", 0x04, PMON_UM_EXCL);
+		tc_check_umask(e, "MISS_ALL", 0x0a, PMON_UM_EXCL);
+		tc_check_umask(e, "WB", 0x10, PMON_UM_EXCL);
+		tc_check_umask(e, "NID_OPCODE", 0x41, PMON_UM_EXCL);
+		tc_check_umask(e, "NID_MISS_OPCODE", 0x43, PMON_UM_EXCL);
+		tc_check_umask(e, "NID_WB", 0x50, PMON_UM_EXCL);
 		for (int u = 0; u < e->numasks; u++)
 			CHECK_EQ_INT(e->umasks[u].grp, strncmp(e->umasks[u].name, "OPC_", 4) ? 0 : 1,
 				     e->umasks[u].name);
 	}
-	CHECK((m = umask_of(t, "UNC_C_TOR_INSERTS", "OPC_DRD")) && m->filt_set[0] == 0xc1000000ull,
+	CHECK((m = tc_umask_of(t, "UNC_C_TOR_INSERTS", "OPC_DRD")) && m->filt_set[0] == 0xc1000000ull,
 	      "OPC_DRD = 0x182 << 23");
-	CHECK((m = umask_of(t, "UNC_C_TOR_INSERTS", "OPC_RFO")) && m->filt_set[0] == 0xc0000000ull,
+	CHECK((m = tc_umask_of(t, "UNC_C_TOR_INSERTS", "OPC_RFO")) && m->filt_set[0] == 0xc0000000ull,
 	      "OPC_RFO = 0x180 << 23");
-	CHECK((m = umask_of(t, "UNC_C_TOR_INSERTS", "OPC_PCIITOM")) && m->filt_set[0] == (0x19cull << 23),
+	CHECK((m = tc_umask_of(t, "UNC_C_TOR_INSERTS", "OPC_PCIITOM")) && m->filt_set[0] == (0x19cull << 23),
 	      "OPC_PCIITOM = 0x19c << 23");
-	CHECK((m = umask_of(t, "UNC_C_TOR_OCCUPANCY", "OPC_PCINSWRF")) && m->filt_set[0] == (0x1e6ull << 23),
+	CHECK((m = tc_umask_of(t, "UNC_C_TOR_OCCUPANCY", "OPC_PCINSWRF")) && m->filt_set[0] == (0x1e6ull << 23),
 	      "OPC_PCINSWRF = 0x1e6 << 23");
-	CHECK((m = umask_of(t, "UNC_C_TOR_INSERTS", "NID_MISS_OPCODE")) && m->fields == ((1u << nid) | (1u << opc)),
+	CHECK((m = tc_umask_of(t, "UNC_C_TOR_INSERTS", "NID_MISS_OPCODE")) && m->fields == ((1u << nid) | (1u << opc)),
 	      "NID_MISS_OPCODE needs nid and opc");
-	CHECK((m = umask_of(t, "UNC_C_TOR_OCCUPANCY", "ALL")) && m->value == 0x08 &&
+	CHECK((m = tc_umask_of(t, "UNC_C_TOR_OCCUPANCY", "ALL")) && m->value == 0x08 &&
 	      m->flags == (PMON_UM_DEFAULT | PMON_UM_EXCL), "TOR_OCCUPANCY:ALL default");
-	CHECK(umask_of(t, "UNC_C_TOR_OCCUPANCY", "WB") == NULL, "no WB sub-event for TOR occupancy");
+	CHECK(tc_umask_of(t, "UNC_C_TOR_OCCUPANCY", "WB") == NULL, "no WB sub-event for TOR occupancy");
 
-	e = find_event(t, "UNC_C_TOR_OCCUPANCY");
+	e = tc_find_event(t, "UNC_C_TOR_OCCUPANCY");
 	CHECK(e && e->cntmask == 0x1 && e->numasks == 29, "TOR_OCCUPANCY on counter 0");
-	e = find_event(t, "UNC_C_RXR_OCCUPANCY");
+	e = tc_find_event(t, "UNC_C_RXR_OCCUPANCY");
 	CHECK(e && e->code == 0x11 && e->cntmask == 0x1, "RXR_OCCUPANCY on counter 0");
-	e = find_event(t, "UNC_C_COUNTER0_OCCUPANCY");
+	e = tc_find_event(t, "UNC_C_COUNTER0_OCCUPANCY");
 	CHECK(e && e->code == 0x1f && e->cntmask == 0xe, "COUNTER0_OCCUPANCY on counters 1-3");
-	e = find_event(t, "UNC_C_RING_BL_USED");
+	e = tc_find_event(t, "UNC_C_RING_BL_USED");
 	CHECK(e && e->code == 0x1d && e->cntmask == 0xc, "RING_BL_USED on counters 2-3");
-	e = find_event(t, "UNC_C_TXR_INSERTS");
+	e = tc_find_event(t, "UNC_C_TXR_INSERTS");
 	CHECK(e && e->code == 0x02 && e->numasks == 7, "TXR_INSERTS");
 	if (e)
-		check_umask(e, "BL_CORE", 0x40, PMON_UM_EXCL);
-	CHECK((m = umask_of(t, "UNC_C_RXR_ISMQ_RETRY", "IIO_CREDITS")) && m->value == 0x20, "ISMQ IIO_CREDITS");
-	CHECK((m = umask_of(t, "UNC_C_RXR_INSERTS", "VFIFO")) && m->value == 0x10, "RXR_INSERTS:VFIFO");
-	CHECK(find_event(t, "UNC_C_RXR_INT_STARVED") && find_event(t, "UNC_C_TXR_STARVED") &&
-	      find_event(t, "UNC_C_RING_SINK_STARVED"), "Intel-only CBo events present");
+		tc_check_umask(e, "BL_CORE", 0x40, PMON_UM_EXCL);
+	CHECK((m = tc_umask_of(t, "UNC_C_RXR_ISMQ_RETRY", "IIO_CREDITS")) && m->value == 0x20, "ISMQ IIO_CREDITS");
+	CHECK((m = tc_umask_of(t, "UNC_C_RXR_INSERTS", "VFIFO")) && m->value == 0x10, "RXR_INSERTS:VFIFO");
+	CHECK(tc_find_event(t, "UNC_C_RXR_INT_STARVED") && tc_find_event(t, "UNC_C_TXR_STARVED") &&
+	      tc_find_event(t, "UNC_C_RING_SINK_STARVED"), "Intel-only CBo events present");
 }
 
 static void test_ha(void)
@@ -432,11 +201,10 @@ static void test_ha(void)
 	const struct pmon_box_type *t = &pmon_snbep_ha;
 	const struct pmon_event *e;
 	const struct pmon_umask *m;
-	int addr = field_index(t, "addr"), opc = field_index(t, "opc");
-	int maddr = mod_index(t, "addr"), mopc = mod_index(t, "opc");
+	int addr = tc_field_index(t, "addr"), opc = tc_field_index(t, "opc");
+	int maddr = tc_mod_index(t, "addr"), mopc = tc_mod_index(t, "opc");
 
-	check_box_shape(t, "UNC_H_");
-	CHECK_EQ_INT(count_events(t), 38, "HA events (22 libpfm4 + ADDR_OPC_MATCH + 15 Intel-only)");
+	CHECK_EQ_INT(tc_count_events(t), 38, "HA events (22 libpfm4 + ADDR_OPC_MATCH + 15 Intel-only)");
 
 	/* register map */
 	CHECK_EQ_U64(t->space, PMON_SPACE_PCI, "HA in PCI space");
@@ -483,31 +251,31 @@ static void test_ha(void)
 			      e->umasks[u].filt_set[1] == 0, "%s:%s sets no filter", e->name, e->umasks[u].name);
 	}
 
-	e = find_event(t, "UNC_H_ADDR_OPC_MATCH");
+	e = tc_find_event(t, "UNC_H_ADDR_OPC_MATCH");
 	CHECK(e && e->code == 0x20 && e->numasks == 1, "ADDR_OPC_MATCH 0x20");
 	if (e)
-		check_umask(e, "FILT", 0x03, PMON_UM_DEFAULT | PMON_UM_EXCL);
-	check_default(t, "UNC_H_ADDR_OPC_MATCH", 0x320, 0);
+		tc_check_umask(e, "FILT", 0x03, PMON_UM_DEFAULT | PMON_UM_EXCL);
+	tc_check_default(t, "UNC_H_ADDR_OPC_MATCH", 0x320, 0);
 
-	e = find_event(t, "UNC_H_REQUESTS");
+	e = tc_find_event(t, "UNC_H_REQUESTS");
 	CHECK(e && e->code == 0x01 && (e->flags & PMON_EV_NEED_UM), "REQUESTS");
 	if (e) {
-		check_umask(e, "READS", 0x03, PMON_UM_EXCL);
-		check_umask(e, "WRITES", 0x0c, PMON_UM_EXCL);
+		tc_check_umask(e, "READS", 0x03, PMON_UM_EXCL);
+		tc_check_umask(e, "WRITES", 0x0c, PMON_UM_EXCL);
 	}
-	check_default(t, "UNC_H_IMC_WRITES", 0xf1a, 0);
-	check_default(t, "UNC_H_DIRECTORY_UPDATE", 0x30d, 0);
-	check_default(t, "UNC_H_TRACKER_INSERTS", 0x306, 0);
-	check_default(t, "UNC_H_TXR_BL_CYCLES_FULL", 0x336, 0);
-	check_default(t, "UNC_H_CLOCKTICKS", 0x000, 0);
-	check_default(t, "UNC_H_TXR_AK_NDR", 0x00e, 0);
-	CHECK((m = umask_of(t, "UNC_H_TAD_REQUESTS_G0", "REGION7")) && m->value == 0x80, "TAD REGION7");
-	CHECK((m = umask_of(t, "UNC_H_TAD_REQUESTS_G1", "REGION11")) && m->value == 0x08, "TAD REGION11");
-	CHECK((m = umask_of(t, "UNC_H_TXR_BL", "DRS_QPI")) && m->value == 0x04, "TXR_BL:DRS_QPI");
-	CHECK((m = umask_of(t, "UNC_H_WPQ_CYCLES_NO_REG_CREDITS", "CHN3")) && m->value == 0x08, "WPQ CHN3");
-	CHECK((e = find_event(t, "UNC_H_RPQ_CYCLES_NO_REG_CREDITS")) && e->code == 0x15, "RPQ no-credit 0x15");
-	CHECK(find_event(t, "UNC_H_RPO_CYCLES_NO_REG_CREDITS") == NULL, "guide misprint RPO_ not used");
-	CHECK((e = find_event(t, "UNC_H_TXR_BL_OCCUPANCY")) && e->code == 0x34, "Intel-only TXR_BL_OCCUPANCY");
+	tc_check_default(t, "UNC_H_IMC_WRITES", 0xf1a, 0);
+	tc_check_default(t, "UNC_H_DIRECTORY_UPDATE", 0x30d, 0);
+	tc_check_default(t, "UNC_H_TRACKER_INSERTS", 0x306, 0);
+	tc_check_default(t, "UNC_H_TXR_BL_CYCLES_FULL", 0x336, 0);
+	tc_check_default(t, "UNC_H_CLOCKTICKS", 0x000, 0);
+	tc_check_default(t, "UNC_H_TXR_AK_NDR", 0x00e, 0);
+	CHECK((m = tc_umask_of(t, "UNC_H_TAD_REQUESTS_G0", "REGION7")) && m->value == 0x80, "TAD REGION7");
+	CHECK((m = tc_umask_of(t, "UNC_H_TAD_REQUESTS_G1", "REGION11")) && m->value == 0x08, "TAD REGION11");
+	CHECK((m = tc_umask_of(t, "UNC_H_TXR_BL", "DRS_QPI")) && m->value == 0x04, "TXR_BL:DRS_QPI");
+	CHECK((m = tc_umask_of(t, "UNC_H_WPQ_CYCLES_NO_REG_CREDITS", "CHN3")) && m->value == 0x08, "WPQ CHN3");
+	CHECK((e = tc_find_event(t, "UNC_H_RPQ_CYCLES_NO_REG_CREDITS")) && e->code == 0x15, "RPQ no-credit 0x15");
+	CHECK(tc_find_event(t, "UNC_H_RPO_CYCLES_NO_REG_CREDITS") == NULL, "guide misprint RPO_ not used");
+	CHECK((e = tc_find_event(t, "UNC_H_TXR_BL_OCCUPANCY")) && e->code == 0x34, "Intel-only TXR_BL_OCCUPANCY");
 }
 
 int main(void)

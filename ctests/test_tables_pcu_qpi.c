@@ -1,232 +1,21 @@
 /*
- * test_tables_pcu_qpi.c - structural tests of the PCU and QPI tables:
- * register maps, unique (code, ext) identities, umask values that fit their
- * field, counter masks within the box, filter fields inside their registers,
- * modifiers that resolve unambiguously, and the real codes of the events.
+ * test_tables_pcu_qpi.c - the PCU and QPI tables: register maps, the code,
+ * ext and counter mask of every event, filter fields and modifiers (the
+ * PCU bands and occupancy bits, the QPI match/mask fields), required umasks
+ * and the real umask values.  The structural rules every box table obeys
+ * are checked by test_tables_structure.c.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
 
 #include "check.h"
 #include "snbep/snbep.h"
-
-/* ------------------------------------------------------------ generic checks */
-
-static int count_events(const struct pmon_box_type *t)
-{
-	int n = 0;
-	while (t->events[n].name)
-		n++;
-	return n;
-}
-
-static const struct pmon_event *find_event(const struct pmon_box_type *t, const char *name)
-{
-	for (const struct pmon_event *e = t->events; e->name; e++)
-		if (!strcmp(e->name, name))
-			return e;
-	return NULL;
-}
-
-static const struct pmon_umask *find_umask(const struct pmon_event *e, const char *name)
-{
-	for (int i = 0; e && i < e->numasks; i++)
-		if (!strcmp(e->umasks[i].name, name))
-			return &e->umasks[i];
-	return NULL;
-}
-
-static int find_field(const struct pmon_box_type *t, const char *name)
-{
-	for (int i = 0; i < t->nfields; i++)
-		if (!strcmp(t->fields[i].name, name))
-			return i;
-	return -1;
-}
-
-static uint64_t field_mask(const struct pmon_filter_field *f)
-{
-	uint64_t m = f->width >= 64 ? ~0ull : ((1ull << f->width) - 1);
-	return m << f->shift;
-}
-
-/* The modifier a name resolves to for an event: the entries of that name
- * enabled by the event's mods bits (or, for filter modifiers, by a field the
- * event needs).  Returns the index, -1 if none, -2 if ambiguous. */
-static int resolve_mod(const struct pmon_box_type *t, const struct pmon_event *e, const char *name)
-{
-	int found = -1;
-	for (int i = 0; i < t->nmods; i++) {
-		const struct pmon_modifier *m = &t->mods[i];
-		if (strcmp(m->name, name))
-			continue;
-		int on = (e->mods >> i) & 1;
-		if (!on && m->kind != PMON_MOD_CTL)
-			on = m->field == PMON_FIELD_EVENT ? e->fields != 0 : (int)((e->fields >> m->field) & 1);
-		if (!on)
-			continue;
-		if (found >= 0)
-			return -2;
-		found = i;
-	}
-	return found;
-}
-
-static int lowest_bit(uint32_t v)
-{
-	for (int i = 0; i < 32; i++)
-		if ((v >> i) & 1)
-			return i;
-	return -1;
-}
-
-static int one_line(const char *s)
-{
-	return s && *s && !strchr(s, '\n') && strlen(s) <= 120;
-}
-
-static void check_box_generic(const struct pmon_box_type *t, const char *prefix)
-{
-	const char *bn = t->name;
-	uint32_t allctr = (1u << t->ncounters) - 1;
-
-	CHECK(t->pmu_prefix && !strncmp(t->pmu_prefix, "snbep_unc_", 10), "%s: pmu prefix", bn);
-	CHECK(one_line(t->desc), "%s: box description", bn);
-	CHECK(t->width == 44 || t->width == 48, "%s: counter width %d", bn, t->width);
-	CHECK(t->has_box_ctl && t->has_rst_ctrs, "%s: box control with rst_ctrs", bn);
-	CHECK(!(t->ctl_valid & PMON_CTL_EN), "%s: ctl_valid excludes the enable bit", bn);
-	CHECK(!t->has_fixed, "%s: no fixed counter", bn);
-
-	/* modifiers: e, i, t first */
-	CHECK(t->nmods >= 3 && !strcmp(t->mods[0].name, "e") && !strcmp(t->mods[1].name, "i") &&
-	      !strcmp(t->mods[2].name, "t"), "%s: mods start with e, i, t", bn);
-	CHECK_EQ_INT(t->mods[2].width, t->thresh_bits, "threshold modifier width");
-	for (int i = 0; i < t->nmods; i++) {
-		const struct pmon_modifier *m = &t->mods[i];
-		CHECK(one_line(m->desc), "%s: mod %s description", bn, m->name);
-		CHECK(m->min <= m->max, "%s: mod %s range", bn, m->name);
-		if (m->kind == PMON_MOD_CTL) {
-			uint64_t bits = ((1ull << m->width) - 1) << m->shift;
-			CHECK((bits & ~(uint64_t)t->ctl_valid) == 0, "%s: mod %s bits 0x%llx outside ctl_valid",
-			      bn, m->name, (unsigned long long)bits);
-			CHECK_EQ_U64(m->max, (1ull << m->width) - 1, m->name);
-		} else {
-			CHECK(m->kind == PMON_MOD_FILTER, "%s: mod %s kind", bn, m->name);
-			if (m->field != PMON_FIELD_EVENT) {
-				CHECK(m->field < t->nfields, "%s: mod %s field index", bn, m->name);
-				if (m->field < t->nfields)
-					CHECK_EQ_U64(m->max, (1ull << t->fields[m->field].width) - 1, m->name);
-			}
-		}
-	}
-
-	/* filter fields lie in their register's valid bits and do not overlap */
-	for (int i = 0; i < t->nfields; i++) {
-		const struct pmon_filter_field *f = &t->fields[i];
-		int inreg = 0;
-		for (int r = 0; r < t->nfregs; r++)
-			if (t->fregs[r].word == f->word && (field_mask(f) & ~t->fregs[r].valid) == 0)
-				inreg = 1;
-		CHECK(inreg, "%s: field %s inside a filter register", bn, f->name);
-		for (int j = 0; j < i; j++)
-			if (t->fields[j].word == f->word)
-				CHECK((field_mask(f) & field_mask(&t->fields[j])) == 0, "%s: fields %s and %s overlap",
-				      bn, f->name, t->fields[j].name);
-	}
-
-	for (const struct pmon_event *e = t->events; e->name; e++) {
-		CHECK(!strncmp(e->name, prefix, strlen(prefix)), "%s: %s has prefix %s", bn, e->name, prefix);
-		CHECK(one_line(e->desc), "%s: %s description", bn, e->name);
-		CHECK(e->ext <= 1, "%s: %s ext", bn, e->name);
-		uint64_t ctl = e->code | ((uint64_t)e->ext << 21);
-		CHECK((ctl & ~(uint64_t)t->ctl_valid) == 0, "%s: %s code/ext outside ctl_valid", bn, e->name);
-		CHECK(e->cntmask != 0 && (e->cntmask & ~allctr) == 0, "%s: %s cntmask 0x%x within %d counters",
-		      bn, e->name, e->cntmask, t->ncounters);
-		CHECK((e->fields >> t->nfields) == 0, "%s: %s fields exist", bn, e->name);
-		CHECK((e->mods >> t->nmods) == 0, "%s: %s mods exist", bn, e->name);
-		CHECK(!(e->flags & (PMON_EV_FIXED | PMON_EV_OFFCORE)), "%s: %s flags", bn, e->name);
-		CHECK((e->numasks == 0) == (e->umasks == NULL), "%s: %s umask array/count", bn, e->name);
-		if (e->flags & PMON_EV_NEED_UM)
-			CHECK(e->numasks > 0, "%s: %s needs a umask but has none", bn, e->name);
-		if (e->flags & PMON_EV_OCC)
-			CHECK(e->code & 0x80, "%s: occupancy event %s has ev_sel bit 7", bn, e->name);
-
-		/* unique name and identity */
-		for (const struct pmon_event *o = t->events; o != e; o++) {
-			CHECK(strcasecmp(o->name, e->name) != 0, "%s: duplicate event %s", bn, e->name);
-			CHECK(!(o->code == e->code && o->ext == e->ext), "%s: %s and %s share code 0x%x ext %d",
-			      bn, o->name, e->name, e->code, e->ext);
-		}
-
-		/* every modifier name the event enables resolves to one entry */
-		for (int i = 0; i < t->nmods; i++)
-			if ((e->mods >> i) & 1)
-				CHECK(resolve_mod(t, e, t->mods[i].name) == i, "%s: %s: modifier %s ambiguous",
-				      bn, e->name, t->mods[i].name);
-		/* PMON_FIELD_EVENT modifiers need exactly one declared field */
-		for (int i = 0; i < t->nmods; i++)
-			if (((e->mods >> i) & 1) && t->mods[i].kind == PMON_MOD_FILTER &&
-			    t->mods[i].field == PMON_FIELD_EVENT)
-				CHECK(e->fields && !(e->fields & (e->fields - 1)), "%s: %s: %s needs one field",
-				      bn, e->name, t->mods[i].name);
-
-		int ndef0 = 0;
-		for (int k = 0; k < e->numasks; k++) {
-			const struct pmon_umask *u = &e->umasks[k];
-			CHECK(u->name && *u->name, "%s: %s umask %d name", bn, e->name, k);
-			CHECK(one_line(u->desc), "%s: %s:%s description", bn, e->name, u->name);
-			CHECK(u->value != 0, "%s: %s:%s value non-zero", bn, e->name, u->name);
-			uint64_t bits = (e->flags & PMON_EV_OCC) ? u->value << PMON_PCU_OCC_SEL_SHIFT
-								 : u->value << PMON_CTL_UMASK_SHIFT;
-			uint64_t width = (e->flags & PMON_EV_OCC) ? 0x3 : 0xff;
-			CHECK(u->value <= width, "%s: %s:%s value 0x%llx fits its field", bn, e->name, u->name,
-			      (unsigned long long)u->value);
-			CHECK((bits & ~(uint64_t)t->ctl_valid) == 0, "%s: %s:%s bits inside ctl_valid",
-			      bn, e->name, u->name);
-			CHECK((u->fields >> t->nfields) == 0, "%s: %s:%s fields exist", bn, e->name, u->name);
-			if (u->grp == 0 && (u->flags & PMON_UM_DEFAULT))
-				ndef0++;
-			for (int j = 0; j < k; j++)
-				CHECK(strcasecmp(e->umasks[j].name, u->name) != 0, "%s: %s: duplicate umask %s",
-				      bn, e->name, u->name);
-		}
-		CHECK(ndef0 <= 1, "%s: %s: at most one default", bn, e->name);
-		if (e->flags & PMON_EV_NEED_UM)
-			CHECK(ndef0 == 0, "%s: %s needs a umask yet has a default", bn, e->name);
-	}
-}
-
-/* Expected identity of every event: name, code, ext, cntmask. */
-struct exp_ev { const char *name; uint8_t code, ext; uint32_t cntmask; };
-
-static void check_event_list(const struct pmon_box_type *t, const struct exp_ev *x, int n)
-{
-	CHECK_EQ_INT(count_events(t), n, t->name);
-	for (int i = 0; i < n; i++) {
-		const struct pmon_event *e = find_event(t, x[i].name);
-		CHECK(e != NULL, "%s: event %s present", t->name, x[i].name);
-		if (!e)
-			continue;
-		CHECK(e->code == x[i].code && e->ext == x[i].ext, "%s: code 0x%x ext %d, want 0x%x ext %d",
-		      x[i].name, e->code, e->ext, x[i].code, x[i].ext);
-		CHECK(e->cntmask == x[i].cntmask, "%s: cntmask 0x%x, want 0x%x", x[i].name, e->cntmask, x[i].cntmask);
-	}
-}
-
-static void check_umask(const struct pmon_box_type *t, const char *ev, const char *um, uint64_t value)
-{
-	const struct pmon_umask *u = find_umask(find_event(t, ev), um);
-	CHECK(u != NULL, "%s:%s present", ev, um);
-	if (u)
-		CHECK(u->value == value, "%s:%s = 0x%llx, want 0x%llx", ev, um,
-		      (unsigned long long)u->value, (unsigned long long)value);
-}
+#include "tables_check.h"
 
 /* ------------------------------------------------------------------- PCU */
 
-static const struct exp_ev pcu_expected[] = {
+static const struct tc_exp_ev pcu_expected[] = {
 	{ "UNC_P_CLOCKTICKS", 0x00, 0, 0xf },
 	{ "UNC_P_VOLT_TRANS_CYCLES_INCREASE", 0x01, 0, 0xf },
 	{ "UNC_P_VOLT_TRANS_CYCLES_DECREASE", 0x02, 0, 0xf },
@@ -270,8 +59,7 @@ static void test_pcu(void)
 {
 	const struct pmon_box_type *t = &pmon_snbep_pcu;
 
-	check_box_generic(t, "UNC_P_");
-	check_event_list(t, pcu_expected, PMON_ARRAY_SIZE(pcu_expected));
+	tc_check_event_list(t, pcu_expected, PMON_ARRAY_SIZE(pcu_expected));
 
 	/* register map */
 	CHECK(!strcmp(t->name, "pcu") && !strcmp(t->pmu_prefix, "snbep_unc_pcu"), "pcu names");
@@ -284,17 +72,22 @@ static void test_pcu(void)
 	CHECK_EQ_U64(t->msr_box_ctl, 0xc24, "pcu box ctl");
 	CHECK_EQ_U64(t->msr_ctl0, 0xc30, "pcu ctl0");
 	CHECK_EQ_U64(t->msr_ctr0, 0xc36, "pcu ctr0");
+	CHECK(t->has_box_ctl && t->has_rst_ctrs && !t->has_fixed, "pcu box control with rst_ctrs, "
+	      "no fixed counter");
 	CHECK_EQ_INT(t->nfregs, 1, "pcu filter registers");
 	CHECK_EQ_U64(t->fregs[0].msr, 0xc34, "pcu filter msr");
 	CHECK_EQ_INT(t->fregs[0].word, 0, "pcu filter word");
 	CHECK_EQ_U64(t->fregs[0].valid, 0xffffffffull, "pcu filter valid");
+
+	/* e, i, t, ff, and the occupancy event's own e and i */
+	CHECK_EQ_INT(t->nmods, 6, "pcu modifiers");
 
 	/* four 8-bit bands */
 	CHECK_EQ_INT(t->nfields, 4, "pcu fields");
 	for (int n = 0; n < 4; n++) {
 		char nm[8];
 		snprintf(nm, sizeof nm, "band%d", n);
-		int f = find_field(t, nm);
+		int f = tc_field_index(t, nm);
 		CHECK_EQ_INT(f, n, nm);
 		if (f >= 0) {
 			CHECK_EQ_INT(t->fields[f].shift, 8 * n, "band shift");
@@ -325,64 +118,66 @@ static void test_pcu(void)
 	}
 
 	/* occupancy: occ_sel values, and e/i go to occ_edge/occ_invert */
-	const struct pmon_event *pso = find_event(t, "UNC_P_POWER_STATE_OCCUPANCY");
+	const struct pmon_event *pso = tc_find_event(t, "UNC_P_POWER_STATE_OCCUPANCY");
 	CHECK(pso && (pso->flags & PMON_EV_NEED_UM), "POWER_STATE_OCCUPANCY needs a umask");
 	CHECK(pso && pso->numasks == 3, "POWER_STATE_OCCUPANCY has 3 selectors");
-	check_umask(t, "UNC_P_POWER_STATE_OCCUPANCY", "CORES_C0", 1);
-	check_umask(t, "UNC_P_POWER_STATE_OCCUPANCY", "CORES_C3", 2);
-	check_umask(t, "UNC_P_POWER_STATE_OCCUPANCY", "CORES_C6", 3);
+	tc_check_umask_value(t, "UNC_P_POWER_STATE_OCCUPANCY", "CORES_C0", 1);
+	tc_check_umask_value(t, "UNC_P_POWER_STATE_OCCUPANCY", "CORES_C3", 2);
+	tc_check_umask_value(t, "UNC_P_POWER_STATE_OCCUPANCY", "CORES_C6", 3);
 	for (int k = 0; pso && k < pso->numasks; k++)
 		CHECK(pso->umasks[k].flags & PMON_UM_EXCL, "occ_sel values are exclusive");
 	if (pso) {
-		int ie = resolve_mod(t, pso, "e"), ii = resolve_mod(t, pso, "i"), it = resolve_mod(t, pso, "t");
-		CHECK(ie >= 0 && t->mods[ie].shift == 31 && t->mods[ie].width == 1, "occupancy e -> bit 31");
-		CHECK(ii >= 0 && t->mods[ii].shift == 30 && t->mods[ii].width == 1, "occupancy i -> bit 30");
+		int ie = tc_resolve_mod(t, pso, "e"), ii = tc_resolve_mod(t, pso, "i"), it = tc_resolve_mod(t, pso, "t");
+		CHECK(ie >= 0 && t->mods[ie].kind == PMON_MOD_CTL && t->mods[ie].shift == 31 &&
+		      t->mods[ie].width == 1, "occupancy e -> bit 31");
+		CHECK(ii >= 0 && t->mods[ii].kind == PMON_MOD_CTL && t->mods[ii].shift == 30 &&
+		      t->mods[ii].width == 1, "occupancy i -> bit 30");
 		CHECK(it == 2 && t->mods[it].shift == 24 && t->mods[it].width == 5, "occupancy t -> 28:24");
-		CHECK(resolve_mod(t, pso, "ff") < 0, "occupancy event takes no ff");
+		CHECK(tc_resolve_mod(t, pso, "ff") < 0, "occupancy event takes no ff");
 		/* CORES_C0 with t=5, e=1: 0x85004080, as libpfm4 encodes it */
 		uint64_t ctl = pso->code | (1ull << PMON_PCU_OCC_SEL_SHIFT) | (5ull << 24) | (1ull << 31);
 		CHECK_EQ_U64(ctl, 0x85004080ull, "POWER_STATE_OCCUPANCY:CORES_C0:e=1:t=5");
 	}
-	const struct pmon_event *clk = find_event(t, "UNC_P_CLOCKTICKS");
+	const struct pmon_event *clk = tc_find_event(t, "UNC_P_CLOCKTICKS");
 	if (clk) {
-		int ie = resolve_mod(t, clk, "e"), ii = resolve_mod(t, clk, "i");
+		int ie = tc_resolve_mod(t, clk, "e"), ii = tc_resolve_mod(t, clk, "i");
 		CHECK(ie == 0 && t->mods[ie].shift == 18, "plain e -> bit 18");
 		CHECK(ii == 1 && t->mods[ii].shift == 23, "plain i -> bit 23");
-		CHECK(resolve_mod(t, clk, "ff") < 0, "CLOCKTICKS takes no ff");
+		CHECK(tc_resolve_mod(t, clk, "ff") < 0, "CLOCKTICKS takes no ff");
 	}
 
 	/* band events: one band each, set with ff (0-255, 100 MHz units) */
 	for (int n = 0; n < 4; n++) {
 		char nm[32];
 		snprintf(nm, sizeof nm, "UNC_P_FREQ_BAND%d_CYCLES", n);
-		const struct pmon_event *e = find_event(t, nm);
+		const struct pmon_event *e = tc_find_event(t, nm);
 		CHECK(e != NULL, "%s present", nm);
 		if (!e)
 			continue;
 		CHECK_EQ_U64(e->fields, 1u << n, nm);
-		int ff = resolve_mod(t, e, "ff");
+		int ff = tc_resolve_mod(t, e, "ff");
 		CHECK(ff >= 0 && t->mods[ff].kind == PMON_MOD_FILTER && t->mods[ff].field == PMON_FIELD_EVENT,
 		      "%s: ff is the event's band", nm);
 		if (ff >= 0)
 			CHECK(t->mods[ff].min == 0 && t->mods[ff].max == 255, "ff range 0-255");
 	}
 	/* FREQ_BAND1_CYCLES:ff=16 -> ctl 0xc, filter 0x1000 (libpfm4's value) */
-	const struct pmon_event *b1 = find_event(t, "UNC_P_FREQ_BAND1_CYCLES");
+	const struct pmon_event *b1 = tc_find_event(t, "UNC_P_FREQ_BAND1_CYCLES");
 	if (b1 && b1->fields)
-		CHECK_EQ_U64(16ull << t->fields[lowest_bit(b1->fields)].shift, 0x1000, "ff=16 on band 1");
+		CHECK_EQ_U64(16ull << t->fields[tc_lowest_bit(b1->fields)].shift, 0x1000, "ff=16 on band 1");
 
 	/* demotions: no filter dependency (see the report), no ff */
 	for (int c = 0; c < 8; c++) {
 		char nm[32];
 		snprintf(nm, sizeof nm, "UNC_P_DEMOTIONS_CORE%d", c);
-		const struct pmon_event *e = find_event(t, nm);
-		CHECK(e && e->fields == 0 && resolve_mod(t, e, "ff") < 0, "%s: no band filter", nm);
+		const struct pmon_event *e = tc_find_event(t, nm);
+		CHECK(e && e->fields == 0 && tc_resolve_mod(t, e, "ff") < 0, "%s: no band filter", nm);
 	}
 }
 
 /* ------------------------------------------------------------------- QPI */
 
-static const struct exp_ev qpi_expected[] = {
+static const struct tc_exp_ev qpi_expected[] = {
 	{ "UNC_Q_TXL_FLITS_G0", 0x00, 0, 0xf },
 	{ "UNC_Q_RXL_FLITS_G0", 0x01, 0, 0xf },
 	{ "UNC_Q_TXL_CRC_NO_CREDITS", 0x02, 0, 0xf },
@@ -438,8 +233,7 @@ static void test_qpi(void)
 {
 	const struct pmon_box_type *t = &pmon_snbep_qpi;
 
-	check_box_generic(t, "UNC_Q_");
-	check_event_list(t, qpi_expected, PMON_ARRAY_SIZE(qpi_expected));
+	tc_check_event_list(t, qpi_expected, PMON_ARRAY_SIZE(qpi_expected));
 
 	CHECK(!strcmp(t->name, "qpi") && !strcmp(t->pmu_prefix, "snbep_unc_qpi"), "qpi names");
 	CHECK_EQ_INT(t->space, PMON_SPACE_PCI, "qpi space");
@@ -457,6 +251,8 @@ static void test_qpi(void)
 	CHECK_EQ_U64(t->pci_box_ctl, 0xf4, "qpi box ctl");
 	CHECK_EQ_U64(t->pci_ctl0, 0xd8, "qpi ctl0");
 	CHECK_EQ_U64(t->pci_ctr0, 0xa0, "qpi ctr0");
+	CHECK(t->has_box_ctl && t->has_rst_ctrs && !t->has_fixed, "qpi box control with rst_ctrs, "
+	      "no fixed counter");
 
 	/* match (word 0) and mask (word 1) in function 6 */
 	CHECK_EQ_INT(t->nfregs, 2, "qpi filter registers");
@@ -480,7 +276,7 @@ static void test_qpi(void)
 		for (int i = 0; i < 7; i++) {
 			char nm[32];
 			snprintf(nm, sizeof nm, "%s_%s", w ? "mask" : "match", sub[i].n);
-			int f = find_field(t, nm);
+			int f = tc_field_index(t, nm);
 			CHECK(f >= 0, "qpi field %s", nm);
 			if (f < 0)
 				continue;
@@ -496,8 +292,8 @@ static void test_qpi(void)
 		}
 
 	/* DRS.DataC_M from the guide's Table 2-92, built from the fields */
-	int mmc = find_field(t, "match_mc"), kmc = find_field(t, "mask_mc"), kop = find_field(t, "mask_opc");
-	int mrd = find_field(t, "match_rds"), krd = find_field(t, "mask_rds");
+	int mmc = tc_field_index(t, "match_mc"), kmc = tc_field_index(t, "mask_mc"), kop = tc_field_index(t, "mask_opc");
+	int mrd = tc_field_index(t, "match_rds"), krd = tc_field_index(t, "mask_rds");
 	if (mmc >= 0 && kmc >= 0 && kop >= 0 && mrd >= 0 && krd >= 0) {
 		uint64_t match = (0xeull << t->fields[mmc].shift) | (0x8ull << t->fields[mrd].shift);
 		uint64_t mask = (0xfull << t->fields[kmc].shift) | (0xfull << t->fields[kop].shift) |
@@ -506,12 +302,15 @@ static void test_qpi(void)
 		CHECK_EQ_U64(mask, 0x000f000000001fe0ull, "DRS.DataC_M mask");
 	}
 
+	/* e, i, t and one modifier per match/mask field */
+	CHECK_EQ_INT(t->nmods, 17, "qpi modifiers");
+
 	/* the packet filter modifiers belong to CTO_COUNT only */
-	const struct pmon_event *cto = find_event(t, "UNC_Q_CTO_COUNT");
+	const struct pmon_event *cto = tc_find_event(t, "UNC_Q_CTO_COUNT");
 	for (const struct pmon_event *e = t->events; e->name; e++) {
 		CHECK(e->fields == 0, "%s: no mandatory filter field", e->name);
 		for (int k = 3; k < t->nmods; k++) {
-			int on = resolve_mod(t, e, t->mods[k].name) == k;
+			int on = tc_resolve_mod(t, e, t->mods[k].name) == k;
 			CHECK(on == (e == cto), "%s: %s accepted only by CTO_COUNT", e->name, t->mods[k].name);
 		}
 	}
@@ -538,39 +337,40 @@ static void test_qpi(void)
 
 	/* NEED_UM exactly where libpfm4 refuses the bare event */
 	for (const struct pmon_event *e = t->events; e->name; e++) {
-		int want = 0;
-		for (unsigned i = 0; i < PMON_ARRAY_SIZE(qpi_need_um); i++)
-			if (!strcmp(qpi_need_um[i], e->name))
-				want = 1;
+		int want = tc_in_list(qpi_need_um, PMON_ARRAY_SIZE(qpi_need_um), e->name);
 		CHECK(((e->flags & PMON_EV_NEED_UM) != 0) == want, "%s: NEED_UM", e->name);
 		CHECK(want == (e->numasks > 0), "%s: has umasks iff it needs one", e->name);
-		for (int k = 0; k < e->numasks; k++)
-			CHECK((e->umasks[k].flags & PMON_UM_EXCL) && !(e->umasks[k].flags & PMON_UM_DEFAULT),
-			      "%s:%s exclusive, no default", e->name, e->umasks[k].name);
+		/* the match/mask fields are set by modifiers only, never by a umask */
+		for (int k = 0; k < e->numasks; k++) {
+			const struct pmon_umask *u = &e->umasks[k];
+			CHECK((u->flags & PMON_UM_EXCL) && !(u->flags & PMON_UM_DEFAULT) && u->fields == 0 &&
+			      u->filt_set[0] == 0 && u->filt_set[1] == 0, "%s:%s exclusive, no default, no filter",
+			      e->name, u->name);
+		}
 	}
 
 	/* well-known umask values */
-	check_umask(t, "UNC_Q_TXL_FLITS_G0", "IDLE", 0x01);
-	check_umask(t, "UNC_Q_TXL_FLITS_G0", "DATA", 0x02);
-	check_umask(t, "UNC_Q_RXL_FLITS_G0", "NON_DATA", 0x04);
-	check_umask(t, "UNC_Q_TXL_FLITS_G1", "SNP", 0x01);
-	check_umask(t, "UNC_Q_TXL_FLITS_G1", "HOM", 0x06);
-	check_umask(t, "UNC_Q_RXL_FLITS_G1", "DRS_DATA", 0x08);
-	check_umask(t, "UNC_Q_RXL_FLITS_G1", "DRS", 0x18);
-	check_umask(t, "UNC_Q_RXL_FLITS_G2", "NCB_DATA", 0x04);
-	check_umask(t, "UNC_Q_TXL_FLITS_G2", "NCB", 0x0c);
-	check_umask(t, "UNC_Q_TXL_FLITS_G2", "NCS", 0x10);
-	check_umask(t, "UNC_Q_DIRECT2CORE", "SUCCESS", 0x01);
-	check_umask(t, "UNC_Q_DIRECT2CORE", "FAILURE_CREDITS_RBT", 0x08);
-	check_umask(t, "UNC_Q_RXL_CREDITS_CONSUMED_VN0", "HOM", 0x08);
-	check_umask(t, "UNC_Q_RXL_CREDITS_CONSUMED_VN0", "NDR", 0x20);
-	check_umask(t, "UNC_Q_RXL_STALLS", "GV", 0x80);
-	check_umask(t, "UNC_Q_RXL_CRC_ERRORS", "NORMAL_OP", 0x02);
-	check_umask(t, "UNC_Q_TXL_CRC_NO_CREDITS", "ALMOST_FULL", 0x02);
+	tc_check_umask_value(t, "UNC_Q_TXL_FLITS_G0", "IDLE", 0x01);
+	tc_check_umask_value(t, "UNC_Q_TXL_FLITS_G0", "DATA", 0x02);
+	tc_check_umask_value(t, "UNC_Q_RXL_FLITS_G0", "NON_DATA", 0x04);
+	tc_check_umask_value(t, "UNC_Q_TXL_FLITS_G1", "SNP", 0x01);
+	tc_check_umask_value(t, "UNC_Q_TXL_FLITS_G1", "HOM", 0x06);
+	tc_check_umask_value(t, "UNC_Q_RXL_FLITS_G1", "DRS_DATA", 0x08);
+	tc_check_umask_value(t, "UNC_Q_RXL_FLITS_G1", "DRS", 0x18);
+	tc_check_umask_value(t, "UNC_Q_RXL_FLITS_G2", "NCB_DATA", 0x04);
+	tc_check_umask_value(t, "UNC_Q_TXL_FLITS_G2", "NCB", 0x0c);
+	tc_check_umask_value(t, "UNC_Q_TXL_FLITS_G2", "NCS", 0x10);
+	tc_check_umask_value(t, "UNC_Q_DIRECT2CORE", "SUCCESS", 0x01);
+	tc_check_umask_value(t, "UNC_Q_DIRECT2CORE", "FAILURE_CREDITS_RBT", 0x08);
+	tc_check_umask_value(t, "UNC_Q_RXL_CREDITS_CONSUMED_VN0", "HOM", 0x08);
+	tc_check_umask_value(t, "UNC_Q_RXL_CREDITS_CONSUMED_VN0", "NDR", 0x20);
+	tc_check_umask_value(t, "UNC_Q_RXL_STALLS", "GV", 0x80);
+	tc_check_umask_value(t, "UNC_Q_RXL_CRC_ERRORS", "NORMAL_OP", 0x02);
+	tc_check_umask_value(t, "UNC_Q_TXL_CRC_NO_CREDITS", "ALMOST_FULL", 0x02);
 
 	/* Linux's named events: drs_data 0x102/0x08, ncb_data 0x103/0x04 */
-	const struct pmon_event *g1 = find_event(t, "UNC_Q_RXL_FLITS_G1");
-	const struct pmon_event *g2 = find_event(t, "UNC_Q_RXL_FLITS_G2");
+	const struct pmon_event *g1 = tc_find_event(t, "UNC_Q_RXL_FLITS_G1");
+	const struct pmon_event *g2 = tc_find_event(t, "UNC_Q_RXL_FLITS_G2");
 	CHECK(g1 && (g1->code | g1->ext << 8) == 0x102, "RXL_FLITS_G1 is perf event 0x102");
 	CHECK(g2 && (g2->code | g2->ext << 8) == 0x103, "RXL_FLITS_G2 is perf event 0x103");
 	/* guide worked values: RxL_FLITS_G1.DRS_DATA = 0x0060_0802 with en */
