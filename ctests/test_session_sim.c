@@ -235,7 +235,7 @@ static void ubox_fixed(pmon_sim_t *sim)
 
 int main(void)
 {
-	setenv("PMON_SIM", "", 1);
+	setenv("PMON_SIM", "clock=manual", 1);
 	int rc = pmon_machine_open(&m, "sim", err, sizeof(err));
 	CHECK_EQ_INT(rc, PMON_OK, err);
 	if (rc)

@@ -1,6 +1,7 @@
 /*
  * test_sim_shape.c - PMON_SIM shape strings: defaults, every key, the error
- * messages, the CPU numbering helpers, and the process's current machine.
+ * messages (clock and load included), the CPU numbering helpers, and the
+ * process's current machine.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
@@ -35,6 +36,8 @@ static void defaults(void)
 	CHECK_EQ_U64(sh.pclk_hz, 800000000ull, "default pclk");
 	CHECK_EQ_INT(sh.nodeids[0], 0, "default nodeid 0");
 	CHECK_EQ_INT(sh.nodeids[1], 1, "default nodeid 1");
+	CHECK_EQ_INT(sh.clock, PMON_SIM_CLOCK_MANUAL, "default clock: manual");
+	CHECK_EQ_U64(sh.load_bps, 0, "default load: none");
 	CHECK_EQ_INT(parse(""), 0, "empty spec");
 	CHECK_EQ_INT(sh.sockets, 2, "empty spec: defaults");
 }
@@ -69,6 +72,21 @@ static void every_key(void)
 	CHECK_EQ_U64(sh.llc_bytes, 2560ull << 10, "llc=2560K");
 	CHECK_EQ_INT(parse("mem=4096MB"), 0, "size with B unit");
 	CHECK_EQ_U64(sh.mem_bytes, 4ull << 30, "mem=4096MB");
+	CHECK_EQ_INT(parse("clock=wall,load=1.5G"), 0, err);
+	CHECK_EQ_INT(sh.clock, PMON_SIM_CLOCK_WALL, "clock=wall");
+	CHECK_EQ_U64(sh.load_bps, 1500000000ull, "load=1.5G (powers of ten)");
+	CHECK_EQ_INT(parse("clock=auto,load=64K"), 0, err);
+	CHECK_EQ_INT(sh.clock, PMON_SIM_CLOCK_AUTO, "clock=auto");
+	CHECK_EQ_U64(sh.load_bps, 64000ull, "load=64K");
+	CHECK_EQ_INT(parse("load=500MB/s, clock = manual"), 0, err);
+	CHECK_EQ_INT(sh.clock, PMON_SIM_CLOCK_MANUAL, "clock=manual");
+	CHECK_EQ_U64(sh.load_bps, 500000000ull, "load=500MB/s");
+	CHECK_EQ_INT(parse("nodeids=1,0,load=0"), 0, "nodeids then load");
+	CHECK_EQ_U64(sh.load_bps, 0, "load=0");
+	CHECK_EQ_INT(parse("load=2G"), 0, "the highest load");
+	CHECK_EQ_U64(sh.load_bps, PMON_SIM_LOAD_MAX, "load=2G is PMON_SIM_LOAD_MAX");
+	CHECK_EQ_INT(parse("load=333333333"), 0, "load in plain bytes per second");
+	CHECK_EQ_U64(sh.load_bps, 333333333ull, "load=333333333");
 	CHECK_EQ_INT(parse("sockets=8,cores=1,threads=2,channels=1"), 0, "extremes");
 	CHECK_EQ_INT(pmon_sim_ncpus(&sh), 16, "8x1x2 CPUs");
 }
@@ -84,7 +102,7 @@ static void errors(void)
 {
 	expect_error("socket=2",
 		     "PMON_SIM: unknown key 'socket' (expected sockets, cores, threads, channels, "
-		     "llc, mem, dclk, uclk, tsc, qclk, pclk, nodeids)");
+		     "llc, mem, dclk, uclk, tsc, qclk, pclk, nodeids, clock, load)");
 	expect_error("cores=12", "PMON_SIM: cores=12 out of range 1..8");
 	expect_error("sockets=0", "PMON_SIM: sockets=0 out of range 1..8");
 	expect_error("sockets=9", "PMON_SIM: sockets=9 out of range 1..8");
@@ -113,6 +131,27 @@ static void errors(void)
 	expect_error("nodeids=1,1", "PMON_SIM: nodeids: node ID 1 used twice");
 	expect_error("nodeids=8,0", "PMON_SIM: nodeids: bad node ID '8' (expected 0..7)");
 	expect_error("nodeids=0,x", "PMON_SIM: nodeids: bad node ID 'x' (expected 0..7)");
+	expect_error("clock=sometimes",
+		     "PMON_SIM: bad value 'sometimes' for clock (expected manual, wall or auto)");
+	expect_error("clock=",
+		     "PMON_SIM: bad value '' for clock (expected manual, wall or auto)");
+	expect_error("clock=walls",
+		     "PMON_SIM: bad value 'walls' for clock (expected manual, wall or auto)");
+	expect_error("clock=wall,clock=auto", "PMON_SIM: key 'clock' given twice");
+	expect_error("load=-1",
+		     "PMON_SIM: bad value '-1' for load (expected bytes per second such as 500M or 1G)");
+	expect_error("load=abc",
+		     "PMON_SIM: bad value 'abc' for load (expected bytes per second such as 500M or 1G)");
+	expect_error("load=1GHz",
+		     "PMON_SIM: bad value '1GHz' for load (expected bytes per second such as 500M or 1G)");
+	expect_error("load=0.5",
+		     "PMON_SIM: bad value '0.5' for load (expected bytes per second such as 500M or 1G)");
+	expect_error("load=2000000001",
+		     "PMON_SIM: load=2000000001 out of range 0..2G (the emulator models every line "
+		     "of the stream; a faster one would take most of a CPU)");
+	expect_error("load=10G",
+		     "PMON_SIM: load=10G out of range 0..2G (the emulator models every line "
+		     "of the stream; a faster one would take most of a CPU)");
 	/* a failed parse leaves the caller's shape alone */
 	sh.sockets = 77;
 	parse("cores=99");
@@ -162,6 +201,8 @@ static void current_machine(void)
 	pmon_sim_t *m = pmon_sim_current();
 	CHECK(m != NULL, "machine created");
 	CHECK_EQ_INT(pmon_sim_shape(m)->cores, 4, "from PMON_SIM");
+	CHECK_EQ_INT(pmon_sim_shape(m)->clock, PMON_SIM_CLOCK_AUTO,
+		     "the process-wide machine: clock=auto when PMON_SIM names none");
 	CHECK(strcmp(a->ops->name, "sim") == 0, "backend name");
 	CHECK_EQ_INT(a->ops->cpu_ident(a, &id), 0, "cpu_ident");
 	CHECK(!strcmp(id.vendor, "GenuineIntel") && id.family == 6 && id.model == 45 &&

@@ -9,8 +9,16 @@
  *
  * Shape string (environment variable PMON_SIM, all keys optional):
  *   "sockets=2,cores=8,threads=2,channels=4,llc=20M,mem=64G,dclk=800M,uclk=2.7G,tsc=2.7G"
- *   further keys: qclk, pclk (frequencies), nodeids (see below).
- * Sizes take K/M/G suffixes (powers of two); frequencies take K/M/G (powers of ten).
+ *   further keys: qclk, pclk (frequencies), nodeids (see below),
+ *   clock=manual|wall|auto (what moves emulated time) and load=<bytes per
+ *   second> (a DRAM read stream while time follows the wall clock); both are
+ *   described at pmon_sim_advance_ns() below.
+ * Sizes take K/M/G suffixes (powers of two); frequencies and load take K/M/G
+ * (powers of ten).
+ * THE ONE DIFFERENT DEFAULT: pmon_sim_shape_parse() defaults to clock=manual,
+ * but the process-wide machine that the "sim" backend creates from $PMON_SIM
+ * (pmon_sim_current(), pmon_sim_access_open()) uses clock=auto when $PMON_SIM
+ * names no clock, so that an unmodified program sees time pass.
  */
 #ifndef PMON_SIM_H
 #define PMON_SIM_H
@@ -38,7 +46,23 @@ struct pmon_sim_shape {
 	int nodeids[8];         /* QPI node ID of package i, 0..7, distinct; default i.
 				   Shape key "nodeids=1,0" (or "nodeids=1:0"); see the
 				   PCI section below for what it changes. */
+	int clock;              /* enum pmon_sim_clock_mode, key "clock"; default manual */
+	uint64_t load_bps;      /* key "load": bytes per second read while time follows
+				   the wall clock, 0..PMON_SIM_LOAD_MAX, default 0 */
 };
+
+/* Shape key clock (see pmon_sim_advance_ns). */
+enum pmon_sim_clock_mode {
+	PMON_SIM_CLOCK_MANUAL = 0,
+	PMON_SIM_CLOCK_WALL = 1,
+	PMON_SIM_CLOCK_AUTO = 2,
+};
+
+/* Highest load= rate (bytes per second).  The emulator models every line of
+ * the stream one by one (measured: about 15 ns a line on an x86-64 server core), so
+ * 1G costs roughly a quarter of a CPU per second of wall time, paid by the
+ * register access that catches up; faster streams would take most of one. */
+#define PMON_SIM_LOAD_MAX 2000000000ull
 
 /* Fill *shape with the defaults, then apply spec (NULL or "" = defaults).
  * Returns 0, or -1 with a message naming the bad key or value in err. */
@@ -59,7 +83,34 @@ const struct pmon_sim_shape *pmon_sim_shape(const pmon_sim_t *sim);
 
 /* Emulated time.  Advancing time ticks every clock-driven event: UBox UCLK
  * fixed counter, iMC DCLK fixed counter, box CLOCKTICKS, PCU clockticks, core
- * cycles.  Computed in O(1) however large ns is. */
+ * cycles.  Computed in O(1) however large ns is.
+ *
+ * What moves time is the shape key clock:
+ *   manual  only pmon_sim_advance_ns() (pmon_sim_shape_parse's default).
+ *   wall    time follows the process's CLOCK_MONOTONIC: every register
+ *           access of the "sim" backend and every pmon_sim_now_ns() first
+ *           advances time, exactly as pmon_sim_advance_ns() does, to the wall
+ *           time elapsed since pmon_sim_create() (less the time spent
+ *           modelling load=, below).  Explicit advances add on top of it.
+ *   auto    wall until the first call of pmon_sim_advance_ns() or
+ *           pmon_sim_traffic() (which first catches up with the wall time),
+ *           manual from then on: a program that drives the machine takes
+ *           control of it.
+ * The truth, log and violation getters never move time.
+ *
+ * Shape key load (bytes per second, default 0): while time follows the wall
+ * clock (wall, or auto before the switch), the machine streams DRAM reads at
+ * that rate.  After W ns of followed wall time it has issued exactly
+ * floor(W * load / 64e9) cache-line LOADs in all, by CPU 0, to consecutive
+ * lines from address 0 of socket 0's memory (wrapping within its mem_bytes),
+ * through the same path as pmon_sim_traffic(): channel truth, iMC counters,
+ * offcore counters and CPU 0's truth all see them.  Explicit advances add no
+ * load (with no explicit advance, W = pmon_sim_now_ns()); with clock=manual
+ * the key has no effect.  The lines due are modelled one by one at the next
+ * access, and the emulated clock stands still meanwhile: the followed time W
+ * is the wall time since creation minus the time spent modelling the
+ * stream, so that counters read one after the other still cover the same
+ * interval (without load, W is the wall time exactly). */
 void pmon_sim_advance_ns(pmon_sim_t *sim, uint64_t ns);
 uint64_t pmon_sim_now_ns(const pmon_sim_t *sim);
 

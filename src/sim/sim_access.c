@@ -1,7 +1,8 @@
 /*
  * sim_access.c - the "sim" backend: struct pmon_access ops served by the
  * process's current emulated machine.  Every MSR and PCI access is logged
- * with its value and status.
+ * with its value and status.  When the machine's clock follows the wall
+ * clock, every register access first brings emulated time up to date.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +58,7 @@ static int op_msr_read(struct pmon_access *a, int cpu, uint32_t msr, uint64_t *v
 	int rc;
 
 	pthread_mutex_lock(&sim->lock);
+	sim_clock_sync(sim);
 	begin(sim, PMON_SIM_MSR_READ, cpu, msr, no_pci, 0, 0);
 	rc = sim_msr_read(sim, cpu, msr, &v);
 	finish(a, sim, no_pci, v, rc);
@@ -70,6 +72,7 @@ static int op_msr_write(struct pmon_access *a, int cpu, uint32_t msr, uint64_t v
 	int rc;
 
 	pthread_mutex_lock(&sim->lock);
+	sim_clock_sync(sim);
 	begin(sim, PMON_SIM_MSR_WRITE, cpu, msr, no_pci, 0, val);
 	rc = sim_msr_write(sim, cpu, msr, val);
 	finish(a, sim, no_pci, val, rc);
@@ -83,6 +86,7 @@ static int op_pci_read(struct pmon_access *a, pmon_pci_addr_t d, uint32_t off, u
 	int rc;
 
 	pthread_mutex_lock(&sim->lock);
+	sim_clock_sync(sim);
 	begin(sim, PMON_SIM_PCI_READ, -1, 0, d, off, 0);
 	rc = sim_pci_read(sim, d, off, &v);
 	finish(a, sim, d, v, rc);
@@ -96,6 +100,7 @@ static int op_pci_write(struct pmon_access *a, pmon_pci_addr_t d, uint32_t off, 
 	int rc;
 
 	pthread_mutex_lock(&sim->lock);
+	sim_clock_sync(sim);
 	begin(sim, PMON_SIM_PCI_WRITE, -1, 0, d, off, val);
 	rc = sim_pci_write(sim, d, off, val);
 	finish(a, sim, d, val, rc);

@@ -3,8 +3,15 @@
  * ns; a clock at hz has ticked floor(t * hz / 1e9) times at time t (128-bit
  * arithmetic), so counts never drift however time is sliced.  Advancing is
  * O(number of counters counting a clock), whatever the interval.
+ *
+ * Clock modes (shape.clock): manual moves only with pmon_sim_advance_ns;
+ * wall (and auto until the program takes control) first brings now_ns up
+ * to the CLOCK_MONOTONIC time elapsed since creation, through the same
+ * advance, at every register access and pmon_sim_now_ns.  The time spent
+ * modelling the load= stream is left out of the emulated time.
  */
 #include <stdlib.h>
+#include <time.h>
 
 #include "sim_internal.h"
 
@@ -59,11 +66,11 @@ static unsigned __int128 ticks(uint64_t t_ns, uint64_t hz)
 	return (unsigned __int128)t_ns * hz / 1000000000u;
 }
 
-void pmon_sim_advance_ns(pmon_sim_t *sim, uint64_t ns)
+/* Move now_ns on by ns (saturating), ticking every clock-counting counter. */
+static void advance(struct pmon_sim *sim, uint64_t ns)
 {
 	uint64_t t0, t1, delta[SIM_NCLOCKS];
 
-	pthread_mutex_lock(&sim->lock);
 	if (sim->clk_dirty)
 		rebuild(sim);
 	t0 = sim->now_ns;
@@ -75,15 +82,70 @@ void pmon_sim_advance_ns(pmon_sim_t *sim, uint64_t ns)
 	for (size_t i = 0; i < sim->clk_n; i++)
 		sim_ctr_cycles(sim->clk[i], delta[sim->clk[i]->clock]);
 	sim->now_ns = t1;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void sim_clock_init(struct pmon_sim *sim)
+{
+	sim->follow = sim->shape.clock != PMON_SIM_CLOCK_MANUAL;
+	sim->wall_t0 = sim->follow ? mono_ns() : 0;
+	sim->wall_done = 0;
+	sim->load_lines = 0;
+}
+
+void sim_clock_sync(struct pmon_sim *sim)
+{
+	uint64_t m, w;
+
+	if (!sim->follow)
+		return;
+	m = mono_ns();
+	w = m - sim->wall_t0;
+	if (w <= sim->wall_done)
+		return;
+	advance(sim, w - sim->wall_done);
+	sim->wall_done = w;
+	if (sim->shape.load_bps) {
+		sim_load_run(sim, w);
+		/* The machine stands still while the emulator models the lines
+		 * (milliseconds for a long interval): otherwise the next access
+		 * would find that much more time passed, and two counters read
+		 * one after the other would cover different intervals. */
+		sim->wall_t0 += mono_ns() - m;
+	}
+}
+
+void sim_clock_take(struct pmon_sim *sim)
+{
+	sim_clock_sync(sim);
+	if (sim->shape.clock == PMON_SIM_CLOCK_AUTO)
+		sim->follow = 0;
+}
+
+void pmon_sim_advance_ns(pmon_sim_t *sim, uint64_t ns)
+{
+	pthread_mutex_lock(&sim->lock);
+	sim_clock_take(sim);
+	advance(sim, ns);
 	pthread_mutex_unlock(&sim->lock);
 }
 
 uint64_t pmon_sim_now_ns(const pmon_sim_t *sim)
 {
+	/* the machine is never const itself: time may catch up with the wall */
+	struct pmon_sim *m = (struct pmon_sim *)sim;
 	uint64_t t;
 
-	sim_lock(sim);
-	t = sim->now_ns;
-	sim_unlock(sim);
+	pthread_mutex_lock(&m->lock);
+	sim_clock_sync(m);
+	t = m->now_ns;
+	pthread_mutex_unlock(&m->lock);
 	return t;
 }

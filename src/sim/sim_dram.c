@@ -17,16 +17,34 @@ void sim_dram_init(struct sim_chan *ch)
 		ch->open_row[i] = -1;
 }
 
-void sim_dram_locate(const struct pmon_sim_shape *sh, uint64_t local_addr,
-		     struct pmon_sim_dram_loc *out)
+/* line / channels with a constant divisor (a division by a variable is one
+ * of the dearest steps of an access). */
+static inline uint64_t per_channel(uint64_t line, int channels)
 {
-	uint64_t line = local_addr / 64, cl = line / (uint64_t)sh->channels;
+	switch (channels) {
+	case 1: return line;
+	case 2: return line / 2;
+	case 3: return line / 3;
+	default: return line / 4;
+	}
+}
 
-	out->channel = (int)(line % (uint64_t)sh->channels);
+static inline void locate(const struct pmon_sim_shape *sh, uint64_t local_addr,
+			  struct pmon_sim_dram_loc *out)
+{
+	uint64_t line = local_addr / 64, cl = per_channel(line, sh->channels);
+
+	out->channel = (int)(line - cl * (uint64_t)sh->channels);
 	out->column = cl % SIM_DRAM_ROWLINES;
 	out->bank = (int)((cl / SIM_DRAM_ROWLINES) % SIM_DRAM_BANKS);
 	out->rank = (int)((cl / (SIM_DRAM_ROWLINES * SIM_DRAM_BANKS)) % SIM_DRAM_RANKS);
 	out->row = cl / (SIM_DRAM_ROWLINES * SIM_DRAM_BANKS * SIM_DRAM_RANKS);
+}
+
+void sim_dram_locate(const struct pmon_sim_shape *sh, uint64_t local_addr,
+		     struct pmon_sim_dram_loc *out)
+{
+	locate(sh, local_addr, out);
 }
 
 void sim_dram_access(struct pmon_sim *sim, int home, uint64_t local_addr, int write)
@@ -37,7 +55,7 @@ void sim_dram_access(struct pmon_sim *sim, int home, uint64_t local_addr, int wr
 	int64_t *open;
 	uint32_t sigs = 0;
 
-	sim_dram_locate(&sim->shape, local_addr, &loc);
+	locate(&sim->shape, local_addr, &loc);
 	ch = &s->chan[loc.channel];
 	open = &ch->open_row[loc.rank * SIM_DRAM_BANKS + loc.bank];
 	if (*open != (int64_t)loc.row) {

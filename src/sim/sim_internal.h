@@ -158,6 +158,12 @@ struct pmon_sim {
 	int ncpus;
 	uint64_t now_ns;
 	uint64_t hz[SIM_NCLOCKS];
+
+	/* following the wall clock (shape.clock wall, or auto until taken) */
+	int follow;
+	uint64_t wall_t0;       /* CLOCK_MONOTONIC ns at creation */
+	uint64_t wall_done;     /* wall ns already added to now_ns */
+	uint64_t load_lines;    /* lines the load= stream has issued */
 	struct sim_socket sock[SIM_MAX_SOCKETS];   /* by package index */
 	int bus_socket[256];                       /* package on a bus, -1 none */
 	struct sim_thread *cpu;                    /* [ncpus] */
@@ -201,6 +207,13 @@ unsigned sim_kind_thresh(const struct sim_kind *k, uint64_t ctl);
 
 /* ---- clocks (sim_clock.c) ---- */
 void sim_clock_mark(struct pmon_sim *sim);
+/* At creation: start following the wall clock unless shape.clock is manual. */
+void sim_clock_init(struct pmon_sim *sim);
+/* While following: advance to the wall time elapsed since creation, and run
+ * the load stream up to it.  Every register access and now_ns call this. */
+void sim_clock_sync(struct pmon_sim *sim);
+/* An explicit advance or traffic call: sync, then (auto) stop following. */
+void sim_clock_take(struct pmon_sim *sim);
 
 /* ---- MSR space (sim_msr.c dispatches to the box files) ---- */
 int sim_msr_read(struct pmon_sim *sim, int cpu, uint32_t msr, uint64_t *val);
@@ -250,6 +263,11 @@ struct sim_xact {
 		int write;
 	} op[2];                /* DRAM operations caused */
 };
+/* count line accesses from addr on (lines checked to exist), lock held. */
+void sim_traffic_lines(struct pmon_sim *sim, int cpu, uint64_t addr,
+		       enum pmon_sim_kind kind, uint64_t count);
+/* The load= stream: issue the lines due after wall_ns of followed time. */
+void sim_load_run(struct pmon_sim *sim, uint64_t wall_ns);
 void sim_dram_init(struct sim_chan *ch);
 /* One line access reaching DRAM at its home socket. */
 void sim_dram_access(struct pmon_sim *sim, int home, uint64_t local_addr, int write);
@@ -265,6 +283,11 @@ void sim_violation(struct pmon_sim *sim, uint64_t bad, const char *fmt, ...)
 /* Fail the current access: set sim->why, return rc. */
 int sim_fail(struct pmon_sim *sim, int rc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* ---- shape (sim_shape.c) ---- */
+/* pmon_sim_shape_parse, also telling whether spec named a clock. */
+int sim_shape_parse(const char *spec, struct pmon_sim_shape *shape, int *clock_named,
+		    char *err, size_t errlen);
 
 /* ---- machine (sim_machine.c) ---- */
 /* Lock/unlock from the public read-only getters (const machine). */

@@ -102,6 +102,7 @@ pmon_sim_t *pmon_sim_create(const struct pmon_sim_shape *shape)
 		init_socket(sim, p);
 	sim_core_init(sim);
 	sim->clk_dirty = 1;
+	sim_clock_init(sim);
 	return sim;
 }
 
@@ -154,7 +155,9 @@ pmon_sim_t *pmon_sim_set_current(pmon_sim_t *sim)
 	return old;
 }
 
-/* The current machine, created from $PMON_SIM if there is none yet. */
+/* The current machine, created from $PMON_SIM if there is none yet.  It is
+ * the one machine whose clock defaults to auto (see sim.h): a program that
+ * never drives time still sees it pass. */
 int sim_current_get(pmon_sim_t **out, char *err, size_t errlen)
 {
 	int rc = 0;
@@ -162,9 +165,12 @@ int sim_current_get(pmon_sim_t **out, char *err, size_t errlen)
 	pthread_mutex_lock(&cur_lock);
 	if (!cur) {
 		struct pmon_sim_shape sh;
-		if (pmon_sim_shape_parse(getenv("PMON_SIM"), &sh, err, errlen)) {
+		int clock_named = 0;
+		if (sim_shape_parse(getenv("PMON_SIM"), &sh, &clock_named, err, errlen))
 			rc = PMON_EINVAL;
-		} else if (!(cur = pmon_sim_create(&sh))) {
+		if (!rc && !clock_named)
+			sh.clock = PMON_SIM_CLOCK_AUTO;
+		if (!rc && !(cur = pmon_sim_create(&sh))) {
 			rc = PMON_ENOMEM;
 			if (err && errlen)
 				snprintf(err, errlen, "PMON_SIM: out of memory creating the machine");

@@ -8,7 +8,7 @@
 
 #include "sim_internal.h"
 
-enum key_type { K_INT, K_SIZE, K_FREQ, K_NODEIDS };
+enum key_type { K_INT, K_SIZE, K_FREQ, K_NODEIDS, K_CLOCK, K_RATE };
 
 struct key_def {
 	const char *name;
@@ -30,6 +30,10 @@ static const struct key_def keys[] = {
 	{ "qclk",     K_FREQ, 100000000ull, 5000000000ull, "100M..5G" },
 	{ "pclk",     K_FREQ, 100000000ull, 2000000000ull, "100M..2G" },
 	{ "nodeids",  K_NODEIDS, 0, 7, "0..7" },
+	{ "clock",    K_CLOCK, 0, PMON_SIM_CLOCK_AUTO, "manual, wall or auto" },
+	{ "load",     K_RATE, 0, PMON_SIM_LOAD_MAX,
+	  "0..2G (the emulator models every line of the stream; a faster one would "
+	  "take most of a CPU)" },
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
@@ -61,16 +65,20 @@ static void defaults(struct pmon_sim_shape *sh)
 	sh->tsc_hz = 2700000000ull;
 	sh->qclk_hz = 1000000000ull;
 	sh->pclk_hz = 800000000ull;
+	sh->clock = PMON_SIM_CLOCK_MANUAL;    /* the process-wide machine: auto */
+	sh->load_bps = 0;
 	for (int i = 0; i < SIM_MAX_SOCKETS; i++)
 		sh->nodeids[i] = i;
 }
 
 /*
  * Parse s[0..n) as digits[.digits][K|M|G][unit].  size_suffix: K/M/G are
- * powers of two (unit "B" allowed), else powers of ten (unit "Hz" allowed).
- * The value must be an exact integer.  0 ok, -1 malformed or too large.
+ * powers of two (unit "B" allowed), else powers of ten (unit "Hz" allowed,
+ * or the unit given).  The value must be an exact integer.  0 ok, -1
+ * malformed or too large.
  */
-static int sim_parse_u64(const char *s, size_t n, int size_suffix, uint64_t *out)
+static int parse_u64_unit(const char *s, size_t n, int size_suffix, const char *unit,
+			  uint64_t *out)
 {
 	size_t i = 0;
 	unsigned __int128 ip = 0, fp = 0, fscale = 1, mult = 1, v;
@@ -104,8 +112,10 @@ static int sim_parse_u64(const char *s, size_t n, int size_suffix, uint64_t *out
 		}
 	}
 	if (i < n) {
-		const char *unit = size_suffix ? "B" : "Hz";
-		size_t ul = strlen(unit);
+		size_t ul;
+		if (!unit)
+			unit = size_suffix ? "B" : "Hz";
+		ul = strlen(unit);
 		if (n - i != ul)
 			return -1;
 		for (size_t u = 0; u < ul; u++)
@@ -122,9 +132,15 @@ static int sim_parse_u64(const char *s, size_t n, int size_suffix, uint64_t *out
 	return 0;
 }
 
+static int sim_parse_u64(const char *s, size_t n, int size_suffix, uint64_t *out)
+{
+	return parse_u64_unit(s, n, size_suffix, NULL, out);
+}
+
 static const char *expected_list(void)
 {
-	return "sockets, cores, threads, channels, llc, mem, dclk, uclk, tsc, qclk, pclk, nodeids";
+	return "sockets, cores, threads, channels, llc, mem, dclk, uclk, tsc, qclk, pclk, "
+	       "nodeids, clock, load";
 }
 
 static int set_value(struct pmon_sim_shape *sh, const struct key_def *k, uint64_t v)
@@ -140,6 +156,8 @@ static int set_value(struct pmon_sim_shape *sh, const struct key_def *k, uint64_
 	else if (!strcmp(k->name, "tsc")) sh->tsc_hz = v;
 	else if (!strcmp(k->name, "qclk")) sh->qclk_hz = v;
 	else if (!strcmp(k->name, "pclk")) sh->pclk_hz = v;
+	else if (!strcmp(k->name, "clock")) sh->clock = (int)v;
+	else if (!strcmp(k->name, "load")) sh->load_bps = v;
 	else return -1;
 	return 0;
 }
@@ -150,12 +168,32 @@ static const char *type_hint(enum key_type t)
 	case K_INT: return "an integer";
 	case K_SIZE: return "a size such as 20M or 32G";
 	case K_FREQ: return "a frequency such as 800M or 2.7G";
+	case K_CLOCK: return "manual, wall or auto";
+	case K_RATE: return "bytes per second such as 500M or 1G";
 	default: return "node IDs such as 1,0";
 	}
 }
 
+static int parse_clock(const char *val, size_t vlen, uint64_t *out)
+{
+	static const char *const names[] = { "manual", "wall", "auto" };
+
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (strlen(names[i]) == vlen && !strncmp(names[i], val, vlen)) {
+			*out = i;          /* = enum pmon_sim_clock_mode */
+			return 0;
+		}
+	return -1;
+}
+
 int pmon_sim_shape_parse(const char *spec, struct pmon_sim_shape *shape,
 			 char *err, size_t errlen)
+{
+	return sim_shape_parse(spec, shape, NULL, err, errlen);
+}
+
+int sim_shape_parse(const char *spec, struct pmon_sim_shape *shape, int *clock_named,
+		    char *err, size_t errlen)
 {
 	struct pmon_sim_shape sh;
 	unsigned seen = 0;
@@ -253,7 +291,14 @@ int pmon_sim_shape_parse(const char *spec, struct pmon_sim_shape *shape,
 			continue;
 		}
 		uint64_t v;
-		if (sim_parse_u64(val, vlen, k->type == K_SIZE, &v)) {
+		int bad;
+		if (k->type == K_CLOCK)
+			bad = parse_clock(val, vlen, &v);
+		else if (k->type == K_RATE)
+			bad = parse_u64_unit(val, vlen, 0, "B/s", &v);
+		else
+			bad = sim_parse_u64(val, vlen, k->type == K_SIZE, &v);
+		if (bad) {
 			fail(err, errlen, "PMON_SIM: bad value '%.*s' for %s (expected %s)",
 			     (int)vlen, val, k->name, type_hint(k->type));
 			return -1;
@@ -286,6 +331,12 @@ int pmon_sim_shape_parse(const char *spec, struct pmon_sim_shape *shape,
 				}
 	}
 	*shape = sh;
+	if (clock_named) {
+		*clock_named = 0;
+		for (size_t ki = 0; ki < NKEYS; ki++)
+			if (keys[ki].type == K_CLOCK && (seen & (1u << ki)))
+				*clock_named = 1;
+	}
 	return 0;
 }
 

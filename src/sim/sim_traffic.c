@@ -1,7 +1,8 @@
 /*
  * sim_traffic.c - memory traffic from the cores: each cache-line access
  * goes through the memory hierarchy hook, then to DRAM and to the core's
- * offcore-response counters.
+ * offcore-response counters.  The load= stream (run while time follows the
+ * wall clock) takes the same path, line by line.
  */
 #include <string.h>
 
@@ -18,6 +19,7 @@ static void hierarchy(struct pmon_sim *sim, struct sim_xact *x)
 {
 	(void)sim;
 	x->nops = 0;
+	x->req = x->supplier = x->snoop = 0;
 	switch (x->kind) {
 	case PMON_SIM_LOAD:
 		x->req = SIM_RSP_DEMAND_DATA_RD;
@@ -42,18 +44,20 @@ static void hierarchy(struct pmon_sim *sim, struct sim_xact *x)
 	x->nops = 1;
 }
 
-static void access_line(struct pmon_sim *sim, int cpu, int socket, uint64_t addr,
-			enum pmon_sim_kind kind)
+static void access_line(struct pmon_sim *sim, int cpu, int socket, int home,
+			uint64_t local_addr, enum pmon_sim_kind kind)
 {
 	struct sim_xact x;
 	struct pmon_sim_cpu_truth *t = &sim->cpu[cpu].truth;
 	int local;
 
-	memset(&x, 0, sizeof x);
+	/* field by field: a memset of the whole record costs more than the rest
+	 * of the line's model on some machines (the load= stream issues
+	 * millions of lines); hierarchy() fills in the rest, op[] up to nops */
 	x.cpu = cpu;
 	x.socket = socket;
-	x.home = (int)(addr / sim->shape.mem_bytes);
-	x.local = addr % sim->shape.mem_bytes;
+	x.home = home;
+	x.local = local_addr;
 	x.kind = kind;
 	hierarchy(sim, &x);
 	for (int i = 0; i < x.nops; i++)
@@ -74,27 +78,60 @@ static void access_line(struct pmon_sim *sim, int cpu, int socket, uint64_t addr
 	}
 }
 
+void sim_traffic_lines(struct pmon_sim *sim, int cpu, uint64_t addr,
+		       enum pmon_sim_kind kind, uint64_t count)
+{
+	uint64_t mem = sim->shape.mem_bytes, local = addr % mem;
+	int socket = sim_cpu_socket(sim, cpu), home = (int)(addr / mem);
+
+	for (uint64_t i = 0; i < count; i++) {
+		access_line(sim, cpu, socket, home, local, kind);
+		local += 64;              /* mem_bytes is a multiple of 64 */
+		if (local == mem) {
+			local = 0;
+			home++;
+		}
+	}
+}
+
 int pmon_sim_traffic(pmon_sim_t *sim, int cpu, uint64_t addr, enum pmon_sim_kind kind,
 		     uint64_t count)
 {
 	uint64_t total, line = addr & ~63ull;
-	int rc = 0, socket;
+	int rc = 0;
 
-	if (kind != PMON_SIM_LOAD && kind != PMON_SIM_STORE && kind != PMON_SIM_NT_STORE)
-		return PMON_EINVAL;
 	pthread_mutex_lock(&sim->lock);
+	sim_clock_take(sim);        /* even a refused call takes control (auto) */
 	total = sim->shape.mem_bytes * (uint64_t)sim->shape.sockets;
-	if (cpu < 0 || cpu >= sim->ncpus) {
+	if (kind != PMON_SIM_LOAD && kind != PMON_SIM_STORE && kind != PMON_SIM_NT_STORE)
 		rc = PMON_EINVAL;
-	} else if (count && (line >= total || count - 1 > (total - 1 - line) / 64)) {
+	else if (cpu < 0 || cpu >= sim->ncpus)
+		rc = PMON_EINVAL;
+	else if (count && (line >= total || count - 1 > (total - 1 - line) / 64))
 		rc = PMON_ERANGE;            /* some line beyond the memory */
-	} else {
-		socket = sim_cpu_socket(sim, cpu);
-		for (uint64_t i = 0; i < count; i++)
-			access_line(sim, cpu, socket, line + i * 64, kind);
-	}
+	else
+		sim_traffic_lines(sim, cpu, line, kind, count);
 	pthread_mutex_unlock(&sim->lock);
 	return rc;
+}
+
+/* The load= stream: line n of it (counting from 0 at creation) is a LOAD by
+ * CPU 0 of socket 0's line n mod (mem_bytes / 64). */
+void sim_load_run(struct pmon_sim *sim, uint64_t wall_ns)
+{
+	uint64_t per = sim->shape.mem_bytes / 64;
+	/* wall_ns < 2^64 and load <= PMON_SIM_LOAD_MAX < 6.4e10: fits 64 bits */
+	uint64_t due = (uint64_t)((unsigned __int128)wall_ns * sim->shape.load_bps /
+				  64000000000u);
+
+	while (sim->load_lines < due) {
+		uint64_t pos = sim->load_lines % per, n = due - sim->load_lines;
+
+		if (n > per - pos)
+			n = per - pos;
+		sim_traffic_lines(sim, 0, pos * 64, PMON_SIM_LOAD, n);
+		sim->load_lines += n;
+	}
 }
 
 void pmon_sim_cpu_truth(const pmon_sim_t *sim, int cpu, struct pmon_sim_cpu_truth *out)
