@@ -5,57 +5,7 @@
  */
 #include <string.h>
 
-#include "check.h"
-#include "access.h"
-#include "pmon/pmon.h"
-#include "pmon/sim.h"
-
-static pmon_sim_t *sim;
-static struct pmon_access *acc;
-
-static void machine(const char *spec)
-{
-	struct pmon_sim_shape sh;
-	char err[256];
-
-	if (acc)
-		acc->ops->close(acc);
-	pmon_sim_destroy(sim);
-	CHECK_EQ_INT(pmon_sim_shape_parse(spec, &sh, err, sizeof err), 0, err);
-	sim = pmon_sim_create(&sh);
-	pmon_sim_set_current(sim);
-	CHECK_EQ_INT(pmon_sim_access_open(&acc, err, sizeof err), 0, err);
-}
-
-static uint64_t rdmsr(int cpu, uint32_t msr)
-{
-	uint64_t v = 0;
-	CHECK_EQ_INT(acc->ops->msr_read(acc, cpu, msr, &v), 0, "msr read");
-	return v;
-}
-
-static int wrmsr(int cpu, uint32_t msr, uint64_t v)
-{
-	return acc->ops->msr_write(acc, cpu, msr, v);
-}
-
-static pmon_pci_addr_t at(int bus, int dev, int func)
-{
-	pmon_pci_addr_t d = { 0, (uint8_t)bus, (uint8_t)dev, (uint8_t)func };
-	return d;
-}
-
-static uint32_t rd(int bus, int dev, int func, uint32_t off)
-{
-	uint32_t v = 0;
-	CHECK_EQ_INT(acc->ops->pci_read(acc, at(bus, dev, func), off, &v), 0, "pci read");
-	return v;
-}
-
-static int wr(int bus, int dev, int func, uint32_t off, uint32_t v)
-{
-	return acc->ops->pci_write(acc, at(bus, dev, func), off, v);
-}
+#include "sim_fixture.h"
 
 static uint64_t ctr(int bus, int dev, int func, uint32_t lo)
 {
@@ -293,7 +243,6 @@ int main(void)
 	cbo_resets();
 	ha_imc_reserved_resets();
 	other_boxes();
-	acc->ops->close(acc);
-	pmon_sim_destroy(sim);
+	sim_teardown();
 	return check_done("test_sim_box");
 }

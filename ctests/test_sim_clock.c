@@ -3,64 +3,14 @@
  * arithmetic (no drift), counter wrap at 48 and 44 bits with dword reads,
  * threshold/invert/edge on a clock event, core fixed counters and overflow.
  */
-#include "check.h"
-#include "access.h"
-#include "pmon/pmon.h"
-#include "pmon/sim.h"
-
-static pmon_sim_t *sim;
-static struct pmon_access *acc;
-
-static void machine(const char *spec)
-{
-	struct pmon_sim_shape sh;
-	char err[256];
-
-	if (acc)
-		acc->ops->close(acc);
-	pmon_sim_destroy(sim);
-	CHECK_EQ_INT(pmon_sim_shape_parse(spec, &sh, err, sizeof err), 0, err);
-	sim = pmon_sim_create(&sh);
-	pmon_sim_set_current(sim);
-	CHECK_EQ_INT(pmon_sim_access_open(&acc, err, sizeof err), 0, err);
-}
-
-static uint64_t rdmsr(int cpu, uint32_t msr)
-{
-	uint64_t v = 0;
-	CHECK_EQ_INT(acc->ops->msr_read(acc, cpu, msr, &v), 0, "msr read");
-	return v;
-}
-
-static int wrmsr(int cpu, uint32_t msr, uint64_t v)
-{
-	return acc->ops->msr_write(acc, cpu, msr, v);
-}
-
-static pmon_pci_addr_t at(int bus, int dev, int func)
-{
-	pmon_pci_addr_t d = { 0, (uint8_t)bus, (uint8_t)dev, (uint8_t)func };
-	return d;
-}
-
-static uint32_t rd(int bus, int dev, int func, uint32_t off)
-{
-	uint32_t v = 0;
-	CHECK_EQ_INT(acc->ops->pci_read(acc, at(bus, dev, func), off, &v), 0, "pci read");
-	return v;
-}
-
-static void wr(int bus, int dev, int func, uint32_t off, uint32_t v)
-{
-	CHECK_EQ_INT(acc->ops->pci_write(acc, at(bus, dev, func), off, v), 0, "pci write");
-}
+#include "sim_fixture.h"
 
 static void dclk_wrap(void)
 {
 	const uint64_t wrap_ns = 351843720888320ull;   /* 2^48 dclk at 800 MHz */
 
 	machine(NULL);
-	wr(0x3f, 16, 0, 0xF0, 0x400000);
+	wr_ok(0x3f, 16, 0, 0xF0, 0x400000);
 	pmon_sim_advance_ns(sim, wrap_ns - 2);            /* 2^48 - 1.6 ticks */
 	CHECK_EQ_U64(rd(0x3f, 16, 0, 0xD0), 0xFFFFFFFE, "low dword before the wrap");
 	CHECK_EQ_U64(rd(0x3f, 16, 0, 0xD4), 0xFFFF, "high dword before the wrap");
@@ -76,9 +26,9 @@ static void dclk_wrap(void)
 	CHECK_EQ_U64(rd(0x3f, 16, 1, 0xD0), 0, "channel 1 fixed idle");
 
 	/* software preset near the top, then across it */
-	wr(0x3f, 16, 1, 0xF0, 0x400000);
-	wr(0x3f, 16, 1, 0xD0, 0xFFFFFC18);                /* 2^48 - 1000 */
-	wr(0x3f, 16, 1, 0xD4, 0xFFFF);
+	wr_ok(0x3f, 16, 1, 0xF0, 0x400000);
+	wr_ok(0x3f, 16, 1, 0xD0, 0xFFFFFC18);             /* 2^48 - 1000 */
+	wr_ok(0x3f, 16, 1, 0xD4, 0xFFFF);
 	pmon_sim_advance_ns(sim, 2000);                   /* 1600 ticks */
 	CHECK_EQ_U64(rd(0x3f, 16, 1, 0xD0), 600, "wrapped low dword");
 	CHECK_EQ_U64(rd(0x3f, 16, 1, 0xD4), 0, "wrapped high dword");
@@ -87,7 +37,7 @@ static void dclk_wrap(void)
 static void no_drift(void)
 {
 	machine("dclk=933.333M,uclk=2.7G");
-	wr(0x3f, 16, 0, 0xF0, 0x400000);
+	wr_ok(0x3f, 16, 0, 0xF0, 0x400000);
 	wrmsr(0, 0xC08, 0x400000);
 	for (int i = 0; i < 3000; i++)
 		pmon_sim_advance_ns(sim, 7);
@@ -117,12 +67,12 @@ static void domains(void)
 	wrmsr(0, 0xC08, 0x400000);                        /* UBox fixed: uclk */
 	wrmsr(0, 0xD10, 0x400000);                        /* CBo 0: uclk */
 	wrmsr(0, 0xC30, 0x400000);                        /* PCU: pclk */
-	wr(0x3f, 14, 1, 0xD8, 0x400000);                  /* HA: uclk */
-	wr(0x3f, 16, 4, 0xF0, 0x400000);                  /* iMC 2 fixed: dclk */
-	wr(0x3f, 8, 2, 0xD8, 0x400014);                   /* QPI 0: qclk */
-	wr(0x3f, 19, 1, 0xD8, 0x400001);                  /* R2PCIe: uclk */
-	wr(0x3f, 19, 5, 0xD8, 0x400001);                  /* R3QPI 0: uclk */
-	wr(0x3f, 16, 4, 0xD8, 0x400000);                  /* iMC event 0: not a clock */
+	wr_ok(0x3f, 14, 1, 0xD8, 0x400000);               /* HA: uclk */
+	wr_ok(0x3f, 16, 4, 0xF0, 0x400000);               /* iMC 2 fixed: dclk */
+	wr_ok(0x3f, 8, 2, 0xD8, 0x400014);                /* QPI 0: qclk */
+	wr_ok(0x3f, 19, 1, 0xD8, 0x400001);               /* R2PCIe: uclk */
+	wr_ok(0x3f, 19, 5, 0xD8, 0x400001);               /* R3QPI 0: uclk */
+	wr_ok(0x3f, 16, 4, 0xD8, 0x400000);               /* iMC event 0: not a clock */
 	wrmsr(0, 0x38D, 0x220);                           /* fixed 1, 2: USR */
 	wrmsr(0, 0x38F, 0x700000001ull);                  /* fixed 0-2 and PMC 0 */
 	wrmsr(0, 0x186, 0x41003C);                        /* PMC 0: core cycles, USR */
@@ -257,9 +207,9 @@ static void wrap44(void)
 	wrmsr(17, 0xD36, (1ull << 44) - 100);
 	pmon_sim_advance_ns(sim, 100);                    /* 270 uclk */
 	CHECK_EQ_U64(rdmsr(17, 0xD36), 170, "CBo 44-bit wrap");
-	wr(0x7f, 19, 1, 0xD8, 0x400001);
-	wr(0x7f, 19, 1, 0xA0, 0xFFFFFFFF);
-	wr(0x7f, 19, 1, 0xA4, 0xFFF);                     /* 2^44 - 1 */
+	wr_ok(0x7f, 19, 1, 0xD8, 0x400001);
+	wr_ok(0x7f, 19, 1, 0xA0, 0xFFFFFFFF);
+	wr_ok(0x7f, 19, 1, 0xA4, 0xFFF);                  /* 2^44 - 1 */
 	pmon_sim_advance_ns(sim, 1);                      /* 2.7 -> 2 or 3 ticks */
 	uint64_t v = rd(0x7f, 19, 1, 0xA0) | ((uint64_t)rd(0x7f, 19, 1, 0xA4) << 32);
 	/* now = 101 ns: floor(101*2.7) - floor(100*2.7) = 272 - 270 = 2 */
@@ -274,7 +224,6 @@ int main(void)
 	core_overflow();
 	threshold();
 	wrap44();
-	acc->ops->close(acc);
-	pmon_sim_destroy(sim);
+	sim_teardown();
 	return check_done("test_sim_clock");
 }

@@ -4,54 +4,22 @@
  * umask sums, ground truth independent of programming, remote homes,
  * freezing, thresholds on memory events, argument errors.
  */
-#include "check.h"
-#include "access.h"
-#include "pmon/pmon.h"
-#include "pmon/sim.h"
-
-static pmon_sim_t *sim;
-static struct pmon_access *acc;
-
-static void machine(const char *spec)
-{
-	struct pmon_sim_shape sh;
-	char err[256];
-
-	if (acc)
-		acc->ops->close(acc);
-	pmon_sim_destroy(sim);
-	CHECK_EQ_INT(pmon_sim_shape_parse(spec, &sh, err, sizeof err), 0, err);
-	sim = pmon_sim_create(&sh);
-	pmon_sim_set_current(sim);
-	CHECK_EQ_INT(pmon_sim_access_open(&acc, err, sizeof err), 0, err);
-}
-
-static const int chan_func[4] = { 0, 1, 4, 5 };
-
-static pmon_pci_addr_t imc(int bus, int ch)
-{
-	pmon_pci_addr_t d = { 0, (uint8_t)bus, 16, (uint8_t)chan_func[ch] };
-	return d;
-}
+#include "sim_fixture.h"
 
 static void ctl(int bus, int ch, int n, uint32_t v)
 {
-	CHECK_EQ_INT(acc->ops->pci_write(acc, imc(bus, ch), 0xD8 + 4u * (uint32_t)n, v), 0,
-		     "iMC CTL write");
+	CHECK_EQ_INT(pci_wr(imc(bus, ch), 0xD8 + 4u * (uint32_t)n, v), 0, "iMC CTL write");
 }
 
 static uint64_t ctr(int bus, int ch, int n)
 {
-	uint32_t lo = 0, hi = 0;
-	acc->ops->pci_read(acc, imc(bus, ch), 0xA0 + 8u * (uint32_t)n, &lo);
-	acc->ops->pci_read(acc, imc(bus, ch), 0xA4 + 8u * (uint32_t)n, &hi);
-	return lo | ((uint64_t)hi << 32);
+	return pci_rd64(imc(bus, ch), 0xA0 + 8u * (uint32_t)n);
 }
 
 static void zero(int bus, int ch)
 {
 	for (uint32_t off = 0xA0; off < 0xC0; off += 4)
-		acc->ops->pci_write(acc, imc(bus, ch), off, 0);
+		pci_wr(imc(bus, ch), off, 0);
 }
 
 #define CAS_RD   0x400304u
@@ -200,12 +168,12 @@ static void gating(void)
 	pmon_sim_channel_truth(sim, 0, 2, &t);
 	CHECK_EQ_U64(t.cas_rd, 32, "remote reads land at the home");
 	/* freeze stops counting, not the truth */
-	acc->ops->pci_write(acc, imc(0x7f, 2), 0xF4, 0x10100);
+	pci_wr(imc(0x7f, 2), 0xF4, 0x10100);
 	pmon_sim_traffic(sim, 16, 32ull << 30, PMON_SIM_LOAD, 64);
 	CHECK_EQ_U64(ctr(0x7f, 2, 0), 16, "frozen");
 	pmon_sim_channel_truth(sim, 1, 2, &t);
 	CHECK_EQ_U64(t.cas_rd, 32, "truth while frozen");
-	acc->ops->pci_write(acc, imc(0x7f, 2), 0xF4, 0x10000);
+	pci_wr(imc(0x7f, 2), 0xF4, 0x10000);
 	pmon_sim_traffic(sim, 16, 32ull << 30, PMON_SIM_LOAD, 4);
 	CHECK_EQ_U64(ctr(0x7f, 2, 0), 17, "unfrozen");
 	zero(0x7f, 2);
@@ -255,7 +223,6 @@ int main(void)
 	queues_and_umasks();
 	gating();
 	big();
-	acc->ops->close(acc);
-	pmon_sim_destroy(sim);
+	sim_teardown();
 	return check_done("test_sim_dram");
 }

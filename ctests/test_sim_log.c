@@ -7,33 +7,7 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "check.h"
-#include "access.h"
-#include "pmon/pmon.h"
-#include "pmon/sim.h"
-
-static pmon_sim_t *sim;
-static struct pmon_access *acc;
-
-static void machine(const char *spec)
-{
-	struct pmon_sim_shape sh;
-	char err[256];
-
-	if (acc)
-		acc->ops->close(acc);
-	pmon_sim_destroy(sim);
-	CHECK_EQ_INT(pmon_sim_shape_parse(spec, &sh, err, sizeof err), 0, err);
-	sim = pmon_sim_create(&sh);
-	pmon_sim_set_current(sim);
-	CHECK_EQ_INT(pmon_sim_access_open(&acc, err, sizeof err), 0, err);
-}
-
-static pmon_pci_addr_t at(int bus, int dev, int func)
-{
-	pmon_pci_addr_t d = { 0, (uint8_t)bus, (uint8_t)dev, (uint8_t)func };
-	return d;
-}
+#include "sim_fixture.h"
 
 static void contents(void)
 {
@@ -176,7 +150,6 @@ int main(void)
 	contents();
 	cap_and_growth();
 	threads();
-	acc->ops->close(acc);
-	pmon_sim_destroy(sim);
+	sim_teardown();
 	return check_done("test_sim_log");
 }

@@ -7,10 +7,7 @@
  * (except the modeled sub-events that never occur: CAS RD_UNDERFILL and
  * WR_RMM, PRE_COUNT PAGE_CLOSE).
  */
-#include "check.h"
-#include "access.h"
-#include "pmon/pmon.h"
-#include "pmon/sim.h"
+#include "sim_fixture.h"
 
 #define M(box, ctl, f, want) \
 	CHECK_EQ_INT(pmon_sim_models(box, ctl, f), want, box " " #ctl " " #f)
@@ -98,24 +95,6 @@ static void cases(void)
 
 /* ------------------------------------------------------------------ sweep */
 
-static pmon_sim_t *sim;
-static struct pmon_access *acc;
-
-static int wr(int dev, int func, uint32_t off, uint32_t v)
-{
-	pmon_pci_addr_t d = { 0, 0x3f, (uint8_t)dev, (uint8_t)func };
-	return acc->ops->pci_write(acc, d, off, v);
-}
-
-static uint64_t rd64(int dev, int func, uint32_t off)
-{
-	pmon_pci_addr_t d = { 0, 0x3f, (uint8_t)dev, (uint8_t)func };
-	uint32_t lo = 0, hi = 0;
-	acc->ops->pci_read(acc, d, off, &lo);
-	acc->ops->pci_read(acc, d, off + 4, &hi);
-	return lo | ((uint64_t)hi << 32);
-}
-
 struct target {
 	const char *box;
 	int msr;                 /* 1: MSR box on CPU 0; 0: PCI at dev.func */
@@ -151,12 +130,12 @@ static uint64_t drive(const struct target *t, uint32_t ctl)
 	uint64_t v = 0;
 
 	if (t->msr) {
-		acc->ops->msr_write(acc, 0, t->ctl, ctl | 0x400000 | (t->msr == 2 ? 0x10000 : 0));
-		acc->ops->msr_write(acc, 0, t->ctr, 0);
+		wrmsr(0, t->ctl, ctl | 0x400000 | (t->msr == 2 ? 0x10000 : 0));
+		wrmsr(0, t->ctr, 0);
 	} else {
-		wr(t->dev, t->func, t->ctl, ctl | 0x400000);
-		wr(t->dev, t->func, t->ctr, 0);
-		wr(t->dev, t->func, t->ctr + 4, 0);
+		wr(0x3f, t->dev, t->func, t->ctl, ctl | 0x400000);
+		wr(0x3f, t->dev, t->func, t->ctr, 0);
+		wr(0x3f, t->dev, t->func, t->ctr + 4, 0);
 	}
 	pmon_sim_advance_ns(sim, 1000);
 	/* channel 0, bank 0: rows 0 and 1 in turn (ACT, PRE page miss, CAS
@@ -168,24 +147,19 @@ static uint64_t drive(const struct target *t, uint32_t ctl)
 	if (t->msr)
 		acc->ops->msr_read(acc, 0, t->ctr, &v);
 	else
-		v = rd64(t->dev, t->func, t->ctr);
+		v = pci_rd64(at(0x3f, t->dev, t->func), t->ctr);
 	return v;
 }
 
 static void sweep(void)
 {
 	static const uint32_t umasks[] = { 0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x08, 0x0C, 0x0F, 0x10 };
-	struct pmon_sim_shape sh;
-	char err[128];
 	unsigned bad_true = 0, bad_false = 0, tried = 0;
 
-	pmon_sim_shape_parse("sockets=1,cores=2,threads=1", &sh, NULL, 0);
-	sim = pmon_sim_create(&sh);
-	pmon_sim_set_current(sim);
-	CHECK_EQ_INT(pmon_sim_access_open(&acc, err, sizeof err), 0, err);
-	acc->ops->msr_write(acc, 0, 0x38F, 1);
-	acc->ops->msr_write(acc, 0, 0x1A6, 0x3fffff8fffull);   /* every response */
-	acc->ops->msr_write(acc, 0, 0x1A7, 0x3fffff8fffull);
+	sim_attach(sim_new("sockets=1,cores=2,threads=1"));
+	wrmsr(0, 0x38F, 1);
+	wrmsr(0, 0x1A6, 0x3fffff8fffull);   /* every response */
+	wrmsr(0, 0x1A7, 0x3fffff8fffull);
 	for (size_t ti = 0; ti < sizeof targets / sizeof targets[0]; ti++) {
 		const struct target *t = &targets[ti];
 		for (unsigned ev = 0; ev < 256; ev++)
@@ -212,8 +186,7 @@ static void sweep(void)
 	printf("test_sim_models: sweep programmed %u control values\n", tried);
 	CHECK_EQ_INT(bad_true, 0, "modeled events that did not count");
 	CHECK_EQ_INT(bad_false, 0, "unmodeled events that counted");
-	acc->ops->close(acc);
-	pmon_sim_destroy(sim);
+	sim_teardown();
 }
 
 int main(void)

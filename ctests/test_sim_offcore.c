@@ -4,39 +4,7 @@
  * shared by the hyperthreads of a core, AnyThread, gating, reserved bits,
  * and the per-CPU ground truth.
  */
-#include "check.h"
-#include "access.h"
-#include "pmon/pmon.h"
-#include "pmon/sim.h"
-
-static pmon_sim_t *sim;
-static struct pmon_access *acc;
-
-static void machine(const char *spec)
-{
-	struct pmon_sim_shape sh;
-	char err[256];
-
-	if (acc)
-		acc->ops->close(acc);
-	pmon_sim_destroy(sim);
-	CHECK_EQ_INT(pmon_sim_shape_parse(spec, &sh, err, sizeof err), 0, err);
-	sim = pmon_sim_create(&sh);
-	pmon_sim_set_current(sim);
-	CHECK_EQ_INT(pmon_sim_access_open(&acc, err, sizeof err), 0, err);
-}
-
-static uint64_t rdmsr(int cpu, uint32_t msr)
-{
-	uint64_t v = 0;
-	CHECK_EQ_INT(acc->ops->msr_read(acc, cpu, msr, &v), 0, "msr read");
-	return v;
-}
-
-static int wrmsr(int cpu, uint32_t msr, uint64_t v)
-{
-	return acc->ops->msr_write(acc, cpu, msr, v);
-}
+#include "sim_fixture.h"
 
 #define RSP0 0x1A6
 #define RSP1 0x1A7
@@ -195,7 +163,6 @@ int main(void)
 	shared_rsp();
 	matching();
 	gating();
-	acc->ops->close(acc);
-	pmon_sim_destroy(sim);
+	sim_teardown();
 	return check_done("test_sim_offcore");
 }

@@ -5,46 +5,7 @@
  */
 #include <string.h>
 
-#include "check.h"
-#include "access.h"
-#include "pmon/pmon.h"
-#include "pmon/sim.h"
-
-static pmon_sim_t *sim;
-static struct pmon_access *acc;
-
-static void machine(const char *spec)
-{
-	struct pmon_sim_shape sh;
-	char err[256];
-
-	if (acc)
-		acc->ops->close(acc);
-	pmon_sim_destroy(sim);
-	CHECK_EQ_INT(pmon_sim_shape_parse(spec, &sh, err, sizeof err), 0, err);
-	sim = pmon_sim_create(&sh);
-	pmon_sim_set_current(sim);
-	CHECK_EQ_INT(pmon_sim_access_open(&acc, err, sizeof err), 0, err);
-}
-
-static pmon_pci_addr_t at(int bus, int dev, int func)
-{
-	pmon_pci_addr_t d = { 0, (uint8_t)bus, (uint8_t)dev, (uint8_t)func };
-	return d;
-}
-
-static uint32_t rd(int bus, int dev, int func, uint32_t off)
-{
-	uint32_t v = 0xdeadbeef;
-	int rc = acc->ops->pci_read(acc, at(bus, dev, func), off, &v);
-	CHECK_EQ_INT(rc, 0, "pci read");
-	return v;
-}
-
-static int wr(int bus, int dev, int func, uint32_t off, uint32_t v)
-{
-	return acc->ops->pci_write(acc, at(bus, dev, func), off, v);
-}
+#include "sim_fixture.h"
 
 static const struct {
 	int dev, func;
@@ -262,7 +223,6 @@ int main(void)
 	nodeids();
 	pmon_writes();
 	filters();
-	acc->ops->close(acc);
-	pmon_sim_destroy(sim);
+	sim_teardown();
 	return check_done("test_sim_pci");
 }

@@ -7,10 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
-#include "access.h"
-#include "pmon/pmon.h"
-#include "pmon/sim.h"
+#include "sim_fixture.h"
 
 static struct pmon_sim_shape sh;
 static char err[256];
@@ -219,9 +216,7 @@ static void current_machine(void)
 	CHECK(pmon_sim_current() == m, "closing keeps the machine");
 
 	/* set_current swaps it; destroy forgets it */
-	struct pmon_sim_shape s2;
-	pmon_sim_shape_parse("sockets=1,cores=2", &s2, NULL, 0);
-	pmon_sim_t *m2 = pmon_sim_create(&s2);
+	pmon_sim_t *m2 = sim_new("sockets=1,cores=2");
 	CHECK(pmon_sim_set_current(m2) == m, "set_current returns the old one");
 	pmon_sim_destroy(m);
 	CHECK(pmon_sim_current() == m2, "m2 current");

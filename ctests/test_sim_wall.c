@@ -14,31 +14,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "check.h"
-#include "access.h"
-#include "pmon/pmon.h"
-#include "pmon/sim.h"
+#include "sim_fixture.h"
 
 #define SLEEP_NS 20000000ull
 #define SLACK_NS 2000000000ull
-
-static pmon_sim_t *sim;
-static struct pmon_access *acc;
-
-static void machine(const char *spec)
-{
-	struct pmon_sim_shape sh;
-	char err[256];
-
-	if (acc)
-		acc->ops->close(acc);
-	acc = NULL;
-	pmon_sim_destroy(sim);
-	CHECK_EQ_INT(pmon_sim_shape_parse(spec, &sh, err, sizeof err), 0, err);
-	sim = pmon_sim_create(&sh);
-	pmon_sim_set_current(sim);
-	CHECK_EQ_INT(pmon_sim_access_open(&acc, err, sizeof err), 0, err);
-}
 
 static void nap(void)
 {
@@ -48,37 +27,7 @@ static void nap(void)
 		;
 }
 
-static pmon_pci_addr_t imc(int ch)
-{
-	static const int func[4] = { 0, 1, 4, 5 };
-	pmon_pci_addr_t d = { 0, 0x3f, 16, (uint8_t)func[ch] };
-	return d;
-}
-
-static uint32_t rd(pmon_pci_addr_t d, uint32_t off)
-{
-	uint32_t v = 0;
-	CHECK_EQ_INT(acc->ops->pci_read(acc, d, off, &v), 0, "pci read");
-	return v;
-}
-
-static void wr(pmon_pci_addr_t d, uint32_t off, uint32_t v)
-{
-	CHECK_EQ_INT(acc->ops->pci_write(acc, d, off, v), 0, "pci write");
-}
-
-static uint64_t rdmsr(int cpu, uint32_t msr)
-{
-	uint64_t v = 0;
-	CHECK_EQ_INT(acc->ops->msr_read(acc, cpu, msr, &v), 0, "msr read");
-	return v;
-}
-
-static void wrmsr(int cpu, uint32_t msr, uint64_t v)
-{
-	CHECK_EQ_INT(acc->ops->msr_write(acc, cpu, msr, v), 0, "msr write");
-}
-
+#define IMC0          imc(0x3f, 0)        /* socket 0, channel 0 */
 #define IMC_FIXED_CTL 0xF0
 #define IMC_FIXED_LO  0xD0
 #define IMC_CTL0      0xD8
@@ -115,14 +64,14 @@ static void manual(void)
 {
 	machine(NULL);
 	CHECK_EQ_INT(pmon_sim_shape(sim)->clock, PMON_SIM_CLOCK_MANUAL, "parse default manual");
-	wr(imc(0), IMC_FIXED_CTL, FIXED_EN);
+	pci_wr_ok(IMC0, IMC_FIXED_CTL, FIXED_EN);
 	nap();
 	CHECK_EQ_U64(pmon_sim_now_ns(sim), 0, "manual: a sleep moves nothing");
-	CHECK_EQ_U64(rd(imc(0), IMC_FIXED_LO), 0, "manual: DCLK still 0 after a sleep");
+	CHECK_EQ_U64(pci_rd(IMC0, IMC_FIXED_LO), 0, "manual: DCLK still 0 after a sleep");
 	pmon_sim_advance_ns(sim, 1000);
 	nap();
 	CHECK_EQ_U64(pmon_sim_now_ns(sim), 1000, "manual: only the advance");
-	CHECK_EQ_U64(rd(imc(0), IMC_FIXED_LO), 800, "manual: 800 DCLK");
+	CHECK_EQ_U64(pci_rd(IMC0, IMC_FIXED_LO), 800, "manual: 800 DCLK");
 
 	machine("clock=manual,load=1G");
 	nap();
@@ -146,11 +95,11 @@ static void wall(void)
 
 	/* a register access moves time too: DCLK counts the wall interval */
 	n0 = pmon_sim_now_ns(sim);
-	wr(imc(0), IMC_FIXED_CTL, FIXED_EN);
+	pci_wr_ok(IMC0, IMC_FIXED_CTL, FIXED_EN);
 	n1 = pmon_sim_now_ns(sim);
 	nap();
 	n2 = pmon_sim_now_ns(sim);
-	v = rd(imc(0), IMC_FIXED_LO);
+	v = pci_rd(IMC0, IMC_FIXED_LO);
 	n3 = pmon_sim_now_ns(sim);
 	CHECK(v >= dclk(n2) - dclk(n1) && v <= dclk(n3) - dclk(n0),
 	      "wall: DCLK %llu within [%llu, %llu]", (unsigned long long)v,
@@ -158,9 +107,9 @@ static void wall(void)
 	CHECK(v >= dclk(SLEEP_NS), "wall: DCLK over the sleep (%llu)", (unsigned long long)v);
 
 	/* time moves between two reads with nothing else in between */
-	uint32_t a = rd(imc(0), IMC_FIXED_LO);
+	uint32_t a = pci_rd(IMC0, IMC_FIXED_LO);
 	nap();
-	uint32_t b = rd(imc(0), IMC_FIXED_LO);
+	uint32_t b = pci_rd(IMC0, IMC_FIXED_LO);
 	CHECK(b - a >= dclk(SLEEP_NS) && b - a < dclk(SLEEP_NS + SLACK_NS),
 	      "wall: two reads 20 ms apart differ by %u DCLK", b - a);
 
@@ -191,21 +140,21 @@ static void auto_mode(void)
 	n1 = pmon_sim_now_ns(sim);
 	CHECK(n1 - n0 >= SLEEP_NS && n1 - n0 < SLEEP_NS + SLACK_NS,
 	      "auto: follows the wall clock at first (%llu)", (unsigned long long)(n1 - n0));
-	wr(imc(0), IMC_FIXED_CTL, FIXED_EN);
+	pci_wr_ok(IMC0, IMC_FIXED_CTL, FIXED_EN);
 	nap();
 	pmon_sim_advance_ns(sim, 1000);          /* the program takes control */
 	n2 = pmon_sim_now_ns(sim);
 	CHECK(n2 >= n1 + SLEEP_NS + 1000 && n2 < n1 + SLEEP_NS + SLACK_NS,
 	      "auto: caught up with the wall, then the advance (%llu)",
 	      (unsigned long long)(n2 - n1));
-	uint32_t a = rd(imc(0), IMC_FIXED_LO);
+	uint32_t a = pci_rd(IMC0, IMC_FIXED_LO);
 	nap();
 	n3 = pmon_sim_now_ns(sim);
 	CHECK_EQ_U64(n3, n2, "auto: a sleep after the first advance adds nothing");
-	CHECK_EQ_U64(rd(imc(0), IMC_FIXED_LO), a, "auto: DCLK frozen after the switch");
+	CHECK_EQ_U64(pci_rd(IMC0, IMC_FIXED_LO), a, "auto: DCLK frozen after the switch");
 	pmon_sim_advance_ns(sim, 5000);
 	CHECK_EQ_U64(pmon_sim_now_ns(sim), n2 + 5000, "auto: manual from then on");
-	CHECK_EQ_U64(rd(imc(0), IMC_FIXED_LO), a + dclk(n2 + 5000) - dclk(n2),
+	CHECK_EQ_U64(pci_rd(IMC0, IMC_FIXED_LO), a + dclk(n2 + 5000) - dclk(n2),
 		     "auto: DCLK exact under manual advances");
 
 	/* traffic takes control as well */
@@ -227,12 +176,12 @@ static void load(void)
 
 	machine("clock=wall,load=64M");
 	/* CAS RD on channel 0 and offcore DRD local DRAM on CPU 0 */
-	wr(imc(0), IMC_CTL0, CAS_RD);
+	pci_wr_ok(IMC0, IMC_CTL0, CAS_RD);
 	pmon_sim_channel_truth(sim, 0, 0, &tr);
 	base_cas = tr.cas_rd;
-	wrmsr(0, 0x1A6, DRD_LOCAL_DRAM);
-	wrmsr(0, 0x186, EVT_B7);
-	wrmsr(0, 0x38F, 0xF);
+	wrmsr_ok(0, 0x1A6, DRD_LOCAL_DRAM);
+	wrmsr_ok(0, 0x186, EVT_B7);
+	wrmsr_ok(0, 0x38F, 0xF);
 	pmon_sim_cpu_truth(sim, 0, &ct);
 	base_core = ct.load_local;
 	for (int round = 0; round < 3; round++) {
@@ -259,7 +208,7 @@ static void load(void)
 	}
 	/* the counters saw them through the normal path: the lower dword reads
 	 * (and catch up) first, then the truth of the same instant */
-	v = rd(imc(0), IMC_CTR0_LO);
+	v = pci_rd(IMC0, IMC_CTR0_LO);
 	pmon_sim_channel_truth(sim, 0, 0, &tr);
 	CHECK_EQ_U64(v, tr.cas_rd - base_cas, "load: iMC CAS_COUNT.RD = truth");
 	CHECK(v > 0, "load: CAS counted");
@@ -295,7 +244,7 @@ static void load(void)
 	CHECK(lines >= SLEEP_NS / 1000, "auto load: ran while following (%llu)",
 	      (unsigned long long)lines);
 	nap();
-	rd(imc(0), IMC_FIXED_LO);
+	pci_rd(IMC0, IMC_FIXED_LO);
 	CHECK_EQ_U64(cas_rd_sum(0), lines, "auto load: stopped after the switch");
 }
 
@@ -306,13 +255,13 @@ static void load_consistent(void)
 	struct timespec ts = { 0, 50000000 };
 
 	machine("clock=wall,load=1G");
-	wr(imc(0), 0xF4, 0x10100);               /* freeze the box */
-	wr(imc(0), IMC_FIXED_CTL, FIXED_EN);
-	wr(imc(0), IMC_CTL0, CAS_RD);
-	wr(imc(0), 0xF4, 0x10000);               /* both start at this access */
+	pci_wr_ok(IMC0, 0xF4, 0x10100);          /* freeze the box */
+	pci_wr_ok(IMC0, IMC_FIXED_CTL, FIXED_EN);
+	pci_wr_ok(IMC0, IMC_CTL0, CAS_RD);
+	pci_wr_ok(IMC0, 0xF4, 0x10000);          /* both start at this access */
 	nanosleep(&ts, NULL);
-	uint64_t d = rd(imc(0), IMC_FIXED_LO);   /* models ~780000 lines */
-	uint64_t c = rd(imc(0), IMC_CTR0_LO);
+	uint64_t d = pci_rd(IMC0, IMC_FIXED_LO); /* models ~780000 lines */
+	uint64_t c = pci_rd(IMC0, IMC_CTR0_LO);
 	/* channel 0 gets 1e9 / 64 / 4 lines a second, DCLK 0.8e9: c = d / 204.8 */
 	uint64_t want = d * 5 / 1024;
 	CHECK(c + want / 50 + 64 >= want && c <= want + want / 50 + 64,
@@ -350,11 +299,7 @@ static void process_machine(void)
 	char why[256];
 	pmon_sim_t *m;
 
-	if (acc)
-		acc->ops->close(acc);
-	acc = NULL;
-	pmon_sim_destroy(sim);
-	sim = NULL;
+	sim_teardown();
 	CHECK(pmon_sim_current() == NULL, "no current machine");
 	setenv("PMON_SIM", "sockets=1,load=64M", 1);
 	CHECK_EQ_INT(pmon_sim_access_open(&acc, why, sizeof why), 0, why);
@@ -367,10 +312,7 @@ static void process_machine(void)
 	CHECK(n1 - n0 >= SLEEP_NS, "process machine: time passes by itself");
 	sim = m;
 	CHECK_EQ_U64(cas_rd_sum(0), lines_at(n1, 64000000), "process machine: the load runs");
-	acc->ops->close(acc);
-	acc = NULL;
-	pmon_sim_destroy(m);
-	sim = NULL;
+	sim_teardown();                     /* sim is m */
 
 	setenv("PMON_SIM", "sockets=1,clock=manual", 1);
 	CHECK_EQ_INT(pmon_sim_access_open(&acc, why, sizeof why), 0, why);
@@ -394,8 +336,6 @@ int main(void)
 	load_consistent();
 	load_wrap();
 	process_machine();
-	if (acc)
-		acc->ops->close(acc);
-	pmon_sim_destroy(sim);
+	sim_teardown();
 	return check_done("test_sim_wall");
 }
