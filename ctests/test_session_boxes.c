@@ -111,6 +111,19 @@ static void offcore(void)
 	a->ops->msr_read(a, 0, 0x38f, &global_after);
 	a->ops->msr_read(a, 0, 0x1a6, &rsp_after);
 	CHECK_EQ_U64(global_after, global_before, "IA32_PERF_GLOBAL_CTRL restored");
+	/* another agent's enable bits (a fixed counter, PMC 3) survive start and stop */
+	pmon_session_destroy(s);
+	a->ops->msr_write(a, 0, 0x38f, 0x200000008ull);
+	pmon_session_create(m, &s);
+	CHECK_EQ_INT(add_m(s, "snb_ep::OFFCORE_RESPONSE_0:DMND_DATA_RD:LLC_MISS_LOCAL_DRAM:cpu=0"),
+		     PMON_OK, err);
+	CHECK_EQ_INT(pmon_session_start(s), PMON_OK, pmon_session_errmsg(s));
+	a->ops->msr_read(a, 0, 0x38f, &global_after);
+	CHECK_EQ_U64(global_after, 0x200000009ull, "our PMC 0 enabled beside the others' bits");
+	CHECK_EQ_INT(pmon_session_stop(s, v), PMON_OK, "stop");
+	a->ops->msr_read(a, 0, 0x38f, &global_after);
+	CHECK_EQ_U64(global_after, 0x200000008ull, "only our bit cleared on stop");
+	a->ops->msr_write(a, 0, 0x38f, global_before);
 	CHECK_EQ_U64(rsp_after, rsp_before, "MSR_OFFCORE_RSP_0 restored");
 	pmon_session_destroy(s);
 	a->ops->close(a);
@@ -162,16 +175,18 @@ static void scheduling(void)
 		     PMON_ECONFLICT, "different match on one port");
 	CHECK_EQ_INT(add_raw(s, "snbep_unc_qpi1::UNC_Q_CTO_COUNT:match_vnw=1:mask_vnw=3"), PMON_OK,
 		     "the other port");
-	/* offcore MSRs are shared by the two hyperthreads of a core (CPUs 0 and 1) */
+	/* on Sandy Bridge with hyperthreading each logical CPU has its own offcore
+	 * MSRs (on Nehalem/Westmere the two threads of a core share them) */
 	pmon_session_clear(s);
 	CHECK_EQ_INT(add_raw(s, "snb_ep::OFFCORE_RESPONSE_0:DMND_DATA_RD:LLC_MISS_LOCAL_DRAM:cpu=0"),
 		     PMON_OK, err);
-	CHECK_EQ_INT(add_raw(s, "snb_ep::OFFCORE_RESPONSE_0:DMND_RFO:LLC_MISS_LOCAL_DRAM:cpu=1"),
-		     PMON_ECONFLICT, "sibling thread wants another RSP_0 value");
-	CHECK_EQ_INT(add_raw(s, "snb_ep::OFFCORE_RESPONSE_1:DMND_RFO:LLC_MISS_LOCAL_DRAM:cpu=1"),
+	CHECK_EQ_INT(add_raw(s, "snb_ep::OFFCORE_RESPONSE_0:DMND_RFO:LLC_MISS_LOCAL_DRAM:cpu=0"),
+		     PMON_ECONFLICT, "one CPU, two RSP_0 values");
+	CHECK(strstr(err, "MSR_OFFCORE_RSP_0") || strstr(err, "rsp0"), "names the register: %s", err);
+	CHECK_EQ_INT(add_raw(s, "snb_ep::OFFCORE_RESPONSE_1:DMND_RFO:LLC_MISS_LOCAL_DRAM:cpu=0"),
 		     PMON_OK, "RSP_1 is free");
-	CHECK_EQ_INT(add_raw(s, "snb_ep::OFFCORE_RESPONSE_0:DMND_RFO:LLC_MISS_LOCAL_DRAM:cpu=2"),
-		     PMON_OK, "another core");
+	CHECK_EQ_INT(add_raw(s, "snb_ep::OFFCORE_RESPONSE_0:DMND_RFO:LLC_MISS_LOCAL_DRAM:cpu=1"),
+		     PMON_OK, "the sibling thread has its own RSP_0");
 	pmon_session_destroy(s);
 }
 
@@ -212,6 +227,66 @@ static void filters_programmed(void)
 	a->ops->close(a);
 }
 
+/* A second session never takes over a running one's counters or filters. */
+static void two_sessions(void)
+{
+	pmon_session_t *a, *b;
+	uint64_t va[1], vb[1];
+	size_t w0;
+	pmon_session_create(m, &a);
+	pmon_session_create(m, &b);
+	CHECK_EQ_INT(add_m(a, "snbep_unc_cbo0::UNC_C_CLOCKTICKS:socket=0"), PMON_OK, err);
+	CHECK_EQ_INT(add_m(b, "snbep_unc_cbo0::UNC_C_CLOCKTICKS:t=2:socket=0"), PMON_OK, err);
+	CHECK_EQ_INT(pmon_session_start(a), PMON_OK, pmon_session_errmsg(a));
+	w0 = pmon_sim_log_writes(sim);
+	CHECK_EQ_INT(pmon_session_start(b), PMON_OK, "b moves to a free counter");
+	CHECK(pmon_session_counter(b, 0) != pmon_session_counter(a, 0), "different counters (%d, %d)",
+	      pmon_session_counter(a, 0), pmon_session_counter(b, 0));
+	pmon_session_stop(b, NULL);
+	/* with every counter of the box taken, b is refused before any write */
+	pmon_session_t *c;
+	pmon_session_create(m, &c);
+	CHECK_EQ_INT(add_m(c, "snbep_unc_cbo0::UNC_C_CLOCKTICKS:t=1:socket=0"), PMON_OK, err);
+	CHECK_EQ_INT(add_m(c, "snbep_unc_cbo0::UNC_C_CLOCKTICKS:t=3:socket=0"), PMON_OK, err);
+	CHECK_EQ_INT(add_m(c, "snbep_unc_cbo0::UNC_C_CLOCKTICKS:t=4:socket=0"), PMON_OK, err);
+	CHECK_EQ_INT(pmon_session_start(c), PMON_OK, pmon_session_errmsg(c));
+	w0 = pmon_sim_log_writes(sim);
+	CHECK_EQ_INT(pmon_session_start(b), PMON_EBUSY, "no counter left");
+	CHECK(strstr(pmon_session_errmsg(b), "in use by another agent") != NULL, "message: %s",
+	      pmon_session_errmsg(b));
+	CHECK_EQ_U64(pmon_sim_log_writes(sim), w0, "the refused start wrote nothing");
+	pmon_session_destroy(c);
+	uint64_t t0 = pmon_sim_now_ns(sim);
+	pmon_sim_advance_ns(sim, 1000000);
+	CHECK_EQ_INT(pmon_session_read(a, va), PMON_OK, "read a");
+	CHECK_EQ_U64(va[0], ticks(pmon_sim_now_ns(sim), pmon_sim_shape(sim)->uclk_hz) -
+		     ticks(t0, pmon_sim_shape(sim)->uclk_hz), "a keeps counting");
+	pmon_session_stop(a, NULL);
+	/* filters: b may share a's CBo state filter value, and keeps it after a stops */
+	pmon_session_clear(a);
+	pmon_session_clear(b);
+	CHECK_EQ_INT(add_raw(a, "snbep_unc_cbo6::UNC_C_LLC_LOOKUP:DATA_READ:STATE_M"), PMON_OK, err);
+	CHECK_EQ_INT(add_raw(b, "snbep_unc_cbo6::UNC_C_LLC_LOOKUP:WRITE:STATE_I"), PMON_OK, err);
+	CHECK_EQ_INT(pmon_session_start(a), PMON_OK, pmon_session_errmsg(a));
+	CHECK_EQ_INT(pmon_session_start(b), PMON_EBUSY, "state filter held with another value");
+	CHECK(strstr(pmon_session_errmsg(b), "'state'") != NULL, "names the field: %s", pmon_session_errmsg(b));
+	pmon_session_clear(b);
+	CHECK_EQ_INT(add_raw(b, "snbep_unc_cbo6::UNC_C_LLC_LOOKUP:WRITE:STATE_M"), PMON_OK, err);
+	struct pmon_access *acc;
+	uint64_t f;
+	pmon_sim_access_open(&acc, err, sizeof(err));
+	CHECK_EQ_INT(pmon_session_start(b), PMON_OK, pmon_session_errmsg(b));
+	pmon_session_stop(a, va);
+	acc->ops->msr_read(acc, 0, 0xd14 + 6 * 0x20, &f);
+	CHECK_EQ_U64(f, 0x200000, "the filter stays for b after a stops");
+	pmon_session_stop(b, vb);
+	acc->ops->msr_read(acc, 0, 0xd14 + 6 * 0x20, &f);
+	CHECK_EQ_U64(f, 0, "the last user restores the original filter");
+	acc->ops->close(acc);
+	pmon_session_destroy(a);
+	pmon_session_destroy(b);
+}
+
 int main(void)
 {
 	setenv("PMON_SIM", "clock=manual", 1);
@@ -224,6 +299,7 @@ int main(void)
 	offcore();
 	scheduling();
 	filters_programmed();
+	two_sessions();
 	pmon_machine_close(m);
 	return check_done("test_session_boxes");
 }

@@ -26,8 +26,8 @@ static int same_counters(const pmon_encoding_t *a, const pmon_encoding_t *b)
 	return a->pmu == b->pmu && a->socket == b->socket && a->cpu == b->cpu;
 }
 
-/* Same filter registers: box-wide for uncore; per physical core for the
- * offcore MSRs. */
+/* Same filter registers: box-wide for uncore; for the offcore MSRs per
+ * logical CPU, or per physical core where the generation shares them. */
 static int same_filters(const struct pmon_machine *m, const pmon_encoding_t *a,
 			const pmon_encoding_t *b)
 {
@@ -37,7 +37,10 @@ static int same_filters(const struct pmon_machine *m, const pmon_encoding_t *a,
 		return 1;
 	if (a->cpu < 0 || b->cpu < 0)
 		return 0;
-	return a->cpu == b->cpu || m->topo.cpu_core[a->cpu] == m->topo.cpu_core[b->cpu];
+	if (a->cpu == b->cpu)
+		return 1;
+	return pmon_catalog_pmu(a->pmu)->type->rsp_per_core &&
+	       m->topo.cpu_core[a->cpu] == m->topo.cpu_core[b->cpu];
 }
 
 /* Filter words (bit w) an event uses through its fields. */
@@ -65,10 +68,9 @@ static int augment(const pmon_encoding_t *const *evs, int i, int n, int *owner,
 	return 0;
 }
 
-int pmon_schedule(const struct pmon_machine *m, const pmon_encoding_t *ev, int n,
-		  int *counter, char *err, size_t errlen)
+int pmon_check_filters(const struct pmon_machine *m, const pmon_encoding_t *ev, int n,
+		       char *err, size_t errlen)
 {
-	/* shared filter fields */
 	for (int i = 0; i < n; i++) {
 		const struct pmon_box_type *t = pmon_catalog_pmu(ev[i].pmu)->type;
 		for (int j = 0; j < i; j++) {
@@ -104,6 +106,16 @@ int pmon_schedule(const struct pmon_machine *m, const pmon_encoding_t *ev, int n
 			}
 		}
 	}
+
+	return PMON_OK;
+}
+
+int pmon_schedule(const struct pmon_machine *m, const pmon_encoding_t *ev, int n,
+		  int *counter, char *err, size_t errlen)
+{
+	int rc = pmon_check_filters(m, ev, n, err, errlen);
+	if (rc)
+		return rc;
 
 	/* counters, one group at a time */
 	int done[PMON_SCHED_MAX] = { 0 };

@@ -12,4 +12,9 @@
 int pmon_schedule(const struct pmon_machine *m, const pmon_encoding_t *ev, int n,
 		  int *counter, char *err, size_t errlen);
 
+/* The shared-filter part alone: PMON_ECONFLICT when two of the events need
+ * different values in one filter field (or one whole-register matcher). */
+int pmon_check_filters(const struct pmon_machine *m, const pmon_encoding_t *ev, int n,
+		       char *err, size_t errlen);
+
 #endif

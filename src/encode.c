@@ -387,6 +387,8 @@ int pmon_encode_pmu(int pmu_idx, const char *evname, char **attrs, int nattrs,
 			n += (size_t)snprintf(out->name + n, sizeof(out->name) - n,
 					      t->mods[m].kind == PMON_MOD_ADDR ? ":%s=0x%llx" : ":%s=%llu",
 					      t->mods[m].name, (unsigned long long)st.mod_val[m]);
+	if (n >= sizeof(out->name))
+		return fail(err, errlen, PMON_EINVAL, "event name too long");
 	if (st.cpu >= 0)
 		n += (size_t)snprintf(out->name + n, sizeof(out->name) - n, ":cpu=%d", st.cpu);
 	else if (!is_core)
@@ -427,6 +429,9 @@ int pmon_encode_pmu(int pmu_idx, const char *evname, char **attrs, int nattrs,
 	out->cntmask = ev->cntmask;
 	memcpy(out->filt, filt, sizeof(filt));
 	out->fields_used = need;
+	for (int f = 0; f < t->nfields; f++)
+		if (need & (1u << f))
+			out->filt_used |= 1u << t->fields[f].word;
 	return PMON_OK;
 }
 

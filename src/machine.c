@@ -157,7 +157,6 @@ static int open_hw(struct pmon_machine *m, char *why, size_t whylen)
 
 int pmon_machine_open(pmon_machine_t **out, const char *backend, char *why, size_t whylen)
 {
-	char local[8];
 	int rc;
 
 	*out = NULL;
@@ -177,6 +176,7 @@ int pmon_machine_open(pmon_machine_t **out, const char *backend, char *why, size
 	if (!m)
 		return say(why, whylen, PMON_ENOMEM, "out of memory");
 	snprintf(m->backend, sizeof(m->backend), "%s", is_sim ? "sim" : "msr");
+	pthread_mutex_init(&m->lock, NULL);
 	rc = is_sim ? open_sim(m, why, whylen) : open_hw(m, why, whylen);
 	if (rc)
 		goto fail;
@@ -184,7 +184,7 @@ int pmon_machine_open(pmon_machine_t **out, const char *backend, char *why, size
 		goto fail;
 	rc = pmon_busmap_build(m->acc, &m->topo, &m->bm, why, whylen);
 	if (rc) {
-		if (!is_sim && rc == PMON_ENODEV) {
+		if (!is_sim && rc == PMON_ENODEV && why && whylen) {
 			size_t n = strlen(why);
 			snprintf(why + n, whylen > n ? whylen - n : 0,
 				 " (the uncore PCI functions may be hidden by the BIOS); "
@@ -200,7 +200,6 @@ int pmon_machine_open(pmon_machine_t **out, const char *backend, char *why, size
 	if ((rc = find_boxes(m, why, whylen)))
 		goto fail;
 	snprintf(m->cpu_name, sizeof(m->cpu_name), "%s", m->id.brand);
-	(void)local;
 	*out = m;
 	return PMON_OK;
 fail:
@@ -212,6 +211,8 @@ void pmon_machine_close(pmon_machine_t *m)
 {
 	if (!m)
 		return;
+	pmon_sessions_close_all(m);
+	pthread_mutex_destroy(&m->lock);
 	if (m->acc && m->acc->ops->close)
 		m->acc->ops->close(m->acc);
 	pmon_topo_free(&m->topo);
@@ -321,6 +322,12 @@ int pmon_machine_encode(const pmon_machine_t *m, const char *name, pmon_encoding
 				   p->name, e->socket, m->cbos, m->cbos - 1);
 		return say(err, errlen, PMON_ENODEV, "%s is not present on socket %d", p->name, e->socket);
 	}
+	for (int r = 0; r < t->nfregs; r++)
+		if (t->fregs[r].extra_dev && (e->filt_used & (1u << t->fregs[r].word)) &&
+		    !m->loc[e->pmu][e->socket].has_extra)
+			return say(err, errlen, PMON_ENODEV,
+				   "%s needs %s, but the box's match/mask PCI function is missing on "
+				   "socket %d (hidden by the BIOS?)", e->name, t->fregs[r].name, e->socket);
 	if (m->sim) {
 		const struct pmon_event *ev = &t->events[e->event];
 		char box[32];

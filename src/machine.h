@@ -2,6 +2,8 @@
 #ifndef PMON_MACHINE_H
 #define PMON_MACHINE_H
 
+#include <pthread.h>
+
 #include "pmon/pmon.h"
 #include "pmon/sim.h"
 #include "access.h"
@@ -29,6 +31,14 @@ struct pmon_machine {
 	int cbos;                 /* CBos per socket */
 	struct pmon_box_loc loc[PMON_MAX_PMUS][PMON_MAX_SOCKETS];
 	char warnings[1024];
+	/* every live session (session.c): closing the machine stops and
+	 * restores them; running ones are checked against each other */
+	pthread_mutex_t lock;
+	struct pmon_session **sessions;
+	int nsessions, capsessions;
 };
+
+/* Stop, restore and free every session still open on this machine. */
+void pmon_sessions_close_all(struct pmon_machine *m);
 
 #endif

@@ -74,8 +74,11 @@ int pmon_reg_read(struct pmon_machine *m, const struct pmon_box_regs *r,
 	uint16_t lo, hi;
 	int extra;
 	pci_offsets(r, k, idx, &lo, &hi, &extra);
-	if (extra && !r->has_extra)
+	if (extra && !r->has_extra) {
+		pmon_access_set_why(a, "%s: the match/mask PCI function is missing",
+				    pmon_catalog_pmu(r->pmu)->name);
 		return PMON_ENODEV;
+	}
 	pmon_pci_addr_t d = extra ? r->extra : r->pci;
 	uint32_t l, h1 = 0, h2 = 0;
 	if (!hi) {
@@ -107,8 +110,11 @@ int pmon_reg_write(struct pmon_machine *m, const struct pmon_box_regs *r,
 	uint16_t lo, hi;
 	int extra, rc;
 	pci_offsets(r, k, idx, &lo, &hi, &extra);
-	if (extra && !r->has_extra)
+	if (extra && !r->has_extra) {
+		pmon_access_set_why(a, "%s: the match/mask PCI function is missing",
+				    pmon_catalog_pmu(r->pmu)->name);
 		return PMON_ENODEV;
+	}
 	pmon_pci_addr_t d = extra ? r->extra : r->pci;
 	if ((rc = a->ops->pci_write(a, d, lo, (uint32_t)val)))
 		return rc;

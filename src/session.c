@@ -1,17 +1,25 @@
 /*
  * session.c - count a set of events together.
  *
- * start:  save every register it will write; freeze the boxes (frz_en|frz);
- *         write filters and controls (with the enable bit); take each counter's
- *         starting value while frozen; program the UBox last (it cannot be
- *         frozen); unfreeze.
+ * start:  read-only pre-pass: save every register the session will write,
+ *         and refuse (PMON_EBUSY, nothing written) when a counter it needs is
+ *         already enabled, or when a running session on this machine holds a
+ *         shared filter with another value.  Then freeze the boxes
+ *         (frz_en|frz), write filters and controls (with the enable bit),
+ *         take each counter's starting value while frozen, program the UBox
+ *         last (it cannot be frozen), enable the core counters in
+ *         IA32_PERF_GLOBAL_CTRL, unfreeze.
  * read:   per counter, delta = (raw - last) mod 2^width, total += delta; so a
  *         counter may wrap once between reads and the 64-bit total stays exact.
  * stop:   freeze, final read, write back every saved register, release the
- *         freeze.  Counters themselves are never written (no reset needed:
- *         totals come from deltas).
- * The box controls are write-only in silicon, so they cannot be saved; they
- * are left at 0 (not frozen, freeze disabled), their power-on state.
+ *         boxes.  Counters themselves are never written (totals come from
+ *         deltas, no reset needed).
+ * Registers shared with another running session of the same machine are
+ * handed over rather than restored: a filter goes back to its original value
+ * only when its last user stops, IA32_PERF_GLOBAL_CTRL is changed only in the
+ * session's own bits, and a box another session still uses is released
+ * unfrozen.  Box controls are write-only in silicon, so their earlier value
+ * cannot be saved; an unused box is left at 0, its power-on state.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -40,8 +48,8 @@ struct sess_box {
 	struct pmon_box_regs regs;
 	struct saved_reg saved[16];
 	int nsaved;
-	uint64_t global_saved;    /* core PMU: IA32_PERF_GLOBAL_CTRL before start */
-	uint64_t global_bits;
+	uint64_t global_bits;     /* core PMU: our enable bits in IA32_PERF_GLOBAL_CTRL */
+	uint64_t global_saved;    /* their values before start */
 };
 
 struct pmon_session {
@@ -66,12 +74,50 @@ static int set_err(pmon_session_t *s, int rc, const char *fmt, ...)
 	return rc;
 }
 
+/* ---------------------------------------------------------------- registry */
+
+static int registry_add(struct pmon_machine *m, pmon_session_t *s)
+{
+	int rc = PMON_OK;
+	pthread_mutex_lock(&m->lock);
+	if (m->nsessions == m->capsessions) {
+		int cap = m->capsessions ? 2 * m->capsessions : 8;
+		pmon_session_t **n = realloc(m->sessions, sizeof(*n) * (size_t)cap);
+		if (!n)
+			rc = PMON_ENOMEM;
+		else {
+			m->sessions = n;
+			m->capsessions = cap;
+		}
+	}
+	if (rc == PMON_OK)
+		m->sessions[m->nsessions++] = s;
+	pthread_mutex_unlock(&m->lock);
+	return rc;
+}
+
+static void registry_remove(struct pmon_machine *m, pmon_session_t *s)
+{
+	pthread_mutex_lock(&m->lock);
+	for (int i = 0; i < m->nsessions; i++)
+		if (m->sessions[i] == s) {
+			m->sessions[i] = m->sessions[--m->nsessions];
+			break;
+		}
+	pthread_mutex_unlock(&m->lock);
+}
+
 int pmon_session_create(pmon_machine_t *m, pmon_session_t **out)
 {
 	*out = calloc(1, sizeof(**out));
 	if (!*out)
 		return PMON_ENOMEM;
 	(*out)->m = m;
+	if (registry_add(m, *out)) {
+		free(*out);
+		*out = NULL;
+		return PMON_ENOMEM;
+	}
 	return PMON_OK;
 }
 
@@ -82,6 +128,8 @@ int pmon_session_counter(const pmon_session_t *s, int i)
 {
 	return (i >= 0 && i < s->n) ? s->ev[i].counter : PMON_EINVAL;
 }
+
+/* ---------------------------------------------------------------- events */
 
 static int reschedule(pmon_session_t *s, const pmon_encoding_t *extra)
 {
@@ -99,10 +147,8 @@ static int reschedule(pmon_session_t *s, const pmon_encoding_t *extra)
 		all[s->n] = *extra;
 	int rc = pmon_schedule(s->m, all, n, ctr, s->err, sizeof(s->err));
 	if (rc == PMON_OK)
-		for (int i = 0; i < s->n; i++)
+		for (int i = 0; i < n; i++)
 			s->ev[i].counter = ctr[i];
-	if (rc == PMON_OK && extra)
-		s->ev[s->n].counter = ctr[s->n];
 	free(all);
 	free(ctr);
 	return rc;
@@ -148,21 +194,43 @@ int pmon_session_clear(pmon_session_t *s)
 	return PMON_OK;
 }
 
-/* ---------------------------------------------------------------- programming */
+/* ---------------------------------------------------------------- boxes */
+
+static int is_core(const struct sess_box *bx) { return bx->regs.t->space == PMON_SPACE_CORE; }
+static int freezable(const struct sess_box *bx) { return bx->regs.t->has_box_ctl && !is_core(bx); }
+
+static int same_box(const struct pmon_box_regs *a, const struct pmon_box_regs *b)
+{
+	return a->pmu == b->pmu && a->socket == b->socket &&
+	       (a->t->space != PMON_SPACE_CORE || a->cpu == b->cpu);
+}
 
 static int box_of(pmon_session_t *s, const pmon_encoding_t *e)
 {
 	const struct pmon_box_type *t = pmon_catalog_pmu(e->pmu)->type;
 	int cpu = t->space == PMON_SPACE_CORE ? e->cpu : -1;
-	for (int b = 0; b < s->nboxes; b++)
-		if (s->boxes[b].regs.pmu == e->pmu && s->boxes[b].regs.socket == e->socket &&
-		    (t->space != PMON_SPACE_CORE || s->boxes[b].regs.cpu == cpu))
-			return b;
 	struct sess_box *bx = &s->boxes[s->nboxes];
 	memset(bx, 0, sizeof(*bx));
 	if (pmon_regs_resolve(s->m, e->pmu, e->socket, cpu, &bx->regs))
 		return -1;
+	for (int b = 0; b < s->nboxes; b++)
+		if (same_box(&s->boxes[b].regs, &bx->regs))
+			return b;
 	return s->nboxes++;
+}
+
+/* Does the filter register r of box bx carry a field some event of s uses? */
+static int uses_filter(const pmon_session_t *s, int box, int r)
+{
+	const struct pmon_box_type *t = s->boxes[box].regs.t;
+	for (int i = 0; i < s->n; i++) {
+		if (s->ev[i].box != box)
+			continue;
+		for (int f = 0; f < t->nfields; f++)
+			if ((s->ev[i].enc.fields_used & (1u << f)) && t->fields[f].word == t->fregs[r].word)
+				return 1;
+	}
+	return 0;
 }
 
 static int save(pmon_session_t *s, struct sess_box *bx, enum pmon_reg_kind k, int idx)
@@ -175,7 +243,7 @@ static int save(pmon_session_t *s, struct sess_box *bx, enum pmon_reg_kind k, in
 	struct saved_reg *r = &bx->saved[bx->nsaved];
 	int rc = pmon_reg_read(s->m, &bx->regs, k, idx, &r->value);
 	if (rc)
-		return set_err(s, rc, "reading %s register before programming failed: %s",
+		return set_err(s, rc, "reading a %s register before programming failed: %s",
 			       pmon_catalog_pmu(bx->regs.pmu)->name, s->m->acc->why);
 	r->kind = k;
 	r->idx = idx;
@@ -183,7 +251,141 @@ static int save(pmon_session_t *s, struct sess_box *bx, enum pmon_reg_kind k, in
 	return PMON_OK;
 }
 
-static int is_ubox(const struct sess_box *bx) { return !bx->regs.t->has_box_ctl; }
+static uint64_t saved_value(const struct sess_box *bx, enum pmon_reg_kind k, int idx)
+{
+	for (int i = 0; i < bx->nsaved; i++)
+		if (bx->saved[i].kind == k && bx->saved[i].idx == idx)
+			return bx->saved[i].value;
+	return 0;
+}
+
+/* Other running sessions of the machine (caller holds m->lock). */
+static void other_running(pmon_session_t *s, pmon_session_t ***list, int *n)
+{
+	*list = s->m->sessions;
+	*n = s->m->nsessions;
+}
+
+/* Counters already enabled by someone else are not ours to take: read every
+ * control of the boxes involved (reads only) and place the events again on
+ * the free counters. */
+static int avoid_busy(pmon_session_t *s)
+{
+	uint32_t busy[PMON_SCHED_MAX] = { 0 };
+	int rc, any = 0;
+	for (int b = 0; b < s->nboxes; b++) {
+		struct sess_box *bx = &s->boxes[b];
+		for (int c = 0; c < bx->regs.t->ncounters; c++) {
+			uint64_t v;
+			if ((rc = pmon_reg_read(s->m, &bx->regs, REG_CTL, c, &v)))
+				return set_err(s, rc, "reading a %s control failed: %s",
+					       pmon_catalog_pmu(bx->regs.pmu)->name, s->m->acc->why);
+			if (v & PMON_CTL_EN) {
+				busy[b] |= 1u << c;
+				any = 1;
+			}
+		}
+	}
+	if (!any)
+		return PMON_OK;
+	pmon_encoding_t *enc = malloc(sizeof(*enc) * (size_t)s->n);
+	int *ctr = malloc(sizeof(int) * (size_t)s->n);
+	if (!enc || !ctr) {
+		free(enc);
+		free(ctr);
+		return set_err(s, PMON_ENOMEM, "out of memory");
+	}
+	for (int i = 0; i < s->n; i++) {
+		enc[i] = s->ev[i].enc;
+		enc[i].cntmask &= ~busy[s->ev[i].box];
+	}
+	char why[400];
+	rc = pmon_schedule(s->m, enc, s->n, ctr, why, sizeof(why));
+	if (rc == PMON_OK)
+		for (int i = 0; i < s->n; i++)
+			s->ev[i].counter = ctr[i];
+	free(enc);
+	free(ctr);
+	if (rc)
+		return set_err(s, PMON_EBUSY, "counters in use by another agent (perf, another session, "
+			       "LIKWID, PCM) leave too few free: %s", why);
+	return PMON_OK;
+}
+
+/* The read-only pre-pass: resolve boxes, save registers, refuse busy ones.
+ * Caller holds m->lock. */
+static int prepare(pmon_session_t *s)
+{
+	int rc;
+	free(s->boxes);
+	s->boxes = calloc((size_t)s->n, sizeof(*s->boxes));
+	s->nboxes = 0;
+	if (!s->boxes)
+		return set_err(s, PMON_ENOMEM, "out of memory");
+	for (int i = 0; i < s->n; i++)
+		if ((s->ev[i].box = box_of(s, &s->ev[i].enc)) < 0)
+			return set_err(s, PMON_ENODEV, "%s: box not present", s->ev[i].enc.name);
+
+	/* shared filters against the sessions already running */
+	pmon_session_t **others;
+	int nothers, total = s->n;
+	other_running(s, &others, &nothers);
+	for (int o = 0; o < nothers; o++)
+		if (others[o] != s && others[o]->running)
+			total += others[o]->n;
+	pmon_encoding_t *all = malloc(sizeof(*all) * (size_t)total);
+	if (!all)
+		return set_err(s, PMON_ENOMEM, "out of memory");
+	int k = 0;
+	for (int i = 0; i < s->n; i++)
+		all[k++] = s->ev[i].enc;
+	for (int o = 0; o < nothers; o++)
+		if (others[o] != s && others[o]->running)
+			for (int i = 0; i < others[o]->n; i++)
+				all[k++] = others[o]->ev[i].enc;
+	char why[512];
+	rc = pmon_check_filters(s->m, all, total, why, sizeof(why));
+	free(all);
+	if (rc)
+		return set_err(s, PMON_EBUSY, "a running session holds a shared filter: %s", why);
+
+	if ((rc = avoid_busy(s)))
+		return rc;
+	for (int i = 0; i < s->n; i++) {
+		struct sess_event *e = &s->ev[i];
+		struct sess_box *bx = &s->boxes[e->box];
+		enum pmon_reg_kind ck = e->counter < 0 ? REG_FIXED_CTL : REG_CTL;
+		int idx = e->counter < 0 ? 0 : e->counter;
+		if ((rc = save(s, bx, ck, idx)))
+			return rc;
+		uint64_t en = e->counter < 0 ? bx->regs.t->fixed_en : PMON_CTL_EN;
+		if (saved_value(bx, ck, idx) & en)
+			return set_err(s, PMON_EBUSY,
+				       "%s: %s %s on socket %d is already enabled (control 0x%llx): "
+				       "another agent (perf, another session, LIKWID, PCM) is counting "
+				       "with it, so pmon leaves it alone",
+				       e->enc.name, pmon_catalog_pmu(bx->regs.pmu)->name,
+				       e->counter < 0 ? "fixed counter" : "counter", bx->regs.socket,
+				       (unsigned long long)saved_value(bx, ck, idx));
+		if (is_core(bx))
+			bx->global_bits |= 1ull << e->counter;
+	}
+	for (int b = 0; b < s->nboxes; b++) {
+		struct sess_box *bx = &s->boxes[b];
+		for (int r = 0; r < bx->regs.t->nfregs; r++)
+			if (uses_filter(s, b, r) && (rc = save(s, bx, REG_FILTER, r)))
+				return rc;
+		if (is_core(bx) && bx->global_bits) {
+			uint64_t g;
+			if ((rc = s->m->acc->ops->msr_read(s->m->acc, bx->regs.cpu, IA32_PERF_GLOBAL_CTRL, &g)))
+				return set_err(s, rc, "reading IA32_PERF_GLOBAL_CTRL failed: %s", s->m->acc->why);
+			bx->global_saved = g & bx->global_bits;
+		}
+	}
+	return PMON_OK;
+}
+
+/* ---------------------------------------------------------------- programming */
 
 static int wr(pmon_session_t *s, struct sess_box *bx, enum pmon_reg_kind k, int idx, uint64_t v)
 {
@@ -191,6 +393,21 @@ static int wr(pmon_session_t *s, struct sess_box *bx, enum pmon_reg_kind k, int 
 	if (rc)
 		set_err(s, rc, "writing a %s register failed: %s",
 			pmon_catalog_pmu(bx->regs.pmu)->name, s->m->acc->why);
+	return rc;
+}
+
+static int global_update(pmon_session_t *s, struct sess_box *bx, int enable)
+{
+	uint64_t g;
+	struct pmon_access *a = s->m->acc;
+	int rc = a->ops->msr_read(a, bx->regs.cpu, IA32_PERF_GLOBAL_CTRL, &g);
+	if (!rc) {
+		g &= ~bx->global_bits;
+		g |= enable ? bx->global_bits : bx->global_saved;
+		rc = a->ops->msr_write(a, bx->regs.cpu, IA32_PERF_GLOBAL_CTRL, g);
+	}
+	if (rc)
+		set_err(s, rc, "updating IA32_PERF_GLOBAL_CTRL failed: %s", a->why);
 	return rc;
 }
 
@@ -204,18 +421,42 @@ static int read_counter(pmon_session_t *s, struct sess_event *e, uint64_t *raw)
 	return rc;
 }
 
+/* Another running session using the same box: the registers it shares with
+ * us are its to restore.  Caller holds m->lock. */
+static struct sess_box *successor(pmon_session_t *s, const struct sess_box *bx)
+{
+	for (int o = 0; o < s->m->nsessions; o++) {
+		pmon_session_t *x = s->m->sessions[o];
+		if (x == s || !x->running)
+			continue;
+		for (int b = 0; b < x->nboxes; b++)
+			if (same_box(&x->boxes[b].regs, &bx->regs))
+				return &x->boxes[b];
+	}
+	return NULL;
+}
+
 static void restore_all(pmon_session_t *s)
 {
 	for (int b = 0; b < s->nboxes; b++) {
 		struct sess_box *bx = &s->boxes[b];
-		for (int i = 0; i < bx->nsaved; i++)
-			pmon_reg_write(s->m, &bx->regs, bx->saved[i].kind, bx->saved[i].idx,
-				       bx->saved[i].value);
-		if (bx->regs.t->space == PMON_SPACE_CORE && bx->global_bits)
-			s->m->acc->ops->msr_write(s->m->acc, bx->regs.cpu, IA32_PERF_GLOBAL_CTRL,
-						  bx->global_saved);
-		if (bx->regs.t->has_box_ctl)
-			pmon_reg_write(s->m, &bx->regs, REG_BOX_CTL, 0, 0);
+		struct sess_box *next = successor(s, bx);
+		for (int i = 0; i < bx->nsaved; i++) {
+			struct saved_reg *r = &bx->saved[i];
+			if (r->kind == REG_FILTER && next) {
+				/* the filter stays for the other session, which will
+				 * restore the original value when it stops */
+				for (int j = 0; j < next->nsaved; j++)
+					if (next->saved[j].kind == REG_FILTER && next->saved[j].idx == r->idx)
+						next->saved[j].value = r->value;
+				continue;
+			}
+			pmon_reg_write(s->m, &bx->regs, r->kind, r->idx, r->value);
+		}
+		if (is_core(bx) && bx->global_bits)
+			global_update(s, bx, 0);
+		if (freezable(bx))
+			pmon_reg_write(s->m, &bx->regs, REG_BOX_CTL, 0, next ? PMON_BOX_FRZ_EN : 0);
 	}
 }
 
@@ -223,7 +464,7 @@ static int freeze_all(pmon_session_t *s, uint32_t value)
 {
 	for (int b = 0; b < s->nboxes; b++) {
 		struct sess_box *bx = &s->boxes[b];
-		if (bx->regs.t->has_box_ctl && bx->regs.t->space != PMON_SPACE_CORE) {
+		if (freezable(bx)) {
 			int rc = wr(s, bx, REG_BOX_CTL, 0, value);
 			if (rc)
 				return rc;
@@ -232,22 +473,15 @@ static int freeze_all(pmon_session_t *s, uint32_t value)
 	return PMON_OK;
 }
 
-/* Program one event's control (and the box filters it needs). */
+/* Program one event's control, and the box filters it uses. */
 static int program(pmon_session_t *s, struct sess_event *e)
 {
 	struct sess_box *bx = &s->boxes[e->box];
 	const struct pmon_box_type *t = bx->regs.t;
 	int rc;
 	for (int r = 0; r < t->nfregs; r++) {
-		/* a filter register is written when the event uses a field in it */
-		int used = 0;
-		for (int f = 0; f < t->nfields; f++)
-			if ((e->enc.fields_used & (1u << f)) && t->fields[f].word == t->fregs[r].word)
-				used = 1;
-		if (!used)
+		if (!uses_filter(s, e->box, r))
 			continue;
-		if ((rc = save(s, bx, REG_FILTER, r)))
-			return rc;
 		/* fields of several events merge: they agree where they overlap */
 		uint64_t v = 0;
 		for (int i = 0; i < s->n; i++)
@@ -256,77 +490,55 @@ static int program(pmon_session_t *s, struct sess_event *e)
 		if ((rc = wr(s, bx, REG_FILTER, r, v & t->fregs[r].valid)))
 			return rc;
 	}
-	if (e->counter < 0) {
-		if ((rc = save(s, bx, REG_FIXED_CTL, 0)))
-			return rc;
+	if (e->counter < 0)
 		return wr(s, bx, REG_FIXED_CTL, 0, t->fixed_en);
-	}
-	if ((rc = save(s, bx, REG_CTL, e->counter)))
-		return rc;
-	if (t->space == PMON_SPACE_CORE)
-		bx->global_bits |= 1ull << e->counter;
 	return wr(s, bx, REG_CTL, e->counter, e->enc.ctl | PMON_CTL_EN);
 }
 
-int pmon_session_start(pmon_session_t *s)
+/* The UBox has no freeze and the core PMU is gated by GLOBAL_CTRL: both are
+ * programmed after the starting values are taken. */
+static int late(const struct sess_box *bx) { return !freezable(bx) && !is_core(bx); }
+
+static int start_locked(pmon_session_t *s)
 {
 	int rc;
-	if (s->running)
-		return set_err(s, PMON_EINVAL, "already counting");
-	if (!s->n)
-		return set_err(s, PMON_EINVAL, "no events to count");
-	free(s->boxes);
-	s->boxes = calloc((size_t)s->n, sizeof(*s->boxes));
-	s->nboxes = 0;
-	if (!s->boxes)
-		return set_err(s, PMON_ENOMEM, "out of memory");
-	for (int i = 0; i < s->n; i++)
-		if ((s->ev[i].box = box_of(s, &s->ev[i].enc)) < 0)
-			return set_err(s, PMON_ENODEV, "%s: box not present", s->ev[i].enc.name);
-
+	if ((rc = prepare(s)))
+		return rc;
 	if ((rc = freeze_all(s, PMON_BOX_FRZ_EN | PMON_BOX_FRZ)))
 		goto undo;
-	/* everything but the UBox, which has no freeze and so goes last */
 	for (int i = 0; i < s->n; i++)
-		if (!is_ubox(&s->boxes[s->ev[i].box]) && (rc = program(s, &s->ev[i])))
+		if (!late(&s->boxes[s->ev[i].box]) && (rc = program(s, &s->ev[i])))
 			goto undo;
-	for (int b = 0; b < s->nboxes; b++) {
-		struct sess_box *bx = &s->boxes[b];
-		if (bx->regs.t->space != PMON_SPACE_CORE || !bx->global_bits)
-			continue;
-		if ((rc = s->m->acc->ops->msr_read(s->m->acc, bx->regs.cpu, IA32_PERF_GLOBAL_CTRL,
-						   &bx->global_saved))) {
-			set_err(s, rc, "reading IA32_PERF_GLOBAL_CTRL failed: %s", s->m->acc->why);
-			goto undo;
-		}
-	}
 	for (int i = 0; i < s->n; i++) {
-		if (is_ubox(&s->boxes[s->ev[i].box]) && (rc = save(s, &s->boxes[s->ev[i].box],
-				s->ev[i].counter < 0 ? REG_FIXED_CTL : REG_CTL,
-				s->ev[i].counter < 0 ? 0 : s->ev[i].counter)))
-			goto undo;
 		if ((rc = read_counter(s, &s->ev[i], &s->ev[i].last)))
 			goto undo;
 		s->ev[i].total = 0;
 	}
 	for (int i = 0; i < s->n; i++)
-		if (is_ubox(&s->boxes[s->ev[i].box]) && (rc = program(s, &s->ev[i])))
+		if (late(&s->boxes[s->ev[i].box]) && (rc = program(s, &s->ev[i])))
 			goto undo;
-	for (int b = 0; b < s->nboxes; b++) {
-		struct sess_box *bx = &s->boxes[b];
-		if (bx->regs.t->space == PMON_SPACE_CORE && bx->global_bits &&
-		    (rc = s->m->acc->ops->msr_write(s->m->acc, bx->regs.cpu, IA32_PERF_GLOBAL_CTRL,
-						    bx->global_saved | bx->global_bits))) {
-			set_err(s, rc, "writing IA32_PERF_GLOBAL_CTRL failed: %s", s->m->acc->why);
+	for (int b = 0; b < s->nboxes; b++)
+		if (is_core(&s->boxes[b]) && s->boxes[b].global_bits &&
+		    (rc = global_update(s, &s->boxes[b], 1)))
 			goto undo;
-		}
-	}
 	if ((rc = freeze_all(s, PMON_BOX_FRZ_EN)))
 		goto undo;
 	s->running = 1;
 	return PMON_OK;
 undo:
 	restore_all(s);
+	return rc;
+}
+
+int pmon_session_start(pmon_session_t *s)
+{
+	if (s->running)
+		return set_err(s, PMON_EINVAL, "already counting");
+	if (!s->n)
+		return set_err(s, PMON_EINVAL, "no events to count");
+	pthread_mutex_lock(&s->m->lock);
+	int rc = start_locked(s);
+	pthread_mutex_unlock(&s->m->lock);
 	return rc;
 }
 
@@ -374,11 +586,20 @@ int pmon_session_stop(pmon_session_t *s, uint64_t *values)
 {
 	if (!s->running)
 		return set_err(s, PMON_EINVAL, "not counting");
+	pthread_mutex_lock(&s->m->lock);
 	int rc = freeze_all(s, PMON_BOX_FRZ_EN | PMON_BOX_FRZ);
 	int rc2 = accumulate(s, values);
-	restore_all(s);
 	s->running = 0;
+	restore_all(s);
+	pthread_mutex_unlock(&s->m->lock);
 	return rc ? rc : rc2;
+}
+
+static void session_free(pmon_session_t *s)
+{
+	free(s->boxes);
+	free(s->ev);
+	free(s);
 }
 
 void pmon_session_destroy(pmon_session_t *s)
@@ -387,7 +608,15 @@ void pmon_session_destroy(pmon_session_t *s)
 		return;
 	if (s->running)
 		pmon_session_stop(s, NULL);
-	free(s->boxes);
-	free(s->ev);
-	free(s);
+	registry_remove(s->m, s);
+	session_free(s);
+}
+
+void pmon_sessions_close_all(struct pmon_machine *m)
+{
+	while (m->nsessions > 0)
+		pmon_session_destroy(m->sessions[m->nsessions - 1]);
+	free(m->sessions);
+	m->sessions = NULL;
+	m->capsessions = 0;
 }

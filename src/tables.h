@@ -195,6 +195,10 @@ struct pmon_box_type {
 	/* Core PMU box types only: the CPU models (family 6) this PMU is native
 	 * to, 0-terminated.  Other generations' tables encode but do not count. */
 	uint8_t core_models[8];
+	/* Core PMU box types only: 1 when the offcore MSRs are one register per
+	 * physical core, shared by its hyperthreads (Nehalem, Westmere); 0 when
+	 * each logical CPU has its own (Sandy Bridge and later with HT on). */
+	uint8_t rsp_per_core;
 };
 
 /* The generation table: every box type of SNB-EP (snbep/boxes.c). */

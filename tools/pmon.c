@@ -128,19 +128,18 @@ static int cmd_encode(int argc, char **argv)
 		pmon_pmu_info_t pi;
 		pmon_pmu_get(e.pmu, &pi);
 		counters_text(e.cntmask, e.fixed, ctr, sizeof(ctr));
-		/* the filter value: the first filter word the event uses */
-		uint64_t filter = 0;
+		/* filter= is the first filter word the event programs (CBo/PCU
+		 * filter, HA address match, QPI match, the offcore MSR of the
+		 * event); any further programmed word follows as filterN= */
 		int word = -1;
-		for (int w = 0; w < PMON_FILTER_WORDS; w++)
-			if (e.filt[w]) {
-				filter = e.filt[w];
+		for (int w = 0; w < PMON_FILTER_WORDS && word < 0; w++)
+			if (e.filt_used & (1u << w))
 				word = w;
-				break;
-			}
 		printf("event=%s box=%s ctl=0x%llx filter=0x%llx counters=%s", e.name, pi.name,
-		       (unsigned long long)e.ctl, (unsigned long long)filter, ctr);
+		       (unsigned long long)e.ctl,
+		       (unsigned long long)(word >= 0 ? e.filt[word] : 0), ctr);
 		for (int w = word + 1; word >= 0 && w < PMON_FILTER_WORDS; w++)
-			if (e.filt[w])
+			if (e.filt_used & (1u << w))
 				printf(" filter%d=0x%llx", w, (unsigned long long)e.filt[w]);
 		printf("\n");
 	}

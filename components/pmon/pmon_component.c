@@ -253,8 +253,12 @@ static int option_entry(int b, int k)
 		kind = ENT_SOCKET;
 	}
 	int i = find_entry(name);
-	if (i >= 0)
+	if (i >= 0) {
+		/* a name resolved earlier becomes this option of the enumeration */
+		entries[i].kind = kind;
+		entries[i].sub = k;
 		return i;
+	}
 	i = add_entry(kind, pmu, ev, sub, name, desc);
 	if (i >= 0)
 		entries[i].sub = k;    /* remember the option's position */
@@ -500,19 +504,37 @@ static int _pmon_reset(hwd_context_t *ctx, hwd_control_state_t *ctl)
 	return to_papi(rc);
 }
 
+/* Uncore boxes see every privilege level, and pmon programs the offcore
+ * events for user and kernel alike: only a domain with both can be honoured. */
+static int domain_ok(int domain)
+{
+	const int both = PAPI_DOM_USER | PAPI_DOM_KERNEL;
+	return (domain & both) == both;
+}
+
 static int _pmon_ctl(hwd_context_t *ctx, int code, _papi_int_option_t *option)
 {
 	(void)ctx;
-	(void)code;
-	(void)option;
-	return PAPI_OK;
+	switch (code) {
+	case PAPI_DOMAIN:
+	case PAPI_DEFDOM:
+		if (!domain_ok(option->domain.domain)) {
+			complain("pmon counts user and kernel together; only PAPI_DOM_ALL is possible");
+			return PAPI_EINVAL;
+		}
+		return PAPI_OK;
+	case PAPI_GRANUL:
+	case PAPI_DEFGRN:
+		return option->granularity.granularity == PAPI_GRN_SYS ? PAPI_OK : PAPI_EINVAL;
+	default:
+		return PAPI_OK;
+	}
 }
 
 static int _pmon_set_domain(hwd_control_state_t *ctl, int domain)
 {
 	(void)ctl;
-	/* uncore boxes count every privilege level; nothing else is possible */
-	return (domain & PAPI_DOM_ALL) ? PAPI_OK : PAPI_EINVAL;
+	return domain_ok(domain) ? PAPI_OK : PAPI_EINVAL;
 }
 
 papi_vector_t _pmon_vector = {

@@ -117,6 +117,7 @@ typedef struct pmon_encoding {
 	 *   core: filt[0] = MSR_OFFCORE_RSP_x value */
 	uint64_t filt[PMON_FILTER_WORDS];
 	uint32_t fields_used;      /* bit i: filter field i of the box type is used */
+	uint32_t filt_used;        /* bit w: filt[w] is programmed for this event */
 } pmon_encoding_t;
 
 /* Parse and encode an event name (with or without a "pmon:::" prefix).

@@ -67,6 +67,7 @@ const struct pmon_box_type pmon_core_nhm = {
 	.nfields = PMON_ARRAY_SIZE(pmon_core_fields_nhm),
 	.events = nhm_events,
 	.core_models = { 26, 30, 31 },
+	.rsp_per_core = 1,            /* NHM/WSM: one offcore MSR per core, shared by its threads */
 };
 
 /* Nehalem-EX: the same offcore layout in libpfm4. */
@@ -80,6 +81,7 @@ const struct pmon_box_type pmon_core_nhm_ex = {
 	.nfields = PMON_ARRAY_SIZE(pmon_core_fields_nhm),
 	.events = nhm_events,
 	.core_models = { 46 },
+	.rsp_per_core = 1,            /* NHM/WSM: one offcore MSR per core, shared by its threads */
 };
 
 /* Westmere (single socket): local and remote DRAM bits are swapped with
@@ -152,6 +154,7 @@ const struct pmon_box_type pmon_core_wsm = {
 	.nfields = PMON_ARRAY_SIZE(pmon_core_fields_wsm),
 	.events = wsm_events,
 	.core_models = { 37 },
+	.rsp_per_core = 1,            /* NHM/WSM: one offcore MSR per core, shared by its threads */
 };
 
 const struct pmon_box_type pmon_core_wsm_dp = {
@@ -164,4 +167,5 @@ const struct pmon_box_type pmon_core_wsm_dp = {
 	.nfields = PMON_ARRAY_SIZE(pmon_core_fields_wsm),
 	.events = wsm_dp_events,
 	.core_models = { 44, 47 },
+	.rsp_per_core = 1,            /* NHM/WSM: one offcore MSR per core, shared by its threads */
 };

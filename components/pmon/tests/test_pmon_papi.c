@@ -39,6 +39,41 @@ static void enumeration(void)
 	CHECK(found_ubox, "UBox UCLK listed");
 }
 
+/* Resolving a full name first must not shorten the later enumeration. */
+static void enumeration_after_lookup(void)
+{
+	int code, n0 = 0, n1 = 0, k;
+	CHECK_EQ_INT(PAPI_event_name_to_code("pmon:::snbep_unc_imc0::UNC_M_CAS_COUNT", &code), PAPI_OK,
+		     "imc0 base event");
+	for (k = code; PAPI_enum_cmp_event(&k, PAPI_NTV_ENUM_UMASKS, cid) == PAPI_OK;)
+		n0++;
+	int full;
+	CHECK_EQ_INT(PAPI_event_name_to_code("pmon:::snbep_unc_imc1::UNC_M_CAS_COUNT:RD", &full), PAPI_OK,
+		     "resolve a full name");
+	CHECK_EQ_INT(PAPI_event_name_to_code("pmon:::snbep_unc_imc1::UNC_M_CAS_COUNT", &code), PAPI_OK,
+		     "imc1 base event");
+	for (k = code; PAPI_enum_cmp_event(&k, PAPI_NTV_ENUM_UMASKS, cid) == PAPI_OK;)
+		n1++;
+	CHECK(n0 >= 7 + 3 + 2, "imc0 CAS_COUNT options: %d", n0);
+	CHECK_EQ_INT(n1, n0, "imc1 enumerates as many options as imc0 after a lookup");
+}
+
+/* Only user+kernel together can be honoured. */
+static void domains(void)
+{
+	int es = PAPI_NULL;
+	PAPI_option_t opt;
+	PAPI_create_eventset(&es);
+	CHECK_EQ_INT(PAPI_assign_eventset_component(es, cid), PAPI_OK, "assign component");
+	memset(&opt, 0, sizeof(opt));
+	opt.domain.eventset = es;
+	opt.domain.domain = PAPI_DOM_USER;
+	CHECK(PAPI_set_opt(PAPI_DOMAIN, &opt) != PAPI_OK, "PAPI_DOM_USER refused");
+	opt.domain.domain = PAPI_DOM_ALL;
+	CHECK_EQ_INT(PAPI_set_opt(PAPI_DOMAIN, &opt), PAPI_OK, "PAPI_DOM_ALL accepted");
+	PAPI_destroy_eventset(&es);
+}
+
 static void counting(pmon_sim_t *sim)
 {
 	int es = PAPI_NULL;
@@ -132,6 +167,8 @@ int main(void)
 	if (!sim || ci->disabled)
 		return check_done("test_pmon_papi");
 	enumeration();
+	enumeration_after_lookup();
+	domains();
 	counting(sim);
 	refusals(sim);
 	PAPI_shutdown();
