@@ -1,8 +1,9 @@
 /*
  * test_sim_offcore.c - offcore-response counting on the core PMU: request,
  * supplier and snoop matching with Intel's SNB-EP values, the RSP MSRs
- * shared by the hyperthreads of a core, AnyThread, gating, reserved bits,
- * and the per-CPU ground truth.
+ * per logical CPU (not shared by a core's hyperthreads on SNB), AnyThread
+ * matched against the counting CPU's own RSP, gating, reserved bits, and
+ * the per-CPU ground truth.
  */
 #include "sim_fixture.h"
 
@@ -25,43 +26,65 @@
 #define LOCAL0  0ull                   /* socket 0 memory */
 #define REMOTE0 (32ull << 30)          /* socket 1 memory */
 
-static void shared_rsp(void)
+static void per_thread_rsp(void)
 {
 	machine(NULL);
-	/* CPUs 0 and 1 are the two threads of socket 0 core 0 */
-	CHECK_EQ_INT(wrmsr(1, RSP0, DRD_LOCAL_DRAM), 0, "RSP_0 written by CPU 1");
-	CHECK_EQ_U64(rdmsr(0, RSP0), DRD_LOCAL_DRAM, "CPU 0 sees its sibling's write");
-	CHECK_EQ_U64(rdmsr(1, RSP0), DRD_LOCAL_DRAM, "CPU 1 reads it back");
+	/* CPUs 0 and 1 are the two threads of socket 0 core 0; on SNB-EP each
+	 * has its own RSP_0/1 */
+	CHECK_EQ_INT(wrmsr(0, RSP0, DRD_LOCAL_DRAM), 0, "RSP_0 written by CPU 0");
+	CHECK_EQ_U64(rdmsr(0, RSP0), DRD_LOCAL_DRAM, "CPU 0 reads it back");
+	CHECK_EQ_U64(rdmsr(1, RSP0), 0, "CPU 1, its sibling, does not see it");
 	CHECK_EQ_U64(rdmsr(2, RSP0), 0, "core 1 has its own");
 	CHECK_EQ_U64(rdmsr(16, RSP0), 0, "socket 1 core 0 has its own");
 	CHECK_EQ_U64(rdmsr(0, RSP1), 0, "RSP_1 separate");
-	wrmsr(0, RSP1, DRD_REMOTE_DRAM);
-	CHECK_EQ_U64(rdmsr(1, RSP1), DRD_REMOTE_DRAM, "RSP_1 shared too");
+	CHECK_EQ_INT(wrmsr(1, RSP0, DRD_REMOTE_DRAM), 0, "CPU 1 writes its own RSP_0");
+	CHECK_EQ_U64(rdmsr(0, RSP0), DRD_LOCAL_DRAM, "CPU 0 keeps its value");
+	CHECK_EQ_U64(rdmsr(1, RSP0), DRD_REMOTE_DRAM, "CPU 1 reads its own");
+	wrmsr(1, RSP1, DRD_ANY_DRAM);
+	CHECK_EQ_U64(rdmsr(0, RSP1), 0, "RSP_1 per thread too");
+	CHECK_EQ_U64(rdmsr(1, RSP1), DRD_ANY_DRAM, "CPU 1's RSP_1");
 	/* reserved bits: #GP, register unchanged */
 	CHECK_EQ_INT(wrmsr(0, RSP0, DRD_LOCAL_DRAM | (1ull << 14)), PMON_EIO, "bit 14 reserved");
-	CHECK_EQ_INT(wrmsr(0, RSP0, 1ull << 38), PMON_EIO, "bit 38 reserved");
+	CHECK_EQ_INT(wrmsr(1, RSP0, 1ull << 38), PMON_EIO, "bit 38 reserved");
+	CHECK_EQ_U64(rdmsr(1, RSP0), DRD_REMOTE_DRAM, "refused write leaves it");
 	CHECK_EQ_INT(wrmsr(0, RSP0, 0x3fffff8fffull), 0, "the full valid mask");
-	CHECK_EQ_U64(rdmsr(1, RSP0), 0x3fffff8fffull, "valid mask stored");
+	CHECK_EQ_U64(rdmsr(0, RSP0), 0x3fffff8fffull, "valid mask stored");
+	CHECK_EQ_U64(rdmsr(1, RSP0), DRD_REMOTE_DRAM, "not in the sibling");
 	CHECK_EQ_U64(pmon_sim_violation_count(sim), 2, "two violations");
 
-	/* counting: CPU 0 counts RSP_0 on PMC 0; CPU 1 reprograms RSP_0 */
-	wrmsr(0, RSP0, 0);
+	/* counting: PMC 0 of each thread counts RSP_0, CPU 0 local DRAM reads,
+	 * CPU 1 remote ones */
+	wrmsr(0, RSP0, DRD_LOCAL_DRAM);
 	wrmsr(0, 0x186, EVT_B7);
 	wrmsr(0, 0x38F, 0xF);
 	wrmsr(1, 0x186, EVT_B7);
 	wrmsr(1, 0x38F, 0xF);
-	wrmsr(1, RSP0, DRD_LOCAL_DRAM);
 	pmon_sim_traffic(sim, 0, LOCAL0, PMON_SIM_LOAD, 100);
+	pmon_sim_traffic(sim, 0, REMOTE0, PMON_SIM_LOAD, 30);
 	pmon_sim_traffic(sim, 1, LOCAL0, PMON_SIM_LOAD, 7);
-	CHECK_EQ_U64(rdmsr(0, 0xC1), 100, "CPU 0 counts its loads with CPU 1's RSP_0");
-	CHECK_EQ_U64(rdmsr(1, 0xC1), 7, "CPU 1 counts its own");
-	/* AnyThread on CPU 0's PMC 2 counts both threads */
+	pmon_sim_traffic(sim, 1, REMOTE0, PMON_SIM_LOAD, 9);
+	CHECK_EQ_U64(rdmsr(0, 0xC1), 100, "CPU 0 counts its local loads with its own RSP_0");
+	CHECK_EQ_U64(rdmsr(1, 0xC1), 9, "CPU 1 counts its remote loads with its own RSP_0");
+	/* the sibling reprogramming its RSP_0 does not disturb CPU 0 */
+	wrmsr(1, RSP0, 0);
+	pmon_sim_traffic(sim, 0, LOCAL0, PMON_SIM_LOAD, 5);
+	pmon_sim_traffic(sim, 1, REMOTE0, PMON_SIM_LOAD, 4);
+	CHECK_EQ_U64(rdmsr(0, 0xC1), 105, "CPU 0 unaffected by CPU 1's RSP_0 write");
+	CHECK_EQ_U64(rdmsr(1, 0xC1), 9, "CPU 1 with RSP_0 = 0 counts nothing");
+	wrmsr(1, RSP0, DRD_REMOTE_DRAM);
+	/* AnyThread counts the sibling's accesses too, matched against the
+	 * counting CPU's own RSP: CPU 0 PMC 2 (RSP_0 local DRAM), CPU 1 PMC 1
+	 * (RSP_1 any DRAM, while CPU 0's RSP_1 is 0) */
 	wrmsr(0, 0x188, EVT_B7 | ANYTHREAD);
+	wrmsr(1, 0x187, EVT_BB | ANYTHREAD);
 	pmon_sim_traffic(sim, 1, LOCAL0, PMON_SIM_LOAD, 5);
+	pmon_sim_traffic(sim, 1, REMOTE0, PMON_SIM_LOAD, 6);
 	pmon_sim_traffic(sim, 0, LOCAL0, PMON_SIM_LOAD, 3);
-	CHECK_EQ_U64(rdmsr(0, 0xC3), 8, "AnyThread: both threads");
-	CHECK_EQ_U64(rdmsr(0, 0xC1), 103, "PMC 0: own thread only");
-	CHECK_EQ_U64(rdmsr(1, 0xC1), 12, "CPU 1 own");
+	pmon_sim_traffic(sim, 0, REMOTE0, PMON_SIM_LOAD, 2);
+	CHECK_EQ_U64(rdmsr(0, 0xC3), 8, "AnyThread: both threads' local loads, CPU 0's RSP_0");
+	CHECK_EQ_U64(rdmsr(1, 0xC2), 16, "AnyThread: CPU 0's loads through CPU 1's RSP_1");
+	CHECK_EQ_U64(rdmsr(0, 0xC1), 108, "PMC 0: own thread only");
+	CHECK_EQ_U64(rdmsr(1, 0xC1), 15, "CPU 1 own");
 	/* another core never sees them */
 	wrmsr(2, 0x186, EVT_B7 | ANYTHREAD);
 	wrmsr(2, 0x38F, 1);
@@ -152,7 +175,7 @@ static void gating(void)
 	CHECK(tr.load_local == 100 && tr.load_remote == 0, "all local");
 	pmon_sim_cpu_truth(sim, 9, &tr);
 	CHECK(tr.load_local == 0, "no CPU 9: zero truth");
-	/* 1 thread per core: RSP per CPU */
+	/* 1 thread per core: RSP per CPU, as with 2 */
 	machine("sockets=1,cores=2,threads=1");
 	wrmsr(0, RSP0, DRD_LOCAL_DRAM);
 	CHECK_EQ_U64(rdmsr(1, RSP0), 0, "CPU 1 is another core");
@@ -160,7 +183,7 @@ static void gating(void)
 
 int main(void)
 {
-	shared_rsp();
+	per_thread_rsp();
 	matching();
 	gating();
 	sim_teardown();

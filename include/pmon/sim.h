@@ -188,8 +188,10 @@ int pmon_sim_socket_bus(const pmon_sim_t *sim, int socket);
  * counters 0x3FC/0x3FD (always 0: cores never sleep).  Per logical CPU:
  * IA32_PERFEVTSEL0-3, IA32_PMC0-3 (a write sets bits 31:0 sign-extended, as
  * on silicon), IA32_FIXED_CTR0-2, IA32_FIXED_CTR_CTRL, IA32_PERF_GLOBAL_STATUS
- * (read-only), _CTRL, _OVF_CTRL (write 1 to clear status bits, reads 0).
- * Per physical core (shared by its hyperthreads): MSR_OFFCORE_RSP_0/1.
+ * (read-only), _CTRL, _OVF_CTRL (write 1 to clear status bits, reads 0),
+ * and MSR_OFFCORE_RSP_0/1: as on Sandy Bridge with hyperthreading, each
+ * thread has its own pair and a write on one is not seen by its sibling
+ * (Nehalem/Westmere share them per core; SNB-EP does not).
  * Any other MSR, a CBo beyond the cores present, or a write to a read-only
  * MSR fails with PMON_EIO, like a #GP; a CPU that does not exist fails with
  * PMON_ENODEV.
@@ -275,6 +277,9 @@ int pmon_sim_socket_bus(const pmon_sim_t *sim, int socket);
  *    PERFEVTSEL, bit 1 of each FIXED_CTR_CTRL nibble) and the counter's
  *    IA32_PERF_GLOBAL_CTRL bit: the emulated CPUs run user code only.
  *    AnyThread (bit 21 / nibble bit 2) also counts the sibling's accesses.
+ *    An offcore counter matches every access it counts (its own thread's,
+ *    and with AnyThread the sibling's) against the RSP value of the CPU the
+ *    counter belongs to, never against the sibling's RSP.
  *  Everything else counts nothing.
  *
  * DRAM.  Every access reaches DRAM for now (a cache model will sit in

@@ -1,7 +1,8 @@
 /*
  * sim_core.c - the core PMU of each logical CPU (PERFEVTSEL/PMC 0-3, fixed
  * counters, global control/status) and the offcore-response MSRs, one pair
- * per physical core, shared by its hyperthreads.
+ * per logical CPU: on Sandy Bridge with hyperthreading each thread has its
+ * own RSP_0/1 (Nehalem/Westmere share them per core; SNB-EP does not).
  *
  * Architectural MSRs raise #GP on reserved bits: such writes are refused
  * with PMON_EIO (and recorded as violations).
@@ -100,7 +101,7 @@ static int refuse(struct pmon_sim *sim, uint64_t bad, const char *reg, int cpu)
 
 static int rsp_access(struct pmon_sim *sim, int cpu, int k, int wr, uint64_t *val)
 {
-	uint64_t *r = &sim->rsp[sim_cpu_core_global(sim, cpu)][k];
+	uint64_t *r = &sim->cpu[cpu].rsp[k];
 
 	if (!wr) {
 		*val = *r;
@@ -183,13 +184,12 @@ int sim_core_msr(struct pmon_sim *sim, int cpu, uint32_t msr, int wr, uint64_t *
 }
 
 /* An access issued by cpu: count it in the offcore counters of cpu, and of
- * its sibling threads that count AnyThread. */
+ * its sibling threads that count AnyThread.  Each counting thread matches
+ * the access against its own RSP value: the RSP MSRs are per thread. */
 void sim_core_offcore(struct pmon_sim *sim, int cpu, uint64_t req, uint64_t supplier,
 		      uint64_t snoop)
 {
-	int core = sim_cpu_core_global(sim, cpu);
-	int first = core * sim->shape.threads;
-	const uint64_t *rsp = sim->rsp[core];
+	int first = sim_cpu_core_global(sim, cpu) * sim->shape.threads;
 
 	for (int c = first; c < first + sim->shape.threads; c++) {
 		struct sim_thread *t = &sim->cpu[c];
@@ -199,7 +199,7 @@ void sim_core_offcore(struct pmon_sim *sim, int cpu, uint64_t req, uint64_t supp
 				continue;
 			if (c != cpu && !(p->ctl & EVTSEL_ANY))
 				continue;
-			if (sim_offcore_match(rsp[(p->sig & SIM_SIG_OFFCORE0) ? 0 : 1], req,
+			if (sim_offcore_match(t->rsp[(p->sig & SIM_SIG_OFFCORE0) ? 0 : 1], req,
 					      supplier, snoop))
 				sim_ctr_events(p, 1);
 		}

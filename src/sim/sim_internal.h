@@ -135,10 +135,13 @@ struct sim_socket {
 	struct sim_chan chan[SIM_MAX_CHANS];
 };
 
-/* Core PMU of one logical CPU. */
+/* Core PMU of one logical CPU, with its own offcore RSP_0/1 (per thread on
+ * Sandy Bridge with HT, unlike Nehalem/Westmere where a core's threads share
+ * them). */
 struct sim_thread {
 	struct sim_ctr pmc[4], fixed[3];
 	uint64_t fixed_ctrl, global_ctrl, global_status;
+	uint64_t rsp[2];        /* MSR_OFFCORE_RSP_0/1 */
 	struct pmon_sim_cpu_truth truth;
 };
 
@@ -167,7 +170,6 @@ struct pmon_sim {
 	struct sim_socket sock[SIM_MAX_SOCKETS];   /* by package index */
 	int bus_socket[256];                       /* package on a bus, -1 none */
 	struct sim_thread *cpu;                    /* [ncpus] */
-	uint64_t (*rsp)[2];                        /* [sockets*cores]: offcore RSP_0/1 */
 
 	/* counters counting a clock now (rebuilt when clk_dirty) */
 	struct sim_ctr **clk;

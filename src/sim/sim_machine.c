@@ -88,12 +88,11 @@ pmon_sim_t *pmon_sim_create(const struct pmon_sim_shape *shape)
 	sim->hz[SIM_QCLK] = shape->qclk_hz;
 	sim->hz[SIM_TSC] = shape->tsc_hz;
 	sim->cpu = calloc((size_t)sim->ncpus, sizeof *sim->cpu);
-	sim->rsp = calloc((size_t)(shape->sockets * shape->cores), sizeof *sim->rsp);
 	/* at most 3 + 4*8 + 4 + 4 + 5*4 + 4*2 + 4 + 3*2 = 81 uncore counters per
 	 * socket, 7 per CPU */
 	sim->clk_cap = (size_t)shape->sockets * 96 + (size_t)sim->ncpus * 8;
 	sim->clk = calloc(sim->clk_cap, sizeof *sim->clk);
-	if (!sim->cpu || !sim->rsp || !sim->clk || sim_log_init(sim, SIM_LOG_CAP)) {
+	if (!sim->cpu || !sim->clk || sim_log_init(sim, SIM_LOG_CAP)) {
 		pmon_sim_destroy(sim);
 		return NULL;
 	}
@@ -116,7 +115,6 @@ void pmon_sim_destroy(pmon_sim_t *sim)
 	pthread_mutex_unlock(&cur_lock);
 	sim_log_free(sim);
 	free(sim->clk);
-	free(sim->rsp);
 	free(sim->cpu);
 	pthread_mutex_destroy(&sim->lock);
 	free(sim);
