@@ -10,23 +10,10 @@
 
 #include "pmon/pmon.h"
 #include "busmap.h"
+#include "why.h"
 
 #define INTEL_VENDOR 0x8086
 #define MAX_UBOX     256
-
-static void bm_why(char *why, size_t whylen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void bm_why(char *why, size_t whylen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!why || !whylen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(why, whylen, fmt, ap);
-	va_end(ap);
-}
 
 /* Append one message to bm->warn, "; "-separated, truncating safely. */
 static void bm_warn(struct pmon_busmap *bm, const char *fmt, ...)
@@ -82,7 +69,7 @@ static int read_ubox(struct pmon_access *a, pmon_pci_addr_t d, struct ubox_regs 
 	if (rc == 0)
 		rc = a->ops->pci_read(a, d, PMON_UBOX_GIDNIDMAP, &r->gidnidmap);
 	if (rc != 0) {
-		bm_why(why, whylen, "cannot read the node-ID registers of UBox %04x:%02x:%02x.%x: %s",
+		pmon_why(why, whylen, 0, "cannot read the node-ID registers of UBox %04x:%02x:%02x.%x: %s",
 		       d.domain, d.bus, d.dev, d.func, a->why);
 		return rc;
 	}
@@ -114,11 +101,11 @@ int pmon_busmap_build(struct pmon_access *a, const struct pmon_topo *t,
 	bm_init(bm);
 	n = a->ops->pci_find(a, INTEL_VENDOR, PMON_UBOX_DEVID, ubox, MAX_UBOX);
 	if (n < 0) {
-		bm_why(why, whylen, "cannot look for the UBox PCI functions: %s", a->why);
+		pmon_why(why, whylen, 0, "cannot look for the UBox PCI functions: %s", a->why);
 		return n;
 	}
 	if (n == 0) {
-		bm_why(why, whylen, "no UBox PCI function (8086:%04x) found: not a Xeon E5-2600"
+		pmon_why(why, whylen, 0, "no UBox PCI function (8086:%04x) found: not a Xeon E5-2600"
 		       " (Sandy Bridge-EP), or the uncore PCI devices are hidden", PMON_UBOX_DEVID);
 		return PMON_ENODEV;
 	}
@@ -158,7 +145,7 @@ int pmon_busmap_build(struct pmon_access *a, const struct pmon_topo *t,
 			cross_check(bm, t, d, &r);
 	}
 	if (bm->nsockets == 0) {
-		bm_why(why, whylen, "no UBox gave a usable socket number: %s", bm->warn);
+		pmon_why(why, whylen, 0, "no UBox gave a usable socket number: %s", bm->warn);
 		return PMON_ENODEV;
 	}
 

@@ -7,7 +7,6 @@
  * and modifiers are the ones documented in tables.h.  No register is touched.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,22 +15,9 @@
 #include "pmon/pmon.h"
 #include "catalog.h"
 #include "encode.h"
+#include "why.h"
 
 #define MAX_ATTRS 32
-
-static int fail(char *err, size_t errlen, int code, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int fail(char *err, size_t errlen, int code, const char *fmt, ...)
-{
-	if (err && errlen) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return code;
-}
 
 static int parse_u64(const char *s, uint64_t *v)
 {
@@ -139,7 +125,7 @@ int pmon_encode_pmu(int pmu_idx, const char *evname, char **attrs, int nattrs,
 
 	int e = pmon_catalog_event(st.pmu, evname);
 	if (e < 0)
-		return fail(err, errlen, PMON_ENOEVNT, "unknown event '%s' for PMU %s",
+		return pmon_why(err, errlen, PMON_ENOEVNT, "unknown event '%s' for PMU %s",
 			    evname, st.pmu->name);
 	st.ev = &t->events[e];
 	const struct pmon_event *ev = st.ev;
@@ -153,37 +139,37 @@ int pmon_encode_pmu(int pmu_idx, const char *evname, char **attrs, int nattrs,
 	for (int a = 0; a < nattrs; a++) {
 		char *eq = strchr(attrs[a], '=');
 		if (!attrs[a][0])
-			return fail(err, errlen, PMON_EQUAL, "empty attribute in '%s' (doubled ':'?)",
+			return pmon_why(err, errlen, PMON_EQUAL, "empty attribute in '%s' (doubled ':'?)",
 				    evname);
 		if (eq) {
 			*eq = 0;
 			const char *name = attrs[a], *val = eq + 1;
 			if (!name[0])
-				return fail(err, errlen, PMON_EQUAL, "modifier with no name ('=%s')", val);
+				return pmon_why(err, errlen, PMON_EQUAL, "modifier with no name ('=%s')", val);
 			if (!val[0])
-				return fail(err, errlen, PMON_EQUAL, "modifier '%s=' has no value", name);
+				return pmon_why(err, errlen, PMON_EQUAL, "modifier '%s=' has no value", name);
 			uint64_t v;
 			if (!strcasecmp(name, "socket") || !strcasecmp(name, "cpu")) {
 				int is_sock = !strcasecmp(name, "socket");
 				if (parse_u64(val, &v))
-					return fail(err, errlen, PMON_EQUAL,
+					return pmon_why(err, errlen, PMON_EQUAL,
 						    "malformed value '%s' for %s= (expected a number)", val, name);
 				if (is_sock && is_core)
-					return fail(err, errlen, PMON_EQUAL,
+					return pmon_why(err, errlen, PMON_EQUAL,
 						    "%s counts per CPU: use cpu=N, not socket=", st.pmu->name);
 				if (st.socket >= 0 || st.cpu >= 0)
-					return fail(err, errlen, PMON_EQUAL,
+					return pmon_why(err, errlen, PMON_EQUAL,
 						    "socket=/cpu= given more than once");
 				if (is_sock) {
 					if ((nsockets > 0 && v >= (uint64_t)nsockets) || v > 7)
-						return fail(err, errlen, PMON_ERANGE,
+						return pmon_why(err, errlen, PMON_ERANGE,
 							    "socket=%s out of range: this machine has %d socket%s (0-%d)",
 							    val, nsockets > 0 ? nsockets : 8,
 							    nsockets == 1 ? "" : "s", (nsockets > 0 ? nsockets : 8) - 1);
 					st.socket = (int)v;
 				} else {
 					if ((ncpus > 0 && v >= (uint64_t)ncpus) || v > 4095)
-						return fail(err, errlen, PMON_ERANGE,
+						return pmon_why(err, errlen, PMON_ERANGE,
 							    "cpu=%s out of range: this machine has %d CPUs (0-%d)",
 							    val, ncpus > 0 ? ncpus : 4096, (ncpus > 0 ? ncpus : 4096) - 1);
 					st.cpu = (int)v;
@@ -191,7 +177,7 @@ int pmon_encode_pmu(int pmu_idx, const char *evname, char **attrs, int nattrs,
 				continue;
 			}
 			if (nmods >= MAX_ATTRS)
-				return fail(err, errlen, PMON_EQUAL, "too many modifiers");
+				return pmon_why(err, errlen, PMON_EQUAL, "too many modifiers");
 			modname[nmods] = name;
 			modval[nmods++] = val;
 			continue;
@@ -206,17 +192,17 @@ int pmon_encode_pmu(int pmu_idx, const char *evname, char **attrs, int nattrs,
 		if (found < 0) {
 			int exists;
 			if (find_mod(t, ev, 0, attrs[a], &exists) >= 0 || exists)
-				return fail(err, errlen, PMON_EQUAL,
+				return pmon_why(err, errlen, PMON_EQUAL,
 					    "modifier '%s' needs a value ('%s=N')", attrs[a], attrs[a]);
 			if (!ev->numasks)
-				return fail(err, errlen, PMON_EUMASK,
+				return pmon_why(err, errlen, PMON_EUMASK,
 					    "event %s takes no umask, but '%s' was given", ev->name, attrs[a]);
 			list_umasks(ev, umlist, sizeof(umlist));
-			return fail(err, errlen, PMON_EUMASK,
+			return pmon_why(err, errlen, PMON_EUMASK,
 				    "umask '%s' is not valid for %s (valid: %s)", attrs[a], ev->name, umlist);
 		}
 		if (st.um_chosen & (1ull << found))
-			return fail(err, errlen, PMON_EUMASK, "umask %s given twice", ev->umasks[found].name);
+			return pmon_why(err, errlen, PMON_EUMASK, "umask %s given twice", ev->umasks[found].name);
 		st.um_chosen |= 1ull << found;
 		st.grp_given |= 1u << ev->umasks[found].grp;
 	}
@@ -228,7 +214,7 @@ int pmon_encode_pmu(int pmu_idx, const char *evname, char **attrs, int nattrs,
 			continue;
 		for (int w = 0; w < ev->numasks; w++)
 			if (w != u && (st.um_chosen & (1ull << w)) && ev->umasks[w].grp == um->grp)
-				return fail(err, errlen, PMON_EUMASK,
+				return pmon_why(err, errlen, PMON_EUMASK,
 					    "umask %s of %s cannot be combined with %s",
 					    um->name, ev->name, ev->umasks[w].name);
 	}
@@ -253,7 +239,7 @@ int pmon_encode_pmu(int pmu_idx, const char *evname, char **attrs, int nattrs,
 				if (ev->umasks[u].grp == g)
 					n += (size_t)snprintf(umlist + n, sizeof(umlist) - n, "%s%s",
 							      n ? ", " : "", ev->umasks[u].name);
-			return fail(err, errlen, PMON_EUMASK, "%s needs a umask%s from: %s", ev->name,
+			return pmon_why(err, errlen, PMON_EUMASK, "%s needs a umask%s from: %s", ev->name,
 				    (ev->flags & PMON_EV_OFFCORE) ? (g == 0 ? " (request)" : g == 1 ? " (response)" : "") : "",
 				    umlist);
 		}
@@ -281,7 +267,7 @@ int pmon_encode_pmu(int pmu_idx, const char *evname, char **attrs, int nattrs,
 	}
 	if (ev->flags & PMON_EV_FIXED) {
 		if (nmods)
-			return fail(err, errlen, PMON_EQUAL,
+			return pmon_why(err, errlen, PMON_EQUAL,
 				    "%s counts on the fixed counter and takes no modifier ('%s' given)",
 				    ev->name, modname[0]);
 	} else if (ev->flags & PMON_EV_OFFCORE) {
@@ -301,29 +287,29 @@ int pmon_encode_pmu(int pmu_idx, const char *evname, char **attrs, int nattrs,
 		int m = find_mod(t, ev, need, modname[i], &exists);
 		if (m < 0) {
 			if (!exists)
-				return fail(err, errlen, PMON_EQUAL, "unknown modifier '%s' for %s",
+				return pmon_why(err, errlen, PMON_EQUAL, "unknown modifier '%s' for %s",
 					    modname[i], st.pmu->name);
-			return fail(err, errlen, PMON_EQUAL, "modifier '%s' does not apply to %s%s",
+			return pmon_why(err, errlen, PMON_EQUAL, "modifier '%s' does not apply to %s%s",
 				    modname[i], ev->name,
 				    t->mods[0].kind == PMON_MOD_CTL && ev->numasks ?
 				    " with the umasks given" : "");
 		}
 		const struct pmon_modifier *md = &t->mods[m];
 		if (st.mod_given & (1ull << m))
-			return fail(err, errlen, PMON_EQUAL, "modifier '%s' given twice", md->name);
+			return pmon_why(err, errlen, PMON_EQUAL, "modifier '%s' given twice", md->name);
 		uint64_t v;
 		if (parse_u64(modval[i], &v))
-			return fail(err, errlen, PMON_EQUAL, "malformed value '%s' for %s= (expected a number)",
+			return pmon_why(err, errlen, PMON_EQUAL, "malformed value '%s' for %s= (expected a number)",
 				    modval[i], md->name);
 		if (md->kind != PMON_MOD_ADDR && (v < md->min || v > md->max))
-			return fail(err, errlen, PMON_ERANGE, "%s=%s out of range %llu-%llu for %s",
+			return pmon_why(err, errlen, PMON_ERANGE, "%s=%s out of range %llu-%llu for %s",
 				    md->name, modval[i], (unsigned long long)md->min,
 				    (unsigned long long)md->max, ev->name);
 		st.mod_given |= 1ull << m;
 		st.mod_val[m] = v;
 		if (md->kind == PMON_MOD_CTL) {
 			if (v > bits(md->width))
-				return fail(err, errlen, PMON_ERANGE, "%s=%s does not fit %u bits",
+				return pmon_why(err, errlen, PMON_ERANGE, "%s=%s does not fit %u bits",
 					    md->name, modval[i], md->width);
 			ctl |= v << md->shift;
 			continue;
@@ -333,14 +319,14 @@ int pmon_encode_pmu(int pmu_idx, const char *evname, char **attrs, int nattrs,
 		if (md->kind == PMON_MOD_ADDR) {
 			uint64_t keep = bits(fd->width) << fd->shift;
 			if (v > md->max || (v & ~(keep | bits(fd->shift))))
-				return fail(err, errlen, PMON_ERANGE,
+				return pmon_why(err, errlen, PMON_ERANGE,
 					    "%s=%s outside the matchable address range (max 0x%llx)",
 					    md->name, modval[i], (unsigned long long)md->max);
 			filt[fd->word] |= v & keep;
 		} else {
 			unsigned w = md->width ? md->width : fd->width;
 			if (v > bits(w))
-				return fail(err, errlen, PMON_ERANGE, "%s=%s does not fit its %u-bit field %s",
+				return pmon_why(err, errlen, PMON_ERANGE, "%s=%s does not fit its %u-bit field %s",
 					    md->name, modval[i], w, fd->name);
 			filt[fd->word] |= v << (fd->shift + md->shift);
 		}
@@ -361,19 +347,19 @@ int pmon_encode_pmu(int pmu_idx, const char *evname, char **attrs, int nattrs,
 			}
 		}
 		if (hint)
-			return fail(err, errlen, PMON_EQUAL, "%s needs a value for filter field %s: add :%s=N",
+			return pmon_why(err, errlen, PMON_EQUAL, "%s needs a value for filter field %s: add :%s=N",
 				    ev->name, t->fields[f].name, hint);
-		return fail(err, errlen, PMON_EQUAL, "%s needs a value for filter field %s",
+		return pmon_why(err, errlen, PMON_EQUAL, "%s needs a value for filter field %s",
 			    ev->name, t->fields[f].name);
 	}
 	if (ctl & ~(uint64_t)t->ctl_valid && !(ev->flags & PMON_EV_OFFCORE))
-		return fail(err, errlen, PMON_EINVAL,
+		return pmon_why(err, errlen, PMON_EINVAL,
 			    "internal table error: %s encodes reserved control bits 0x%llx",
 			    ev->name, (unsigned long long)(ctl & ~(uint64_t)t->ctl_valid));
 	for (int r = 0; r < t->nfregs; r++) {
 		const struct pmon_filter_reg *fr = &t->fregs[r];
 		if (fr->word < PMON_FILTER_WORDS && (filt[fr->word] & ~fr->valid))
-			return fail(err, errlen, PMON_ERANGE, "%s: value 0x%llx sets reserved bits of %s",
+			return pmon_why(err, errlen, PMON_ERANGE, "%s: value 0x%llx sets reserved bits of %s",
 				    ev->name, (unsigned long long)filt[fr->word], fr->name);
 	}
 
@@ -388,17 +374,17 @@ int pmon_encode_pmu(int pmu_idx, const char *evname, char **attrs, int nattrs,
 					      t->mods[m].kind == PMON_MOD_ADDR ? ":%s=0x%llx" : ":%s=%llu",
 					      t->mods[m].name, (unsigned long long)st.mod_val[m]);
 	if (n >= sizeof(out->name))
-		return fail(err, errlen, PMON_EINVAL, "event name too long");
+		return pmon_why(err, errlen, PMON_EINVAL, "event name too long");
 	if (st.cpu >= 0)
 		n += (size_t)snprintf(out->name + n, sizeof(out->name) - n, ":cpu=%d", st.cpu);
 	else if (!is_core)
 		n += (size_t)snprintf(out->name + n, sizeof(out->name) - n, ":socket=%d",
 				      st.socket < 0 ? 0 : st.socket);
 	if (n >= sizeof(out->name))
-		return fail(err, errlen, PMON_EINVAL, "event name too long");
+		return pmon_why(err, errlen, PMON_EINVAL, "event name too long");
 
 	if (is_core && st.cpu < 0)
-		return fail(err, errlen, PMON_EQUAL, "%s counts per CPU: add :cpu=N", st.pmu->name);
+		return pmon_why(err, errlen, PMON_EQUAL, "%s counts per CPU: add :cpu=N", st.pmu->name);
 
 	/* An event that may program a whole-register matcher owns all of it: it
 	 * writes every bit (unset fields as 0) and shares it only with events
@@ -445,16 +431,16 @@ int pmon_encode(const char *name, int nsockets, int ncpus, pmon_encoding_t *out,
 	if (err && errlen)
 		err[0] = 0;
 	if (!name || !out)
-		return fail(err, errlen, PMON_EINVAL, "no event name");
+		return pmon_why(err, errlen, PMON_EINVAL, "no event name");
 	if (!strncasecmp(name, "pmon:::", 7))
 		name += 7;
 	if (strlen(name) >= sizeof(buf))
-		return fail(err, errlen, PMON_EINVAL, "event name too long");
+		return pmon_why(err, errlen, PMON_EINVAL, "event name too long");
 	strcpy(buf, name);
 
 	char *sep = strstr(buf, "::");
 	if (!sep)
-		return fail(err, errlen, PMON_ENOEVNT,
+		return pmon_why(err, errlen, PMON_ENOEVNT,
 			    "'%s' names no PMU: expected PMU::EVENT, e.g. snbep_unc_imc0::UNC_M_CAS_COUNT:RD",
 			    name);
 	*sep = 0;
@@ -467,11 +453,11 @@ int pmon_encode(const char *name, int nsockets, int ncpus, pmon_encoding_t *out,
 		for (int i = 0; i < np; i++) {
 			size_t pl_len = strlen(pl[i].type->pmu_prefix);
 			if (pl[i].type->max_boxes > 1 && !strncasecmp(pmu_name, pl[i].type->pmu_prefix, pl_len))
-				return fail(err, errlen, PMON_ENOEVNT,
+				return pmon_why(err, errlen, PMON_ENOEVNT,
 					    "unknown box instance '%s': %s has instances 0-%d",
 					    pmu_name, pl[i].type->pmu_prefix, pl[i].type->max_boxes - 1);
 		}
-		return fail(err, errlen, PMON_ENOEVNT, "unknown PMU '%s' (see 'pmon list')", pmu_name);
+		return pmon_why(err, errlen, PMON_ENOEVNT, "unknown PMU '%s' (see 'pmon list')", pmu_name);
 	}
 	char *colon = strchr(evname, ':');
 	if (colon) {
@@ -479,7 +465,7 @@ int pmon_encode(const char *name, int nsockets, int ncpus, pmon_encoding_t *out,
 		char *p = colon + 1;
 		for (;;) {
 			if (nattrs >= MAX_ATTRS)
-				return fail(err, errlen, PMON_EQUAL, "too many attributes");
+				return pmon_why(err, errlen, PMON_EQUAL, "too many attributes");
 			attrs[nattrs++] = p;
 			char *c = strchr(p, ':');
 			if (!c)
@@ -489,6 +475,6 @@ int pmon_encode(const char *name, int nsockets, int ncpus, pmon_encoding_t *out,
 		}
 	}
 	if (!evname[0])
-		return fail(err, errlen, PMON_ENOEVNT, "no event name after '%s::'", pmu_name);
+		return pmon_why(err, errlen, PMON_ENOEVNT, "no event name after '%s::'", pmu_name);
 	return pmon_encode_pmu(pmu, evname, attrs, nattrs, nsockets, ncpus, out, err, errlen);
 }

@@ -1,5 +1,9 @@
 /* errors.c - short texts for libpmon's error codes. */
+#include <stdarg.h>
+#include <stdio.h>
+
 #include "pmon/pmon.h"
+#include "why.h"
 
 const char *pmon_strerror(int err)
 {
@@ -20,4 +24,15 @@ const char *pmon_strerror(int err)
 	case PMON_EBUSY: return "registers in use by another agent";
 	default: return "unknown error";
 	}
+}
+
+int pmon_why(char *buf, size_t len, int code, const char *fmt, ...)
+{
+	if (buf && len) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(buf, len, fmt, ap);
+		va_end(ap);
+	}
+	return code;
 }

@@ -17,22 +17,9 @@
 #include "machine.h"
 #include "cpuinfo.h"
 #include "encode.h"
+#include "why.h"
 
 #define SNBEP_MODEL 45
-
-static int say(char *why, size_t len, int code, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int say(char *why, size_t len, int code, const char *fmt, ...)
-{
-	if (why && len) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(why, len, fmt, ap);
-		va_end(ap);
-	}
-	return code;
-}
 
 static void warn(struct pmon_machine *m, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -83,7 +70,7 @@ static int find_boxes(struct pmon_machine *m, char *why, size_t whylen)
 			const struct pmon_pci_fn *fn = &t->pci[pmus[p].instance];
 			int n = m->acc->ops->pci_find(m->acc, 0x8086, fn->devid, found, 64);
 			if (n < 0)
-				return say(why, whylen, n, "PCI scan for 8086:%04x failed: %s",
+				return pmon_why(why, whylen, n, "PCI scan for 8086:%04x failed: %s",
 					   fn->devid, m->acc->why);
 			for (int i = 0; i < n && i < 64; i++) {
 				if (pmon_busmap_socket(&m->bm, found[i]) != s)
@@ -131,11 +118,11 @@ static int open_hw(struct pmon_machine *m, char *why, size_t whylen)
 {
 	int rc = pmon_cpuinfo_read(getenv("PMON_CPUINFO"), &m->id);
 	if (rc)
-		return say(why, whylen, PMON_ENOSUPP,
+		return pmon_why(why, whylen, PMON_ENOSUPP,
 			   "cannot identify the CPU (/proc/cpuinfo unreadable); "
 			   "set PMON_BACKEND=sim to use the emulated SNB-EP machine");
 	if (strcmp(m->id.vendor, "GenuineIntel") || m->id.family != 6 || m->id.model != SNBEP_MODEL)
-		return say(why, whylen, PMON_ENOSUPP,
+		return pmon_why(why, whylen, PMON_ENOSUPP,
 			   "not a Sandy Bridge-EP (Xeon E5-2600, family 6 model 45): found %s "
 			   "(%s family %u model %u); set PMON_BACKEND=sim to use the emulated SNB-EP machine",
 			   m->id.brand[0] ? m->id.brand : "an unknown CPU", m->id.vendor,
@@ -169,12 +156,12 @@ int pmon_machine_open(pmon_machine_t **out, const char *backend, char *why, size
 	int is_sim = !strcasecmp(backend, "sim");
 	if (!is_sim && strcasecmp(backend, "auto") && strcasecmp(backend, "msr") &&
 	    strcasecmp(backend, "hw"))
-		return say(why, whylen, PMON_EINVAL,
+		return pmon_why(why, whylen, PMON_EINVAL,
 			   "PMON_BACKEND=%s is not a backend: use sim, msr or auto", backend);
 
 	struct pmon_machine *m = calloc(1, sizeof(*m));
 	if (!m)
-		return say(why, whylen, PMON_ENOMEM, "out of memory");
+		return pmon_why(why, whylen, PMON_ENOMEM, "out of memory");
 	snprintf(m->backend, sizeof(m->backend), "%s", is_sim ? "sim" : "msr");
 	pthread_mutex_init(&m->lock, NULL);
 	rc = is_sim ? open_sim(m, why, whylen) : open_hw(m, why, whylen);
@@ -299,7 +286,7 @@ int pmon_machine_encode(const pmon_machine_t *m, const char *name, pmon_encoding
 	if (e->cpu >= 0) {
 		int s = m->topo.cpu_socket[e->cpu];
 		if (s < 0)
-			return say(err, errlen, PMON_ERANGE, "cpu=%d is not present on this machine", e->cpu);
+			return pmon_why(err, errlen, PMON_ERANGE, "cpu=%d is not present on this machine", e->cpu);
 		if (t->space != PMON_SPACE_CORE) {
 			/* an uncore event named by CPU counts on that CPU's socket */
 			char *q = strstr(e->name, ":cpu=");
@@ -313,19 +300,19 @@ int pmon_machine_encode(const pmon_machine_t *m, const char *name, pmon_encoding
 	}
 	if (!pmon_machine_pmu_present(m, e->pmu, e->socket)) {
 		if (t->space == PMON_SPACE_CORE)
-			return say(err, errlen, PMON_ENODEV,
+			return pmon_why(err, errlen, PMON_ENODEV,
 				   "%s is not this CPU's core PMU (%s, model %u)", p->name,
 				   m->cpu_name, m->id.model);
 		if (!strcmp(t->name, "cbo"))
-			return say(err, errlen, PMON_ENODEV,
+			return pmon_why(err, errlen, PMON_ENODEV,
 				   "%s is not present on socket %d: this machine has %d CBo(s) per socket (0-%d)",
 				   p->name, e->socket, m->cbos, m->cbos - 1);
-		return say(err, errlen, PMON_ENODEV, "%s is not present on socket %d", p->name, e->socket);
+		return pmon_why(err, errlen, PMON_ENODEV, "%s is not present on socket %d", p->name, e->socket);
 	}
 	for (int r = 0; r < t->nfregs; r++)
 		if (t->fregs[r].extra_dev && (e->filt_used & (1u << t->fregs[r].word)) &&
 		    !m->loc[e->pmu][e->socket].has_extra)
-			return say(err, errlen, PMON_ENODEV,
+			return pmon_why(err, errlen, PMON_ENODEV,
 				   "%s needs %s, but the box's match/mask PCI function is missing on "
 				   "socket %d (hidden by the BIOS?)", e->name, t->fregs[r].name, e->socket);
 	if (m->sim) {
@@ -334,7 +321,7 @@ int pmon_machine_encode(const pmon_machine_t *m, const char *name, pmon_encoding
 		snprintf(box, sizeof(box), "%s%s", t->name, e->fixed ? "-fixed" : "");
 		uint64_t f0 = (ev->flags & PMON_EV_OFFCORE) ? (e->filt[0] | e->filt[1]) : e->filt[0];
 		if (!pmon_sim_models(box, e->ctl, f0))
-			return say(err, errlen, PMON_ENOTMODELED,
+			return pmon_why(err, errlen, PMON_ENOTMODELED,
 				   "%s is not modeled by the emulated machine (PMON_BACKEND=sim): "
 				   "it would not count, so it is refused", e->name);
 	}

@@ -7,7 +7,6 @@
  */
 #define _GNU_SOURCE
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +15,7 @@
 
 #include "pmon/pmon.h"
 #include "topology.h"
+#include "why.h"
 
 /* PUs with a larger OS index (or none) are left out. */
 #define TOPO_MAX_CPUS 65536
@@ -23,20 +23,6 @@
 static int pu_usable(hwloc_obj_t pu)
 {
 	return pu->os_index < TOPO_MAX_CPUS;
-}
-
-static void topo_why(char *why, size_t whylen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void topo_why(char *why, size_t whylen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!why || !whylen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(why, whylen, fmt, ap);
-	va_end(ap);
 }
 
 /* Point hwloc at the source; 0 or a PMON_E* code. */
@@ -53,19 +39,19 @@ static int topo_source(hwloc_topology_t h, const char *source, char *why, size_t
 	}
 	if (!strncmp(source, "synthetic:", 10)) {
 		if (hwloc_topology_set_synthetic(h, source + 10) != 0) {
-			topo_why(why, whylen, "bad hwloc synthetic description \"%s\"", source + 10);
+			pmon_why(why, whylen, 0, "bad hwloc synthetic description \"%s\"", source + 10);
 			return PMON_EINVAL;
 		}
 		return 0;
 	}
 	if (!strncmp(source, "xml:", 4)) {
 		if (hwloc_topology_set_xml(h, source + 4) != 0) {
-			topo_why(why, whylen, "hwloc cannot read the XML topology %s", source + 4);
+			pmon_why(why, whylen, 0, "hwloc cannot read the XML topology %s", source + 4);
 			return PMON_EINVAL;
 		}
 		return 0;
 	}
-	topo_why(why, whylen, "unknown topology source \"%s\" (expected synthetic:DESC or xml:PATH)",
+	pmon_why(why, whylen, 0, "unknown topology source \"%s\" (expected synthetic:DESC or xml:PATH)",
 		 source);
 	return PMON_EINVAL;
 }
@@ -136,7 +122,7 @@ static int topo_fill(struct pmon_topo *t, hwloc_topology_t h, char *why, size_t 
 			maxos = (int)pu->os_index;
 	}
 	if (maxos < 0) {
-		topo_why(why, whylen, "hwloc found no processing units");
+		pmon_why(why, whylen, 0, "hwloc found no processing units");
 		return PMON_ENODEV;
 	}
 	t->ncpus = maxos + 1;
@@ -145,7 +131,7 @@ static int topo_fill(struct pmon_topo *t, hwloc_topology_t h, char *why, size_t 
 	t->cpu_core = malloc(sizeof(int) * (size_t)t->ncpus);
 	t->socket_first_cpu = malloc(sizeof(int) * (size_t)t->nsockets);
 	if (!t->cpu_socket || !t->cpu_core || !t->socket_first_cpu) {
-		topo_why(why, whylen, "out of memory building the topology");
+		pmon_why(why, whylen, 0, "out of memory building the topology");
 		return PMON_ENOMEM;
 	}
 	for (int c = 0; c < t->ncpus; c++)
@@ -176,12 +162,12 @@ int pmon_topo_load(struct pmon_topo *t, const char *source, char *why, size_t wh
 		return PMON_EINVAL;
 	memset(t, 0, sizeof(*t));
 	if (hwloc_topology_init(&h) != 0) {
-		topo_why(why, whylen, "hwloc_topology_init failed");
+		pmon_why(why, whylen, 0, "hwloc_topology_init failed");
 		return PMON_ENOMEM;
 	}
 	rc = topo_source(h, source, why, whylen);
 	if (rc == 0 && hwloc_topology_load(h) != 0) {
-		topo_why(why, whylen, "hwloc cannot load the topology%s%s",
+		pmon_why(why, whylen, 0, "hwloc cannot load the topology%s%s",
 			 source ? " from " : "", source ? source : "");
 		rc = PMON_EIO;
 	}

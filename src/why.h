@@ -1,0 +1,12 @@
+/* why.h - write a one-line reason into a caller's buffer. */
+#ifndef PMON_WHY_H
+#define PMON_WHY_H
+
+#include <stddef.h>
+
+/* Format the message into buf (if buf and len are non-zero) and return code,
+ * so that error paths read: return pmon_why(why, whylen, PMON_ENODEV, "..."). */
+int pmon_why(char *buf, size_t len, int code, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+#endif
