@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define FAKE_MSR_FILE_SIZE (1ULL << 32)
@@ -236,6 +237,45 @@ static inline int fake_snbep_socket(const char *root, unsigned bus, int with_ubo
 		if (fake_pci_fn(root, 0, bus, 16, imc[i].func, 0x8086, imc[i].device, 4096))
 			return -1;
 	return 0;
+}
+
+/* ------------------------------------------------------------ as nobody */
+
+/* Run fn in a child that has dropped to uid/gid 65534 (root ignores mode
+ * bits, so permission errors are only seen this way).  fn returns a pmon
+ * code (0 or negative) and writes its message into why.  The child's code
+ * and message come back here; returns the code, or 1 when the child could
+ * not drop privileges, run or report. */
+static inline int fake_as_nobody(int (*fn)(void *arg, char *why, size_t len), void *arg,
+				 char *why, size_t len)
+{
+	int pfd[2], status = 0;
+	if (!len || pipe(pfd) != 0)
+		return 1;
+	why[0] = '\0';
+	pid_t pid = fork();
+	if (pid == 0) {
+		char msg[512] = "";
+		close(pfd[0]);
+		if (setgid(65534) != 0 || setuid(65534) != 0)
+			_exit(100);
+		int rc = fn(arg, msg, sizeof(msg));
+		if (write(pfd[1], msg, strlen(msg)) < 0)
+			_exit(101);
+		_exit(-rc);
+	}
+	close(pfd[1]);
+	if (pid < 0) {
+		close(pfd[0]);
+		return 1;
+	}
+	ssize_t n = read(pfd[0], why, len - 1);
+	why[n > 0 ? n : 0] = '\0';
+	close(pfd[0]);
+	waitpid(pid, &status, 0);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) >= 100)
+		return 1;
+	return -WEXITSTATUS(status);
 }
 
 /* ----------------------------------------------------------------- cpuinfo */

@@ -106,6 +106,16 @@ static void session_on_files(pmon_machine_t *m)
 	CHECK(strstr(err, "not present") != NULL, "message: %s", err);
 }
 
+static int open_msr_machine(void *arg, char *why, size_t len)
+{
+	pmon_machine_t *m;
+	(void)arg;
+	int rc = pmon_machine_open(&m, "msr", why, len);
+	if (rc == 0)
+		pmon_machine_close(m);
+	return rc;
+}
+
 static void refusals(void)
 {
 	pmon_machine_t *m;
@@ -131,17 +141,10 @@ static void refusals(void)
 	setenv("PMON_CPUINFO", cpuinfo, 1);
 
 	/* no permission: a child drops to nobody */
-	pid_t pid = fork();
-	if (pid == 0) {
-		if (setgid(65534) || setuid(65534))
-			_exit(3);
-		int rc = pmon_machine_open(&m, "msr", err, sizeof(err));
-		_exit(rc == PMON_EPERM && strstr(err, "CAP_SYS_RAWIO") ? 0 : 1);
-	}
-	int st = 0;
-	waitpid(pid, &st, 0);
-	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "as nobody: EPERM naming root/CAP_SYS_RAWIO (status %d)",
-	      WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+	char why[512];
+	int rc = fake_as_nobody(open_msr_machine, NULL, why, sizeof(why));
+	CHECK(rc == PMON_EPERM && strstr(why, "CAP_SYS_RAWIO"),
+	      "as nobody: EPERM naming root/CAP_SYS_RAWIO (rc %d: %s)", rc, why);
 }
 
 static void hidden_uncore(void)
