@@ -41,7 +41,9 @@ PTEST_SRCS := $(sort $(wildcard components/pmon/tests/test_*.c))
 OBJS := $(PMON_SRCS:%.c=$(B)/obj/%.o)
 ASAN_OBJS := $(PMON_SRCS:%.c=$(B)/asan/obj/%.o)
 TOOL_OBJS := $(TOOL_SRCS:%.c=$(B)/obj/%.o)
-TOOLS := $(TOOL_SRCS:tools/%.c=$(B)/bin/%)
+# tools/<name>_tool.c builds the program <name> (its source is not named
+# like include/pmon/pmon.h).
+TOOLS := $(TOOL_SRCS:tools/%_tool.c=$(B)/bin/%)
 CTEST_OBJS := $(CTEST_SRCS:%.c=$(B)/obj/%.o)
 CHELP_OBJS := $(CHELP_SRCS:%.c=$(B)/obj/%.o)
 ASAN_CHELP_OBJS := $(CHELP_SRCS:%.c=$(B)/asan/obj/%.o)
@@ -103,7 +105,7 @@ $(LIB_A): $(OBJS)
 	rm -f $@
 	$(AR) rcs $@ $(OBJS)
 
-$(B)/bin/%: $(B)/obj/tools/%.o $(LIB_SO)
+$(B)/bin/%: $(B)/obj/tools/%_tool.o $(LIB_SO)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $< -L$(B)/lib -lpmon $(PKG_LIBS) -lm $(ORIGIN_RPATH)
 
