@@ -295,6 +295,7 @@ int main(void)
 	if (rc)
 		return check_done("test_session_boxes");
 	sim = pmon_sim_current();
+	pmon_sim_log_set_cap(sim, 1u << 16);   /* the checks read the access log */
 	clocks_of_every_box();
 	offcore();
 	scheduling();

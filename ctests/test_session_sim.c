@@ -242,6 +242,7 @@ int main(void)
 		return check_done("test_session_sim");
 	pmon_sim_t *sim = pmon_sim_current();
 	CHECK(sim != NULL, "the machine opened the process's emulated machine");
+	pmon_sim_log_set_cap(sim, 1u << 16);   /* the checks read the access log */
 	CHECK_EQ_INT(pmon_machine_nsockets(m), 2, "sockets");
 	CHECK_EQ_INT(pmon_machine_ncpus(m), 32, "cpus");
 	CHECK_EQ_INT(strcmp(pmon_machine_backend(m), "sim"), 0, "backend name");

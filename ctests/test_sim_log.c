@@ -1,7 +1,8 @@
 /*
- * test_sim_log.c - the access log: one entry per MSR/PCI access with its
- * value and status, successful-write counting, violations tied to their
- * access, clearing, the ring cap, growth, and concurrent use.
+ * test_sim_log.c - the access log: off by default (totals counted, nothing
+ * kept), one entry per MSR/PCI access with its value and status once on,
+ * successful-write counting, violations tied to their access, clearing, the
+ * ring cap, growth, turning it off, and concurrent use.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
@@ -16,10 +17,11 @@ static void contents(void)
 	uint32_t d;
 
 	machine(NULL);
+	pmon_sim_log_set_cap(sim, 1u << 20);
 	CHECK_EQ_U64(pmon_sim_log_count(sim), 0, "empty log");
 	CHECK_EQ_U64(pmon_sim_log_writes(sim), 0, "no writes");
 	CHECK_EQ_U64(pmon_sim_log_total(sim), 0, "no accesses");
-	CHECK_EQ_U64(pmon_sim_log_cap(sim), 1u << 20, "default cap");
+	CHECK_EQ_U64(pmon_sim_log_cap(sim), 1u << 20, "cap as set");
 	CHECK(pmon_sim_log_get(sim, 0) == NULL, "no entry 0");
 
 	/* 0: MSR write */
@@ -90,6 +92,38 @@ static void contents(void)
 	CHECK_EQ_U64(pmon_sim_log_get(sim, 0)->value, 0x400000, "fresh log entry");
 }
 
+/* A new machine keeps no entry, but counts accesses and violations; a cap
+ * turns the log on, cap 0 off again. */
+static void off_by_default(void)
+{
+	uint64_t v;
+
+	machine("sockets=1");
+	CHECK_EQ_U64(pmon_sim_log_cap(sim), 0, "log off on a new machine");
+	CHECK_EQ_INT(acc->ops->msr_write(acc, 0, 0xC16, 0x400000), 0, "write");
+	CHECK_EQ_INT(acc->ops->msr_read(acc, 0, 0xC16, &v), 0, "read");
+	CHECK_EQ_U64(v, 0x400000, "the machine works without the log");
+	/* bit 12 of MSR_OFFCORE_RSP_0 is reserved: refused, recorded */
+	CHECK_EQ_INT(acc->ops->msr_write(acc, 0, 0x1A6, 1ull << 12), PMON_EIO, "RSP bit 12");
+	CHECK_EQ_U64(pmon_sim_log_total(sim), 3, "three accesses counted");
+	CHECK_EQ_U64(pmon_sim_log_writes(sim), 1, "one successful write");
+	CHECK_EQ_U64(pmon_sim_log_count(sim), 0, "no entry kept");
+	CHECK(pmon_sim_log_get(sim, 0) == NULL, "no entry 0");
+	CHECK_EQ_U64(pmon_sim_violation_count(sim), 1, "the violation recorded");
+	CHECK(pmon_sim_violation_get(sim, 0) && pmon_sim_violation_get(sim, 0)->seq == 2,
+	      "violation of access 2");
+
+	pmon_sim_log_set_cap(sim, 4);
+	CHECK_EQ_INT(acc->ops->msr_read(acc, 0, 0xC16, &v), 0, "read");
+	CHECK_EQ_U64(pmon_sim_log_count(sim), 1, "kept once on");
+	CHECK_EQ_U64(pmon_sim_log_get(sim, 0)->value, 0x400000, "the read's value");
+	pmon_sim_log_set_cap(sim, 0);
+	CHECK_EQ_INT(acc->ops->msr_read(acc, 0, 0xC16, &v), 0, "read");
+	CHECK_EQ_U64(pmon_sim_log_cap(sim), 0, "off again");
+	CHECK_EQ_U64(pmon_sim_log_count(sim), 0, "nothing kept");
+	CHECK_EQ_U64(pmon_sim_log_total(sim), 5, "still counted");
+}
+
 static void cap_and_growth(void)
 {
 	machine("sockets=1");
@@ -148,6 +182,7 @@ static void threads(void)
 int main(void)
 {
 	contents();
+	off_by_default();
 	cap_and_growth();
 	threads();
 	sim_teardown();

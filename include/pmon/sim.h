@@ -147,7 +147,8 @@ void pmon_sim_channel_truth(const pmon_sim_t *sim, int socket, int channel,
  * A pure function: no machine needs to exist. */
 int pmon_sim_models(const char *box_type, uint64_t ctl, uint64_t filt0);
 
-/* The access log: every MSR and PCI config access the backend served. */
+/* The access log: every MSR and PCI config access the backend served, once
+ * turned on with pmon_sim_log_set_cap() (below). */
 enum pmon_sim_op {
 	PMON_SIM_MSR_READ, PMON_SIM_MSR_WRITE,
 	PMON_SIM_PCI_READ, PMON_SIM_PCI_WRITE,
@@ -326,13 +327,18 @@ struct pmon_sim_cpu_truth {
 };
 void pmon_sim_cpu_truth(const pmon_sim_t *sim, int cpu, struct pmon_sim_cpu_truth *out);
 
-/* The log keeps the last pmon_sim_log_cap() entries (default 1 << 20);
- * entry 0 is the oldest kept.  The totals count every access since creation
- * or the last pmon_sim_log_clear(), which also clears the violations.
+/* The log is off on a new machine (cap 0): it costs nothing and holds no
+ * entry.  pmon_sim_log_set_cap(sim, n) turns it on: it then keeps the last
+ * n entries (entry 0 the oldest kept), in memory that grows with use up to
+ * n entries (about 32 bytes each).  Setting the cap empties the ring and
+ * keeps the totals; cap 0 turns the log off again and frees it.  The totals
+ * (pmon_sim_log_total, pmon_sim_log_writes) count every access since
+ * creation or the last pmon_sim_log_clear(), which also clears the
+ * violations; they are kept whether the log is on or not.
  * pmon_sim_log_get()'s entry stays valid until the ring wraps over it. */
 size_t pmon_sim_log_total(const pmon_sim_t *sim);
 size_t pmon_sim_log_cap(const pmon_sim_t *sim);
-void pmon_sim_log_set_cap(pmon_sim_t *sim, size_t cap);   /* >= 1; empties the ring, keeps the totals */
+void pmon_sim_log_set_cap(pmon_sim_t *sim, size_t cap);
 
 /* Violations of the register rules (policy above).  The first 4096 are kept
  * in detail; pmon_sim_violation_count() counts all of them. */

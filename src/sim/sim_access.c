@@ -1,8 +1,9 @@
 /*
  * sim_access.c - the "sim" backend: struct pmon_access ops served by the
- * process's current emulated machine.  Every MSR and PCI access is logged
- * with its value and status.  When the machine's clock follows the wall
- * clock, every register access first brings emulated time up to date.
+ * process's current emulated machine.  Every MSR and PCI access is counted,
+ * and logged with its value and status when the log is on (sim_log.c).
+ * When the machine's clock follows the wall clock, every register access
+ * first brings emulated time up to date.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +14,6 @@
 static void begin(struct pmon_sim *sim, enum pmon_sim_op op, int cpu, uint32_t msr,
 		  pmon_pci_addr_t d, uint32_t off, uint64_t value)
 {
-	memset(&sim->cur, 0, sizeof sim->cur);
 	sim->cur.op = op;
 	sim->cur.cpu = cpu;
 	sim->cur.msr = msr;
@@ -25,25 +25,16 @@ static void begin(struct pmon_sim *sim, enum pmon_sim_op op, int cpu, uint32_t m
 	sim->why[0] = '\0';
 }
 
+/* Count (and log) the access and release the machine; a refusal's reason
+ * is copied out only then. */
 static void finish(struct pmon_access *a, struct pmon_sim *sim, pmon_pci_addr_t d,
 		   uint64_t value, int rc)
 {
-	struct pmon_sim_log_entry e;
 	char why[sizeof sim->why];
 
-	memset(&e, 0, sizeof e);
-	e.op = sim->cur.op;
-	e.cpu = sim->cur.cpu;
-	e.msr = sim->cur.msr;
-	e.domain = d.domain;
-	e.bus = d.bus;
-	e.dev = d.dev;
-	e.func = d.func;
-	e.off = sim->cur.off;
-	e.value = value;
-	e.status = rc;
-	sim_log_add(sim, &e);
-	memcpy(why, sim->why, sizeof why);
+	sim_log_access(sim, d.domain, value, rc);
+	if (rc)
+		memcpy(why, sim->why, sizeof why);
 	pthread_mutex_unlock(&sim->lock);
 	if (rc)
 		pmon_access_set_why(a, "%s", why);

@@ -176,7 +176,7 @@ struct pmon_sim {
 	size_t clk_n, clk_cap;
 	int clk_dirty;
 
-	/* access log: ring of log_cap entries */
+	/* access log: ring of log_cap entries (0: off, the default) */
 	struct pmon_sim_log_entry *log;
 	size_t log_cap, log_alloc, log_head, log_n, log_total, log_writes;
 	struct pmon_sim_violation *viol;
@@ -279,7 +279,7 @@ void sim_dram_locate(const struct pmon_sim_shape *sh, uint64_t local_addr,
 /* ---- log and violations (sim_log.c) ---- */
 int sim_log_init(struct pmon_sim *sim, size_t cap);
 void sim_log_free(struct pmon_sim *sim);
-void sim_log_add(struct pmon_sim *sim, const struct pmon_sim_log_entry *e);
+void sim_log_access(struct pmon_sim *sim, uint16_t domain, uint64_t value, int rc);
 void sim_violation(struct pmon_sim *sim, uint64_t bad, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Fail the current access: set sim->why, return rc. */

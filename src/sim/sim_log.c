@@ -1,6 +1,10 @@
 /*
- * sim_log.c - the access log (a ring keeping the last log_cap entries, plus
- * running totals) and the record of register-rule violations.
+ * sim_log.c - the access log and the record of register-rule violations.
+ *
+ * The log is off until a caller gives it a size (pmon_sim_log_set_cap):
+ * then a ring keeps the last log_cap entries.  The running totals (accesses,
+ * successful writes) are kept either way; they cost two increments.
+ * Violations are rare: their record is allocated at the first one.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,21 +16,14 @@
 #define SIM_VIOL_KEEP 4096
 
 /* The ring starts small and doubles up to log_cap; it wraps only once full,
- * so growing never has to reorder entries. */
+ * so growing never has to reorder entries.  cap 0: no log. */
 int sim_log_init(struct pmon_sim *sim, size_t cap)
 {
-	if (cap < 1)
-		cap = 1;
 	free(sim->log);
 	sim->log = NULL;
 	sim->log_alloc = 0;
 	sim->log_cap = cap;
 	sim->log_head = sim->log_n = 0;
-	if (!sim->viol) {
-		sim->viol = calloc(SIM_VIOL_KEEP, sizeof *sim->viol);
-		if (!sim->viol)
-			return -1;
-	}
 	return 0;
 }
 
@@ -53,19 +50,36 @@ static int grow(struct pmon_sim *sim)
 	return 0;
 }
 
-void sim_log_add(struct pmon_sim *sim, const struct pmon_sim_log_entry *e)
+/* The access in sim->cur, served with this value and status: counted, and
+ * kept when the log is on. */
+void sim_log_access(struct pmon_sim *sim, uint16_t domain, uint64_t value, int rc)
 {
+	struct pmon_sim_log_entry *e;
+
 	sim->log_total++;
-	if (e->status == 0 && (e->op == PMON_SIM_MSR_WRITE || e->op == PMON_SIM_PCI_WRITE))
+	if (rc == 0 && (sim->cur.op == PMON_SIM_MSR_WRITE || sim->cur.op == PMON_SIM_PCI_WRITE))
 		sim->log_writes++;
+	if (!sim->log_cap)
+		return;
 	if (sim->log_n < sim->log_cap) {
 		if (sim->log_n == sim->log_alloc && grow(sim))
 			return;                   /* out of memory: entry dropped */
-		sim->log[sim->log_n++] = *e;
+		e = &sim->log[sim->log_n++];
 	} else {
-		sim->log[sim->log_head] = *e;
+		e = &sim->log[sim->log_head];
 		sim->log_head = (sim->log_head + 1) % sim->log_cap;
 	}
+	memset(e, 0, sizeof *e);
+	e->op = sim->cur.op;
+	e->cpu = sim->cur.cpu;
+	e->msr = sim->cur.msr;
+	e->domain = domain;
+	e->bus = sim->cur.bus;
+	e->dev = sim->cur.dev;
+	e->func = sim->cur.func;
+	e->off = sim->cur.off;
+	e->value = value;
+	e->status = rc;
 }
 
 void sim_violation(struct pmon_sim *sim, uint64_t bad, const char *fmt, ...)
@@ -76,6 +90,8 @@ void sim_violation(struct pmon_sim *sim, uint64_t bad, const char *fmt, ...)
 	sim->viol_total++;
 	if (sim->viol_n >= SIM_VIOL_KEEP)
 		return;
+	if (!sim->viol && !(sim->viol = calloc(SIM_VIOL_KEEP, sizeof *sim->viol)))
+		return;                       /* out of memory: counted, not kept */
 	v = &sim->viol[sim->viol_n++];
 	memset(v, 0, sizeof *v);
 	v->seq = sim->log_total;              /* the access being served (logged next) */
@@ -125,7 +141,7 @@ const struct pmon_sim_log_entry *pmon_sim_log_get(const pmon_sim_t *sim, size_t 
 	const struct pmon_sim_log_entry *e = NULL;
 
 	sim_lock(sim);
-	if (i < sim->log_n)
+	if (i < sim->log_n)               /* log_n > 0: log_cap > 0 */
 		e = &sim->log[(sim->log_head + i) % sim->log_cap];
 	sim_unlock(sim);
 	return e;

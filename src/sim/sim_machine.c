@@ -8,7 +8,6 @@
 
 #include "sim_internal.h"
 
-#define SIM_LOG_CAP (1u << 20)
 
 static pthread_mutex_t cur_lock = PTHREAD_MUTEX_INITIALIZER;
 static pmon_sim_t *cur;
@@ -92,7 +91,7 @@ pmon_sim_t *pmon_sim_create(const struct pmon_sim_shape *shape)
 	 * socket, 7 per CPU */
 	sim->clk_cap = (size_t)shape->sockets * 96 + (size_t)sim->ncpus * 8;
 	sim->clk = calloc(sim->clk_cap, sizeof *sim->clk);
-	if (!sim->cpu || !sim->clk || sim_log_init(sim, SIM_LOG_CAP)) {
+	if (!sim->cpu || !sim->clk || sim_log_init(sim, 0)) {
 		pmon_sim_destroy(sim);
 		return NULL;
 	}
