@@ -163,7 +163,7 @@ int pmon_machine_open(pmon_machine_t **out, const char *backend, char *why, size
 	if (!m)
 		return pmon_why(why, whylen, PMON_ENOMEM, "out of memory");
 	snprintf(m->backend, sizeof(m->backend), "%s", is_sim ? "sim" : "msr");
-	pthread_mutex_init(&m->lock, NULL);
+	pmon_registry_init(&m->sessions);
 	rc = is_sim ? open_sim(m, why, whylen) : open_hw(m, why, whylen);
 	if (rc)
 		goto fail;
@@ -198,8 +198,7 @@ void pmon_machine_close(pmon_machine_t *m)
 {
 	if (!m)
 		return;
-	pmon_sessions_close_all(m);
-	pthread_mutex_destroy(&m->lock);
+	pmon_registry_fini(&m->sessions);
 	if (m->acc && m->acc->ops->close)
 		m->acc->ops->close(m->acc);
 	pmon_topo_free(&m->topo);

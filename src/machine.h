@@ -2,13 +2,12 @@
 #ifndef PMON_MACHINE_H
 #define PMON_MACHINE_H
 
-#include <pthread.h>
-
 #include "pmon/pmon.h"
 #include "pmon/sim.h"
 #include "access.h"
 #include "busmap.h"
 #include "catalog.h"
+#include "registry.h"
 #include "topology.h"
 
 #define PMON_MAX_PMUS 64
@@ -31,14 +30,9 @@ struct pmon_machine {
 	int cbos;                 /* CBos per socket */
 	struct pmon_box_loc loc[PMON_MAX_PMUS][PMON_MAX_SOCKETS];
 	char warnings[1024];
-	/* every live session (session.c): closing the machine stops and
-	 * restores them; running ones are checked against each other */
-	pthread_mutex_t lock;
-	struct pmon_session **sessions;
-	int nsessions, capsessions;
+	/* every live session: closing the machine stops and restores them;
+	 * running ones are checked against each other */
+	struct pmon_registry sessions;
 };
-
-/* Stop, restore and free every session still open on this machine. */
-void pmon_sessions_close_all(struct pmon_machine *m);
 
 #endif

@@ -3,6 +3,8 @@
 
 #include "regs.h"
 
+#define IA32_PERF_GLOBAL_CTRL 0x38f
+
 int pmon_regs_resolve(const struct pmon_machine *m, int pmu, int socket, int cpu,
 		      struct pmon_box_regs *r)
 {
@@ -30,6 +32,7 @@ static uint32_t msr_addr(const struct pmon_box_regs *r, enum pmon_reg_kind k, in
 	case REG_FIXED_CTL: return t->fixed_ctl;
 	case REG_FIXED_CTR: return t->fixed_ctr;
 	case REG_FILTER: return t->fregs[idx].msr + base;
+	case REG_GLOBAL_CTL: return IA32_PERF_GLOBAL_CTRL;
 	}
 	return 0;
 }
@@ -57,6 +60,7 @@ static void pci_offsets(const struct pmon_box_regs *r, enum pmon_reg_kind k, int
 		*hi = t->fregs[idx].hi_off;
 		*extra = t->fregs[idx].extra_dev;
 		break;
+	case REG_GLOBAL_CTL: *lo = 0; break;   /* refused before */
 	}
 }
 
@@ -65,6 +69,8 @@ int pmon_reg_read(struct pmon_machine *m, const struct pmon_box_regs *r,
 {
 	struct pmon_access *a = m->acc;
 	int rc;
+	if (k == REG_GLOBAL_CTL && r->t->space != PMON_SPACE_CORE)
+		return PMON_EINVAL;
 	if (r->t->space != PMON_SPACE_PCI) {
 		rc = a->ops->msr_read(a, r->cpu, msr_addr(r, k, idx), val);
 		if (!rc && (k == REG_CTR || k == REG_FIXED_CTR))
@@ -105,6 +111,8 @@ int pmon_reg_write(struct pmon_machine *m, const struct pmon_box_regs *r,
 		   enum pmon_reg_kind k, int idx, uint64_t val)
 {
 	struct pmon_access *a = m->acc;
+	if (k == REG_GLOBAL_CTL && r->t->space != PMON_SPACE_CORE)
+		return PMON_EINVAL;
 	if (r->t->space != PMON_SPACE_PCI)
 		return a->ops->msr_write(a, r->cpu, msr_addr(r, k, idx), val);
 	uint16_t lo, hi;

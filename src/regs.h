@@ -10,7 +10,9 @@
 
 #include "machine.h"
 
-enum pmon_reg_kind { REG_BOX_CTL, REG_CTL, REG_CTR, REG_FIXED_CTL, REG_FIXED_CTR, REG_FILTER };
+/* REG_GLOBAL_CTL: IA32_PERF_GLOBAL_CTRL of the core PMU's CPU (core boxes only). */
+enum pmon_reg_kind { REG_BOX_CTL, REG_CTL, REG_CTR, REG_FIXED_CTL, REG_FIXED_CTR, REG_FILTER,
+		     REG_GLOBAL_CTL };
 
 struct pmon_box_regs {
 	const struct pmon_box_type *t;

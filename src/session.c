@@ -29,8 +29,6 @@
 #include "regs.h"
 #include "assign.h"
 
-#define IA32_PERF_GLOBAL_CTRL 0x38f
-
 struct sess_event {
 	pmon_encoding_t enc;
 	int counter;              /* -1: fixed */
@@ -74,38 +72,7 @@ static int set_err(pmon_session_t *s, int rc, const char *fmt, ...)
 	return rc;
 }
 
-/* ---------------------------------------------------------------- registry */
-
-static int registry_add(struct pmon_machine *m, pmon_session_t *s)
-{
-	int rc = PMON_OK;
-	pthread_mutex_lock(&m->lock);
-	if (m->nsessions == m->capsessions) {
-		int cap = m->capsessions ? 2 * m->capsessions : 8;
-		pmon_session_t **n = realloc(m->sessions, sizeof(*n) * (size_t)cap);
-		if (!n)
-			rc = PMON_ENOMEM;
-		else {
-			m->sessions = n;
-			m->capsessions = cap;
-		}
-	}
-	if (rc == PMON_OK)
-		m->sessions[m->nsessions++] = s;
-	pthread_mutex_unlock(&m->lock);
-	return rc;
-}
-
-static void registry_remove(struct pmon_machine *m, pmon_session_t *s)
-{
-	pthread_mutex_lock(&m->lock);
-	for (int i = 0; i < m->nsessions; i++)
-		if (m->sessions[i] == s) {
-			m->sessions[i] = m->sessions[--m->nsessions];
-			break;
-		}
-	pthread_mutex_unlock(&m->lock);
-}
+static void close_session(void *s) { pmon_session_destroy(s); }
 
 int pmon_session_create(pmon_machine_t *m, pmon_session_t **out)
 {
@@ -113,7 +80,7 @@ int pmon_session_create(pmon_machine_t *m, pmon_session_t **out)
 	if (!*out)
 		return PMON_ENOMEM;
 	(*out)->m = m;
-	if (registry_add(m, *out)) {
+	if (pmon_registry_add(&m->sessions, *out, close_session)) {
 		free(*out);
 		*out = NULL;
 		return PMON_ENOMEM;
@@ -259,11 +226,10 @@ static uint64_t saved_value(const struct sess_box *bx, enum pmon_reg_kind k, int
 	return 0;
 }
 
-/* Other running sessions of the machine (caller holds m->lock). */
-static void other_running(pmon_session_t *s, pmon_session_t ***list, int *n)
+/* Session i of the machine (caller holds the registry lock). */
+static pmon_session_t *session_at(const pmon_session_t *s, int i)
 {
-	*list = s->m->sessions;
-	*n = s->m->nsessions;
+	return pmon_registry_item(&s->m->sessions, i);
 }
 
 /* Counters already enabled by someone else are not ours to take: read every
@@ -313,7 +279,7 @@ static int avoid_busy(pmon_session_t *s)
 }
 
 /* The read-only pre-pass: resolve boxes, save registers, refuse busy ones.
- * Caller holds m->lock. */
+ * Caller holds the registry lock. */
 static int prepare(pmon_session_t *s)
 {
 	int rc;
@@ -327,22 +293,22 @@ static int prepare(pmon_session_t *s)
 			return set_err(s, PMON_ENODEV, "%s: box not present", s->ev[i].enc.name);
 
 	/* shared filters against the sessions already running */
-	pmon_session_t **others;
-	int nothers, total = s->n;
-	other_running(s, &others, &nothers);
+	int nothers = pmon_registry_count(&s->m->sessions), total = s->n;
 	for (int o = 0; o < nothers; o++)
-		if (others[o] != s && others[o]->running)
-			total += others[o]->n;
+		if (session_at(s, o) != s && session_at(s, o)->running)
+			total += session_at(s, o)->n;
 	pmon_encoding_t *all = malloc(sizeof(*all) * (size_t)total);
 	if (!all)
 		return set_err(s, PMON_ENOMEM, "out of memory");
 	int k = 0;
 	for (int i = 0; i < s->n; i++)
 		all[k++] = s->ev[i].enc;
-	for (int o = 0; o < nothers; o++)
-		if (others[o] != s && others[o]->running)
-			for (int i = 0; i < others[o]->n; i++)
-				all[k++] = others[o]->ev[i].enc;
+	for (int o = 0; o < nothers; o++) {
+		const pmon_session_t *x = session_at(s, o);
+		if (x != s && x->running)
+			for (int i = 0; i < x->n; i++)
+				all[k++] = x->ev[i].enc;
+	}
 	char why[512];
 	rc = pmon_check_filters(s->m, all, total, why, sizeof(why));
 	free(all);
@@ -377,7 +343,7 @@ static int prepare(pmon_session_t *s)
 				return rc;
 		if (is_core(bx) && bx->global_bits) {
 			uint64_t g;
-			if ((rc = s->m->acc->ops->msr_read(s->m->acc, bx->regs.cpu, IA32_PERF_GLOBAL_CTRL, &g)))
+			if ((rc = pmon_reg_read(s->m, &bx->regs, REG_GLOBAL_CTL, 0, &g)))
 				return set_err(s, rc, "reading IA32_PERF_GLOBAL_CTRL failed: %s", s->m->acc->why);
 			bx->global_saved = g & bx->global_bits;
 		}
@@ -399,15 +365,14 @@ static int wr(pmon_session_t *s, struct sess_box *bx, enum pmon_reg_kind k, int 
 static int global_update(pmon_session_t *s, struct sess_box *bx, int enable)
 {
 	uint64_t g;
-	struct pmon_access *a = s->m->acc;
-	int rc = a->ops->msr_read(a, bx->regs.cpu, IA32_PERF_GLOBAL_CTRL, &g);
+	int rc = pmon_reg_read(s->m, &bx->regs, REG_GLOBAL_CTL, 0, &g);
 	if (!rc) {
 		g &= ~bx->global_bits;
 		g |= enable ? bx->global_bits : bx->global_saved;
-		rc = a->ops->msr_write(a, bx->regs.cpu, IA32_PERF_GLOBAL_CTRL, g);
+		rc = pmon_reg_write(s->m, &bx->regs, REG_GLOBAL_CTL, 0, g);
 	}
 	if (rc)
-		set_err(s, rc, "updating IA32_PERF_GLOBAL_CTRL failed: %s", a->why);
+		set_err(s, rc, "updating IA32_PERF_GLOBAL_CTRL failed: %s", s->m->acc->why);
 	return rc;
 }
 
@@ -422,11 +387,11 @@ static int read_counter(pmon_session_t *s, struct sess_event *e, uint64_t *raw)
 }
 
 /* Another running session using the same box: the registers it shares with
- * us are its to restore.  Caller holds m->lock. */
+ * us are its to restore.  Caller holds the registry lock. */
 static struct sess_box *successor(pmon_session_t *s, const struct sess_box *bx)
 {
-	for (int o = 0; o < s->m->nsessions; o++) {
-		pmon_session_t *x = s->m->sessions[o];
+	for (int o = 0; o < pmon_registry_count(&s->m->sessions); o++) {
+		pmon_session_t *x = session_at(s, o);
 		if (x == s || !x->running)
 			continue;
 		for (int b = 0; b < x->nboxes; b++)
@@ -536,9 +501,9 @@ int pmon_session_start(pmon_session_t *s)
 		return set_err(s, PMON_EINVAL, "already counting");
 	if (!s->n)
 		return set_err(s, PMON_EINVAL, "no events to count");
-	pthread_mutex_lock(&s->m->lock);
+	pmon_registry_lock(&s->m->sessions);
 	int rc = start_locked(s);
-	pthread_mutex_unlock(&s->m->lock);
+	pmon_registry_unlock(&s->m->sessions);
 	return rc;
 }
 
@@ -586,12 +551,12 @@ int pmon_session_stop(pmon_session_t *s, uint64_t *values)
 {
 	if (!s->running)
 		return set_err(s, PMON_EINVAL, "not counting");
-	pthread_mutex_lock(&s->m->lock);
+	pmon_registry_lock(&s->m->sessions);
 	int rc = freeze_all(s, PMON_BOX_FRZ_EN | PMON_BOX_FRZ);
 	int rc2 = accumulate(s, values);
 	s->running = 0;
 	restore_all(s);
-	pthread_mutex_unlock(&s->m->lock);
+	pmon_registry_unlock(&s->m->sessions);
 	return rc ? rc : rc2;
 }
 
@@ -608,15 +573,6 @@ void pmon_session_destroy(pmon_session_t *s)
 		return;
 	if (s->running)
 		pmon_session_stop(s, NULL);
-	registry_remove(s->m, s);
+	pmon_registry_remove(&s->m->sessions, s);
 	session_free(s);
-}
-
-void pmon_sessions_close_all(struct pmon_machine *m)
-{
-	while (m->nsessions > 0)
-		pmon_session_destroy(m->sessions[m->nsessions - 1]);
-	free(m->sessions);
-	m->sessions = NULL;
-	m->capsessions = 0;
 }

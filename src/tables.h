@@ -4,8 +4,8 @@
  * A box type (struct pmon_box_type) describes one kind of uncore PMON unit:
  * where its registers are, how wide its counters are, which control bits
  * exist, which filter registers it owns and how they split into fields, which
- * modifiers it accepts, and its event table.  A generic engine (parse.c,
- * encode.c, sched.c, session.c) reads only these tables; nothing in it knows a
+ * modifiers it accepts, and its event table.  A generic engine (encode.c,
+ * assign.c, session.c, regs.c) reads only these tables; nothing in it knows a
  * box by name.
  *
  * Events and umasks are data.  Counter constraints (cntmask) and the filter
