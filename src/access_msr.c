@@ -230,6 +230,11 @@ int pmon_msr_read(struct pmon_msr_dev *m, int cpu, uint32_t msr, uint64_t *val)
 		msr_why(m, "rdmsr 0x%x on CPU %d refused (%s): needs root or CAP_SYS_RAWIO",
 			msr, cpu, strerror(errno));
 		return PMON_EPERM;
+	case ENXIO:
+	case ENODEV:
+		msr_why(m, "rdmsr 0x%x on CPU %d failed (%s): the CPU went away (offline?)",
+			msr, cpu, strerror(errno));
+		return PMON_ENODEV;
 	default:
 		msr_why(m, "rdmsr 0x%x on CPU %d failed: %s", msr, cpu, strerror(errno));
 		return PMON_EIO;
@@ -270,6 +275,11 @@ int pmon_msr_write(struct pmon_msr_dev *m, int cpu, uint32_t msr, uint64_t val)
 			" kernel lockdown or msr.allow_writes=off also block writes",
 			msr, cpu, strerror(errno));
 		return PMON_EPERM;
+	case ENXIO:
+	case ENODEV:
+		msr_why(m, "wrmsr 0x%x on CPU %d failed (%s): the CPU went away (offline?)",
+			msr, cpu, strerror(errno));
+		return PMON_ENODEV;
 	default:
 		msr_why(m, "wrmsr 0x%x on CPU %d failed: %s", msr, cpu, strerror(errno));
 		return PMON_EIO;

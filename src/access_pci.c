@@ -384,21 +384,48 @@ static int pci_try_read(struct pmon_pci_dev *p, struct pci_dev *dev, uint32_t of
 	return ok != 0;
 }
 
-/* A read at off failed: find out why. */
+/* The system error a failed config access reported, as a pmon code with a
+ * message; 0 when there was none (a short read: the file ends earlier). */
+static int pci_errno_code(struct pmon_pci_dev *p, pmon_pci_addr_t d, const char *what,
+			  uint32_t off, int err)
+{
+	switch (err) {
+	case 0:
+		return 0;
+	case EACCES:
+	case EPERM:
+		pci_why(p, "%s PCI config 0x%x of %04x:%02x:%02x.%x refused (%s): need root",
+			what, off, d.domain, d.bus, d.dev, d.func, strerror(err));
+		return PMON_EPERM;
+	case ENXIO:
+	case ENODEV:
+	case ENOENT:
+		pci_why(p, "%s PCI config 0x%x of %04x:%02x:%02x.%x failed (%s): the device went away"
+			" (removed, or its driver unbound it)", what, off, d.domain, d.bus, d.dev,
+			d.func, strerror(err));
+		return PMON_ENODEV;
+	default:
+		pci_why(p, "%s PCI config 0x%x of %04x:%02x:%02x.%x failed: %s (errno %d)",
+			what, off, d.domain, d.bus, d.dev, d.func, strerror(err), err);
+		return PMON_EIO;
+	}
+}
+
+/* A read at off failed: find out why.  A system error is reported as it
+ * is (EIO stays EIO, even when a second read would succeed); only a short
+ * read, which carries no error, is diagnosed by probing what can be read. */
 static int pci_read_error(struct pmon_pci_dev *p, struct pci_fn *f, uint32_t off)
 {
 	pmon_pci_addr_t d = f->addr;
 	char msg[sizeof(p->cbmsg)];
-	int err;
+	int rc = pci_errno_code(p, d, "read of", off, p->cberr);
 
+	if (rc)
+		return rc;
 	snprintf(msg, sizeof(msg), "%s", p->cbmsg);
-	err = p->cberr;
 	if (!pci_try_read(p, f->dev, 0, NULL)) {
-		if (err == EACCES || err == EPERM) {
-			pci_why(p, "PCI config space of %04x:%02x:%02x.%x not readable (%s): need root",
-				d.domain, d.bus, d.dev, d.func, strerror(err));
-			return PMON_EPERM;
-		}
+		if ((rc = pci_errno_code(p, d, "read of", 0, p->cberr)))
+			return rc;
 		pci_why(p, "PCI config space of %04x:%02x:%02x.%x not readable%s%s",
 			d.domain, d.bus, d.dev, d.func, msg[0] ? ": " : "", msg);
 		return PMON_EIO;
@@ -459,11 +486,8 @@ int pmon_pci_write(struct pmon_pci_dev *p, pmon_pci_addr_t d, uint32_t off, uint
 		return PMON_ENODEV;
 	if (pci_try_write(p, f->dev, off, val))
 		return PMON_OK;
-	if (p->cberr == EACCES || p->cberr == EPERM) {
-		pci_why(p, "cannot write PCI config 0x%x of %04x:%02x:%02x.%x (%s): need root",
-			off, d.domain, d.bus, d.dev, d.func, strerror(p->cberr));
-		return PMON_EPERM;
-	}
+	if ((rc = pci_errno_code(p, d, "write of", off, p->cberr)))
+		return rc;
 	pci_why(p, "write of PCI config 0x%x of %04x:%02x:%02x.%x failed%s%s",
 		off, d.domain, d.bus, d.dev, d.func, p->cbmsg[0] ? ": " : "", p->cbmsg);
 	return PMON_EIO;

@@ -1,0 +1,118 @@
+/*
+ * test_access_errno.c - the system's error reaches the caller of the MSR and
+ * PCI backends as it is: a single EIO on a config or MSR access is
+ * PMON_EIO naming EIO (never "need root", even when the next read would
+ * succeed), ENXIO is PMON_ENODEV saying the device went away, and the access
+ * after the fault works again.  Faults are injected with fault_syscalls.h
+ * on fake device files.
+ */
+#include "fault_syscalls.h"
+
+#include <fcntl.h>
+
+#include "check.h"
+#include "fake_hw.h"
+#include "pmon/pmon.h"
+#include "access.h"
+
+static char tmp[64], msr_root[128], sysfs[128];
+
+static const pmon_pci_addr_t UBOX = { 0, 0x3f, 11, 0 };
+static const pmon_pci_addr_t IMC0 = { 0, 0x3f, 16, 0 };
+
+static void pci_reads(struct pmon_pci_dev *p)
+{
+	uint32_t v = 0;
+	const char *msg;
+
+	/* one EIO on the iMC's CTL0; the config file itself is fine */
+	fake_pci_put(sysfs, 0, 0x3f, 16, 0, 0xd8, 0x1234);
+	fault_arm("/config", 0, 0, EIO);
+	CHECK_EQ_INT(pmon_pci_read(p, IMC0, 0xd8, &v), PMON_EIO, "EIO read is PMON_EIO");
+	msg = pmon_pci_errmsg(p);
+	CHECK(strstr(msg, strerror(EIO)) && strstr(msg, "0xd8") && strstr(msg, "0000:3f:10.0") &&
+	      !strstr(msg, "root"), "names EIO, the offset and the function: %s", msg);
+	CHECK_EQ_INT(fault_state.fired, 1, "the fault was delivered");
+	CHECK_EQ_INT(pmon_pci_read(p, IMC0, 0xd8, &v), PMON_OK, "next read works");
+	CHECK_EQ_U64(v, 0x1234, "value after the fault");
+
+	/* EIO on an extended-space register (the old diagnosis said root) */
+	fault_arm("/config", 0, 0, EIO);
+	CHECK_EQ_INT(pmon_pci_read(p, UBOX, 0x228, &v), PMON_EIO, "EIO at 0x228");
+	CHECK(!strstr(pmon_pci_errmsg(p), "root"), "no permission guess: %s", pmon_pci_errmsg(p));
+
+	/* the device went away */
+	fault_arm("/config", 0, 0, ENXIO);
+	CHECK_EQ_INT(pmon_pci_read(p, UBOX, 0x40, &v), PMON_ENODEV, "ENXIO read is PMON_ENODEV");
+	msg = pmon_pci_errmsg(p);
+	CHECK(strstr(msg, "went away") && strstr(msg, "0000:3f:0b.0"), "says it went away: %s", msg);
+
+	/* a permission error is still one */
+	fault_arm("/config", 0, 0, EACCES);
+	CHECK_EQ_INT(pmon_pci_read(p, UBOX, 0x40, &v), PMON_EPERM, "EACCES read is PMON_EPERM");
+	CHECK(strstr(pmon_pci_errmsg(p), "need root"), "needs root: %s", pmon_pci_errmsg(p));
+}
+
+static void pci_writes(struct pmon_pci_dev *p)
+{
+	fault_arm("/config", 1, 0, EIO);
+	CHECK_EQ_INT(pmon_pci_write(p, IMC0, 0xd8, 0x400304), PMON_EIO, "EIO write is PMON_EIO");
+	CHECK(strstr(pmon_pci_errmsg(p), strerror(EIO)) && strstr(pmon_pci_errmsg(p), "write"),
+	      "names EIO: %s", pmon_pci_errmsg(p));
+	CHECK_EQ_U64(fake_pci_get(sysfs, 0, 0x3f, 16, 0, 0xd8), 0x1234, "nothing written");
+	fault_arm("/config", 1, 0, ENXIO);
+	CHECK_EQ_INT(pmon_pci_write(p, IMC0, 0xd8, 0x400304), PMON_ENODEV, "ENXIO write");
+	CHECK(strstr(pmon_pci_errmsg(p), "went away"), "went away: %s", pmon_pci_errmsg(p));
+	CHECK_EQ_INT(pmon_pci_write(p, IMC0, 0xd8, 0x400304), PMON_OK, "next write works");
+	CHECK_EQ_U64(fake_pci_get(sysfs, 0, 0x3f, 16, 0, 0xd8), 0x400304, "written after the fault");
+}
+
+static void msr_access(struct pmon_msr_dev *m)
+{
+	uint64_t v = 0;
+
+	fake_msr_put(msr_root, 1, 0xc24, 0xabcd);
+	fault_arm("/msr", 0, 0, EIO);
+	CHECK_EQ_INT(pmon_msr_read(m, 1, 0xc24, &v), PMON_EIO, "EIO rdmsr");
+	CHECK(strstr(pmon_msr_errmsg(m), "EIO") && strstr(pmon_msr_errmsg(m), "0xc24"),
+	      "names EIO: %s", pmon_msr_errmsg(m));
+	fault_arm("/msr", 0, 0, ENXIO);
+	CHECK_EQ_INT(pmon_msr_read(m, 1, 0xc24, &v), PMON_ENODEV, "ENXIO rdmsr");
+	CHECK(strstr(pmon_msr_errmsg(m), "went away") && strstr(pmon_msr_errmsg(m), "CPU 1"),
+	      "went away: %s", pmon_msr_errmsg(m));
+	CHECK_EQ_INT(pmon_msr_read(m, 1, 0xc24, &v), PMON_OK, "next rdmsr works");
+	CHECK_EQ_U64(v, 0xabcd, "value after the faults");
+	fault_arm("/msr", 1, 0, ENXIO);
+	CHECK_EQ_INT(pmon_msr_write(m, 1, 0xc24, 5), PMON_ENODEV, "ENXIO wrmsr");
+	fault_arm("/msr", 1, 0, EIO);
+	CHECK_EQ_INT(pmon_msr_write(m, 1, 0xc24, 5), PMON_EIO, "EIO wrmsr");
+	CHECK_EQ_U64(fake_msr_get(msr_root, 1, 0xc24), 0xabcd, "nothing written");
+}
+
+int main(void)
+{
+	struct pmon_pci_dev *p = NULL;
+	struct pmon_msr_dev *m = NULL;
+	char why[256];
+
+	if (fake_tmpdir(tmp, sizeof(tmp))) {
+		CHECK(0, "no temp dir");
+		return check_done("test_access_errno");
+	}
+	snprintf(msr_root, sizeof(msr_root), "%s/cpu", tmp);
+	snprintf(sysfs, sizeof(sysfs), "%s/sys", tmp);
+	CHECK(fake_msr_files(msr_root, 2) == 0 && fake_snbep_socket(sysfs, 0x3f, 1, 0, 0) == 0,
+	      "fake device files");
+	CHECK_EQ_INT(pmon_pci_open(&p, sysfs, why, sizeof(why)), PMON_OK, why);
+	CHECK_EQ_INT(pmon_msr_open(&m, msr_root, 2, O_RDWR, why, sizeof(why)), PMON_OK, why);
+	if (p && m) {
+		pci_reads(p);
+		pci_writes(p);
+		msr_access(m);
+	}
+	fault_disarm();
+	pmon_pci_close(p);
+	pmon_msr_close(m);
+	fake_rmtree(tmp);
+	return check_done("test_access_errno");
+}
