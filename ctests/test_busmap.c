@@ -91,6 +91,7 @@ static void test_backend(const char *base, struct pmon_access *a)
 
 	CHECK(!strcmp(a->ops->name, "msr"), "backend name %s", a->ops->name);
 	CHECK(a->ops->event_modeled == NULL, "event_modeled is NULL on hardware");
+	CHECK(a->ops->topology == NULL, "topology is NULL on hardware");
 	CHECK_EQ_INT(a->ops->cpu_ident(a, &id), PMON_OK, "cpu_ident");
 	CHECK(!strcmp(id.vendor, "GenuineIntel"), "vendor %s", id.vendor);
 	CHECK_EQ_INT(id.family, 6, "family");

@@ -7,6 +7,8 @@
  * (except the modeled sub-events that never occur: CAS RD_UNDERFILL and
  * WR_RMM, PRE_COUNT PAGE_CLOSE).
  */
+#include <string.h>
+
 #include "sim_fixture.h"
 
 #define M(box, ctl, f, want) \
@@ -189,9 +191,40 @@ static void sweep(void)
 	sim_teardown();
 }
 
+/* The backend op the engine asks: the filter words as encoded (an offcore
+ * RSP value in the word of its MSR), a NULL handle for the pure question. */
+static void backend_op(void)
+{
+	const struct pmon_access_ops *ops = &pmon_sim_access_ops;
+	const uint64_t none[2] = { 0, 0 };
+	const uint64_t rsp0[2] = { 0x10001, 0 }, rsp1[2] = { 0, 0x10001 };
+	const uint64_t bad[2] = { 0, 0x4000000000ull };   /* reserved RSP bit */
+	char buf[64];
+
+	CHECK(ops->event_modeled != NULL, "sim has event_modeled");
+	CHECK_EQ_INT(ops->event_modeled(NULL, "imc", 0x0304, none), 1, "CAS_COUNT op");
+	CHECK_EQ_INT(ops->event_modeled(NULL, "imc", 0x0005, none), 0, "imc 0x05 op");
+	CHECK_EQ_INT(ops->event_modeled(NULL, "core", 0x01B7, rsp0), 1, "RSP_0 in filt[0]");
+	CHECK_EQ_INT(ops->event_modeled(NULL, "core", 0x01BB, rsp1), 1, "RSP_1 in filt[1]");
+	CHECK_EQ_INT(ops->event_modeled(NULL, "core", 0x01BB, bad), 0, "reserved RSP bit");
+	CHECK_EQ_INT(ops->event_modeled(NULL, "core", 0x01BB, none), 0, "empty RSP");
+	CHECK_EQ_INT(ops->event_modeled(NULL, "imc-fixed", 0, none), 1, "iMC fixed op");
+
+	machine("sockets=2,cores=3,threads=1");
+	struct pmon_access *a = acc;
+	if (a) {
+		CHECK(a->ops->topology != NULL, "sim has topology");
+		CHECK_EQ_INT(a->ops->topology(a, buf, sizeof buf), 0, "topology");
+		CHECK(!strcmp(buf, "package:2 core:3 pu:1"), "topology %s", buf);
+		CHECK_EQ_INT(a->ops->topology(a, buf, 8), -1, "topology truncated");
+	}
+	sim_teardown();
+}
+
 int main(void)
 {
 	cases();
+	backend_op();
 	sweep();
 	return check_done("test_sim_models");
 }

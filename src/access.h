@@ -51,8 +51,16 @@ struct pmon_access_ops {
 			pmon_pci_addr_t *out, int max);
 	int (*cpu_ident)(struct pmon_access *a, struct pmon_cpuid *id);
 	/* Optional (NULL on hardware): does the emulated machine model the event
-	 * programmed by this control value in this box type?  1 yes, 0 no. */
-	int (*event_modeled)(struct pmon_access *a, const char *box_type, uint64_t ctl);
+	 * programmed by this control value and these filter words (filt[0..1] of
+	 * the encoding: CBo filter, HA matchers, offcore RSP value...) in this box
+	 * type ("cbo", "ha", "core"...; fixed counters "<type>-fixed")?  1 yes,
+	 * 0 no.  A pure question: a may be NULL (the catalogue asks it before
+	 * any machine is open, see pmon_sim_access_ops). */
+	int (*event_modeled)(struct pmon_access *a, const char *box_type, uint64_t ctl,
+			     const uint64_t filt[2]);
+	/* Optional (NULL on hardware): the machine's topology as an hwloc
+	 * synthetic description ("package:2 core:8 pu:2"), written to buf. */
+	int (*topology)(struct pmon_access *a, char *buf, size_t len);
 	void (*close)(struct pmon_access *a);
 };
 
@@ -98,5 +106,8 @@ int pmon_hw_access_open(struct pmon_access **out, int ncpus, char *why, size_t w
  * creating it from $PMON_SIM when none exists yet.  A malformed $PMON_SIM is
  * an error that names the bad key. */
 int pmon_sim_access_open(struct pmon_access **out, char *why, size_t whylen);
+/* The emulated machine's ops, for the catalogue's "is this event modeled"
+ * question (event_modeled with a NULL handle). */
+extern const struct pmon_access_ops pmon_sim_access_ops;
 
 #endif

@@ -5,7 +5,7 @@
 #include <strings.h>
 
 #include "pmon/pmon.h"
-#include "pmon/sim.h"
+#include "access.h"
 #include "catalog.h"
 
 #define MAX_PMUS 64
@@ -141,6 +141,14 @@ static const struct pmon_event *event_at(int pmu, int ev, const struct pmon_pmu 
 /* The emulated machine's verdict on an event: with umask um alone (plus the
  * defaults of other groups), or, for um < 0, with its default umasks; an event
  * without defaults is modeled when any of its umasks is. */
+/* The catalogue's flag is the emulated machine's answer, asked through its
+ * backend ops (a pure question: no machine needs to be open). */
+static int sim_models(const char *box, uint64_t ctl, uint64_t filt0)
+{
+	const uint64_t filt[2] = { filt0, 0 };
+	return pmon_sim_access_ops.event_modeled(NULL, box, ctl, filt);
+}
+
 static int modeled(const struct pmon_box_type *t, const struct pmon_event *ev, int um)
 {
 	char box[32];
@@ -149,7 +157,7 @@ static int modeled(const struct pmon_box_type *t, const struct pmon_event *ev, i
 
 	snprintf(box, sizeof(box), "%s%s", t->name, (ev->flags & PMON_EV_FIXED) ? "-fixed" : "");
 	if (ev->flags & PMON_EV_FIXED)
-		return pmon_sim_models(box, 0, 0);
+		return sim_models(box, 0, 0);
 	if (ev->flags & PMON_EV_OFFCORE) {
 		/* a request, supplier or snoop bit is modeled when the emulator
 		 * drives it in combination with the other groups' bits */
@@ -161,7 +169,7 @@ static int modeled(const struct pmon_box_type *t, const struct pmon_event *ev, i
 				others |= ev->umasks[u].value;
 		}
 		ctl = ev->code | (1u << PMON_CTL_UMASK_SHIFT) | PMON_CORE_USR | PMON_CORE_OS;
-		return pmon_sim_models(t->name, ctl, mine | others);
+		return sim_models(t->name, ctl, mine | others);
 	}
 	if (um < 0 && ev->numasks) {
 		for (int u = 0; u < ev->numasks; u++)
@@ -190,7 +198,7 @@ static int modeled(const struct pmon_box_type *t, const struct pmon_event *ev, i
 	else
 		ctl = ev->code | (ev->ext ? PMON_CTL_EV_SEL_EXT : 0) |
 		      (val << ((ev->flags & PMON_EV_OCC) ? PMON_PCU_OCC_SEL_SHIFT : PMON_CTL_UMASK_SHIFT));
-	return pmon_sim_models(t->name, ctl, filt0);
+	return sim_models(t->name, ctl, filt0);
 }
 
 int pmon_event_get(int pmu, int ev, pmon_event_info_t *out)

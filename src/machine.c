@@ -13,7 +13,6 @@
 #include <strings.h>
 
 #include "pmon/pmon.h"
-#include "pmon/sim.h"
 #include "machine.h"
 #include "cpuinfo.h"
 #include "encode.h"
@@ -103,14 +102,14 @@ static int find_boxes(struct pmon_machine *m, char *why, size_t whylen)
 
 static int open_sim(struct pmon_machine *m, char *why, size_t whylen)
 {
-	char synth[128];
+	char synth[128] = "synthetic:";
 	int rc = pmon_sim_access_open(&m->acc, why, whylen);
 	if (rc)
 		return rc;
-	m->sim = pmon_sim_current();
-	const struct pmon_sim_shape *sh = pmon_sim_shape(m->sim);
-	snprintf(synth, sizeof(synth), "synthetic:package:%d core:%d pu:%d",
-		 sh->sockets, sh->cores, sh->threads);
+	m->emulated = 1;
+	if (!m->acc->ops->topology ||
+	    m->acc->ops->topology(m->acc, synth + 10, sizeof(synth) - 10))
+		return pmon_why(why, whylen, PMON_EIO, "the emulated machine gave no topology");
 	return pmon_topo_load(&m->topo, synth, why, whylen);
 }
 
@@ -314,12 +313,10 @@ int pmon_machine_encode(const pmon_machine_t *m, const char *name, pmon_encoding
 			return pmon_why(err, errlen, PMON_ENODEV,
 				   "%s needs %s, but the box's match/mask PCI function is missing on "
 				   "socket %d (hidden by the BIOS?)", e->name, t->fregs[r].name, e->socket);
-	if (m->sim) {
-		const struct pmon_event *ev = &t->events[e->event];
+	if (m->acc->ops->event_modeled) {
 		char box[32];
 		snprintf(box, sizeof(box), "%s%s", t->name, e->fixed ? "-fixed" : "");
-		uint64_t f0 = (ev->flags & PMON_EV_OFFCORE) ? (e->filt[0] | e->filt[1]) : e->filt[0];
-		if (!pmon_sim_models(box, e->ctl, f0))
+		if (!m->acc->ops->event_modeled(m->acc, box, e->ctl, e->filt))
 			return pmon_why(err, errlen, PMON_ENOTMODELED,
 				   "%s is not modeled by the emulated machine (PMON_BACKEND=sim): "
 				   "it would not count, so it is refused", e->name);

@@ -3,7 +3,6 @@
 #define PMON_MACHINE_H
 
 #include "pmon/pmon.h"
-#include "pmon/sim.h"
 #include "access.h"
 #include "busmap.h"
 #include "catalog.h"
@@ -26,7 +25,7 @@ struct pmon_machine {
 	struct pmon_access *acc;
 	struct pmon_topo topo;
 	struct pmon_busmap bm;
-	pmon_sim_t *sim;          /* the emulated machine, when backend is sim */
+	int emulated;             /* the backend is the emulated machine (sim) */
 	int cbos;                 /* CBos per socket */
 	struct pmon_box_loc loc[PMON_MAX_PMUS][PMON_MAX_SOCKETS];
 	char warnings[1024];

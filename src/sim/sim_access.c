@@ -122,12 +122,24 @@ static int op_cpu_ident(struct pmon_access *a, struct pmon_cpuid *id)
 	return 0;
 }
 
-/* Without the filter word: an offcore event is taken with every request and
- * response bit (is there anything it could count?). */
-static int op_event_modeled(struct pmon_access *a, const char *box_type, uint64_t ctl)
+/* The filter words as encoded: an offcore event's RSP value is in the word
+ * of its MSR (filt[0] for RSP_0, filt[1] for RSP_1), the other word is 0. */
+static int op_event_modeled(struct pmon_access *a, const char *box_type, uint64_t ctl,
+			    const uint64_t filt[2])
 {
+	uint64_t f0 = filt ? filt[0] : 0;
+
 	(void)a;
-	return pmon_sim_models(box_type, ctl, SIM_RSP_VALID);
+	if (filt && box_type && !strcmp(box_type, "core"))
+		f0 |= filt[1];
+	return pmon_sim_models(box_type, ctl, f0);
+}
+
+static int op_topology(struct pmon_access *a, char *buf, size_t len)
+{
+	struct pmon_sim *sim = a->priv;
+
+	return pmon_sim_synthetic(pmon_sim_shape(sim), buf, len);
 }
 
 static void op_close(struct pmon_access *a)
@@ -135,7 +147,7 @@ static void op_close(struct pmon_access *a)
 	free(a);                              /* the machine stays: it is shared */
 }
 
-static const struct pmon_access_ops sim_ops = {
+const struct pmon_access_ops pmon_sim_access_ops = {
 	.name = "sim",
 	.msr_read = op_msr_read,
 	.msr_write = op_msr_write,
@@ -144,6 +156,7 @@ static const struct pmon_access_ops sim_ops = {
 	.pci_find = op_pci_find,
 	.cpu_ident = op_cpu_ident,
 	.event_modeled = op_event_modeled,
+	.topology = op_topology,
 	.close = op_close,
 };
 
@@ -158,7 +171,7 @@ int pmon_sim_access_open(struct pmon_access **out, char *why, size_t whylen)
 		return rc;
 	if (!(a = calloc(1, sizeof *a)))
 		return PMON_ENOMEM;
-	a->ops = &sim_ops;
+	a->ops = &pmon_sim_access_ops;
 	a->priv = sim;
 	*out = a;
 	return 0;
