@@ -5,6 +5,8 @@
 #   make check         also builds and runs the tests (ctests/ and the
 #                      PAPI-level components/pmon/tests/)
 #   make check-asan    the same tests against an ASan/UBSan libpmon
+#   make bench         builds and runs every bench/*.c program (each prints
+#                      its own table)
 #   make install       PREFIX=... DESTDIR=...: libpmon, headers, tools, PAPI
 #   make clean         everything built, but not the PAPI download cache
 #   make distclean     all of build/ and config.mk
@@ -23,7 +25,7 @@ endif
 include Rules.mk
 
 .DEFAULT_GOAL := all
-.PHONY: all lib tools papi check check-asan tests asan-tests install clean \
+.PHONY: all lib tools papi check check-asan tests asan-tests bench install clean \
 	clean-pmon distclean help
 .DELETE_ON_ERROR:
 # Keep objects that only lead to a program (tools, tests).
@@ -37,6 +39,7 @@ CTEST_SRCS := $(sort $(wildcard ctests/test_*.c))
 # an archive linked into every test program, which takes what it uses.
 CHELP_SRCS := $(filter-out $(CTEST_SRCS),$(sort $(wildcard ctests/*.c)))
 PTEST_SRCS := $(sort $(wildcard components/pmon/tests/test_*.c))
+BENCH_SRCS := $(sort $(wildcard bench/*.c))
 
 OBJS := $(PMON_SRCS:%.c=$(B)/obj/%.o)
 ASAN_OBJS := $(PMON_SRCS:%.c=$(B)/asan/obj/%.o)
@@ -56,11 +59,13 @@ PTEST_OBJS := $(PTEST_SRCS:%.c=$(B)/obj/%.o)
 PTESTS := $(PTEST_SRCS:components/pmon/tests/%.c=$(B)/ptests/%)
 ASAN_PTEST_OBJS := $(PTEST_SRCS:%.c=$(B)/asan/obj/%.o)
 ASAN_PTESTS := $(PTEST_SRCS:components/pmon/tests/%.c=$(B)/asan/ptests/%)
+BENCH_OBJS := $(BENCH_SRCS:%.c=$(B)/obj/%.o)
+BENCHES := $(BENCH_SRCS:bench/%.c=$(B)/bench/%)
 
 -include $(OBJS:.o=.d) $(ASAN_OBJS:.o=.d) $(TOOL_OBJS:.o=.d) \
 	$(CTEST_OBJS:.o=.d) $(ASAN_CTEST_OBJS:.o=.d) \
 	$(CHELP_OBJS:.o=.d) $(ASAN_CHELP_OBJS:.o=.d) \
-	$(PTEST_OBJS:.o=.d) $(ASAN_PTEST_OBJS:.o=.d)
+	$(PTEST_OBJS:.o=.d) $(ASAN_PTEST_OBJS:.o=.d) $(BENCH_OBJS:.o=.d)
 
 # ------------------------------------------------------------------ config
 config.mk: configure
@@ -123,7 +128,9 @@ PAPI_LOG := $(PAPI_DIR)/build.log
 # PAPI uses the system's libpfm4 (the one the tests use as their oracle)
 # rather than building and installing its bundled copy into build/lib.
 # --with-tests=no: PAPI's own C and Fortran test programs are not needed.
-PAPI_CONF_ARGS := --prefix=$(TOP)/$(B) --with-components=pmon --with-tests=no \
+# PAPI's example component is built in too: the benchmarks measure pmon's
+# costs beside it, in the same PAPI.
+PAPI_CONF_ARGS := --prefix=$(TOP)/$(B) --with-components='pmon example' --with-tests=no \
 	--with-pfm-incdir=$(PFM_INCDIR) --with-pfm-libdir=$(PFM_LIBDIR) CC=$(CC)
 # LDFLAGS reach every link of PAPI, its utilities (which link libpapi.a) too.
 # $$$$ORIGIN becomes \$$ORIGIN in PAPI's makefiles, and $ORIGIN in the end.
@@ -261,6 +268,22 @@ check-asan: all
 		echo "check-asan: some test programs did not build"
 	sh ctests/run.sh --lsan-probe $(LSAN_PROBE) --group $(ASAN_CTESTS) \
 		--group -e PMON_BACKEND=sim $(ASAN_PTESTS)
+
+# -------------------------------------------------------------- benchmarks
+# Every bench/*.c is a program of its own that prints its own table; it may
+# use libpmon (public and internal headers), PAPI, and the tests' fake
+# device files (ctests/fake_hw.h).  Speed and memory targets are read from
+# these tables, never asserted by tests.
+$(BENCH_OBJS): EXTRA_CFLAGS = -I$(B)/include -iquote ctests
+$(BENCH_OBJS): | $(PAPI_STAMP)
+
+$(B)/bench/%: $(B)/obj/bench/%.o $(LIB_SO) $(PAPI_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(PTEST_LDFLAGS) -o $@ $< -L$(B)/lib -lpmon -lpapi $(PKG_LIBS) -lm -ldl \
+		-Wl,-rpath,$(TOP)/$(B)/lib
+
+bench: all $(BENCHES)
+	@for b in $(BENCHES); do echo "=== $$b"; $$b || exit 1; done
 
 # ------------------------------------------------------------------ install
 PREFIX ?= /usr/local

@@ -1,0 +1,164 @@
+/*
+ * papi_read.c - what PAPI_read costs a PAPI user of the pmon component on
+ * the emulated machine (PMON_BACKEND=sim, the machine from PMON_SIM), beside
+ * PAPI's example component in the same PAPI and the same run: median ns per
+ * PAPI_read for sets of 1..16 pmon events (iMC counters, in PCI space; CBo
+ * counters, MSRs) and 1..3 example events; the cost of each further event;
+ * and the resident memory of this program against a PAPI program that uses
+ * the example component only (pmon disabled; a child process).
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "papi.h"
+#include "bench.h"
+
+#define BATCHES 9
+#define READS 20000
+
+static const char *const example_events[] = {
+	"example:::EXAMPLE_CONSTANT", "example:::EXAMPLE_AUTOINC", "example:::EXAMPLE_ZERO",
+};
+
+/* The k-th iMC event (PCI): CAS RD, CAS WR, ACT, PRE PAGE_MISS on channels 0-3. */
+static void imc_event(int k, char *buf, size_t len)
+{
+	static const char *const ev[] = {
+		"UNC_M_CAS_COUNT:RD", "UNC_M_CAS_COUNT:WR", "UNC_M_ACT_COUNT", "UNC_M_PRE_COUNT:PAGE_MISS",
+	};
+	snprintf(buf, len, "pmon:::snbep_unc_imc%d::%s:socket=0", k % 4, ev[k / 4]);
+}
+
+/* The k-th CBo event (MSR): clockticks of CBo 0-7 on socket 0, then 1. */
+static void cbo_event(int k, char *buf, size_t len)
+{
+	snprintf(buf, len, "pmon:::snbep_unc_cbo%d::UNC_C_CLOCKTICKS:socket=%d", k % 8, k / 8);
+}
+
+static void example_event(int k, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", example_events[k]);
+}
+
+/* Median ns per PAPI_read of a set of the first n events of gen; -1 when
+ * the set cannot be built or started. */
+static double read_ns(void (*gen)(int, char *, size_t), int n)
+{
+	int es = PAPI_NULL, rc;
+	long long v[64];
+	double t[BATCHES];
+	char name[PAPI_MAX_STR_LEN];
+
+	if (PAPI_create_eventset(&es) != PAPI_OK)
+		return -1;
+	for (int k = 0; k < n; k++) {
+		gen(k, name, sizeof name);
+		if ((rc = PAPI_add_named_event(es, name)) != PAPI_OK) {
+			fprintf(stderr, "papi_read: %s: %s\n", name, PAPI_strerror(rc));
+			PAPI_cleanup_eventset(es);
+			PAPI_destroy_eventset(&es);
+			return -1;
+		}
+	}
+	if (PAPI_start(es) != PAPI_OK)
+		return -1;
+	for (int i = 0; i < 1000; i++)
+		PAPI_read(es, v);
+	for (int b = 0; b < BATCHES; b++) {
+		uint64_t t0 = bench_ns();
+		for (int i = 0; i < READS; i++)
+			PAPI_read(es, v);
+		t[b] = (double)(bench_ns() - t0) / READS;
+	}
+	PAPI_stop(es, v);
+	PAPI_cleanup_eventset(es);
+	PAPI_destroy_eventset(&es);
+	return bench_median(t, BATCHES);
+}
+
+/* Resident memory (KiB) of a PAPI program that counts with the example
+ * component only, measured in a child; -1 on failure. */
+static long example_only_rss(void)
+{
+	int fd[2];
+	long kib = -1;
+	pid_t pid;
+
+	if (pipe(fd))
+		return -1;
+	if ((pid = fork()) == 0) {
+		int es = PAPI_NULL;
+		long long v[4];
+
+		close(fd[0]);
+		PAPI_disable_component_by_name("pmon");
+		if (PAPI_library_init(PAPI_VER_CURRENT) == PAPI_VER_CURRENT &&
+		    PAPI_create_eventset(&es) == PAPI_OK &&
+		    PAPI_add_named_event(es, example_events[0]) == PAPI_OK &&
+		    PAPI_start(es) == PAPI_OK && PAPI_read(es, v) == PAPI_OK)
+			kib = bench_status_kib("VmRSS:");
+		if (write(fd[1], &kib, sizeof kib) != sizeof kib)
+			_exit(1);
+		_exit(0);
+	}
+	close(fd[1]);
+	if (pid > 0 && read(fd[0], &kib, sizeof kib) != sizeof kib)
+		kib = -1;
+	close(fd[0]);
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+	return kib;
+}
+
+static void cell(double ns)
+{
+	if (ns < 0)
+		printf(" %12s", "-");
+	else
+		printf(" %12.1f", ns);
+}
+
+int main(void)
+{
+	static const int sizes[] = { 1, 2, 3, 4, 8, 16 };
+	double imc[6], cbo[6], ex[6];
+	long base_kib = example_only_rss();
+
+	setenv("PMON_BACKEND", "sim", 0);
+	if (PAPI_library_init(PAPI_VER_CURRENT) != PAPI_VER_CURRENT) {
+		fprintf(stderr, "papi_read: PAPI_library_init failed\n");
+		return 1;
+	}
+	for (int i = 0; i < 6; i++) {
+		imc[i] = read_ns(imc_event, sizes[i]);
+		cbo[i] = read_ns(cbo_event, sizes[i]);
+		ex[i] = sizes[i] <= 3 ? read_ns(example_event, sizes[i]) : -1;
+	}
+	printf("PAPI_read, median ns per call (PMON_BACKEND=%s, PMON_SIM=\"%s\")\n",
+	       getenv("PMON_BACKEND"), getenv("PMON_SIM") ? getenv("PMON_SIM") : "");
+	printf("%8s %12s %12s %12s\n", "events", "pmon iMC", "pmon CBo", "example");
+	for (int i = 0; i < 6; i++) {
+		printf("%8d", sizes[i]);
+		cell(imc[i]);
+		cell(cbo[i]);
+		cell(ex[i]);
+		printf("\n");
+	}
+	printf("%8s", "+1 event");
+	cell(imc[5] >= 0 && imc[0] >= 0 ? (imc[5] - imc[0]) / 15 : -1);
+	cell(cbo[5] >= 0 && cbo[0] >= 0 ? (cbo[5] - cbo[0]) / 15 : -1);
+	cell(ex[2] >= 0 && ex[0] >= 0 ? (ex[2] - ex[0]) / 2 : -1);
+	printf("   (1 to 16 events; example: 1 to 3)\n");
+	if (ex[0] > 0)
+		printf("1 event, pmon / example: iMC %.1fx, CBo %.1fx   (target: <= 3x; +1 event <= 15 ns)\n",
+		       imc[0] / ex[0], cbo[0] / ex[0]);
+	printf("resident memory: this program %.1f MiB (peak %.1f MiB), an example-only PAPI program %.1f MiB"
+	       "   (target: <= 10 MiB)\n",
+	       bench_status_kib("VmRSS:") / 1024.0, bench_status_kib("VmHWM:") / 1024.0, base_kib / 1024.0);
+	PAPI_shutdown();
+	return 0;
+}
