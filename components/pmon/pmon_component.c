@@ -10,6 +10,16 @@
  *   event sets    one pmon session each.
  * A name that libpmon refuses is reported on stderr with libpmon's reason
  * (set PMON_QUIET=1 to silence it) and returns a PAPI error code.
+ *
+ * What papi_native_avail shows: the component's counter count is the number
+ * of counters the machine really has (every box on every socket, fixed
+ * counters included, two offcore events per CPU); each base event says how
+ * many counters its box has.  An option row's info symbol is EVENT:OPTION,
+ * so that papi_native_avail prints it as ":OPTION" under its event, the way
+ * users append it; its name (PAPI_event_code_to_name) stays the full name.
+ * Names that users give resolve to full entries, whose symbol is the name.
+ * DRAM CAS counts carry the unit "64-byte lines" (the kernel scales them by
+ * 64 bytes).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,7 +35,8 @@
 
 papi_vector_t _pmon_vector;
 
-#define PMON_CMP_MAX_EVENTS 64
+/* Events one set may hold: more than the counters of a two-socket machine */
+#define PMON_CMP_MAX_EVENTS 512
 
 enum entry_kind { ENT_BASE, ENT_UMASK, ENT_MOD, ENT_SOCKET, ENT_FULL };
 
@@ -101,10 +112,16 @@ static int add_entry(enum entry_kind kind, int pmu, int event, int sub,
 	return nentries++;
 }
 
-static int find_entry(const char *name)
+static int is_option(enum entry_kind k)
+{
+	return k == ENT_UMASK || k == ENT_MOD || k == ENT_SOCKET;
+}
+
+/* The entry of this name among the options (options 1) or the others (0). */
+static int find_entry(const char *name, int options)
 {
 	for (int i = 0; i < nentries; i++)
-		if (!strcmp(entries[i].name, name))
+		if (is_option(entries[i].kind) == options && !strcmp(entries[i].name, name))
 			return i;
 	return -1;
 }
@@ -117,10 +134,46 @@ static int pmu_present_anywhere(int pmu)
 	return 0;
 }
 
+/* Counters the machine offers: every present box's general and fixed
+ * counters on every socket, and two offcore events (RSP_0/1) per CPU. */
+static int machine_counters(void)
+{
+	int n = 0;
+	for (int p = 0; p < pmon_pmu_count(); p++) {
+		pmon_pmu_info_t pi;
+		pmon_pmu_get(p, &pi);
+		if (pi.per_cpu) {
+			n += pmu_present_anywhere(p) ? 2 * pmon_machine_ncpus(machine) : 0;
+			continue;
+		}
+		for (int s = 0; s < pmon_machine_nsockets(machine); s++)
+			if (pmon_machine_pmu_present(machine, p, s))
+				n += pi.ncounters + (pi.has_fixed ? 1 : 0);
+	}
+	return n;
+}
+
+/* "[4 counters in this box]", "[the box's fixed counter]", ... */
+static void counters_note(const pmon_pmu_info_t *pi, const pmon_event_info_t *ei,
+			  char *buf, size_t len)
+{
+	int n = 0;
+	for (uint32_t m = ei->cntmask; m; m &= m - 1)
+		n++;
+	if (ei->fixed)
+		snprintf(buf, len, " [the box's fixed counter]");
+	else if (pi->per_cpu)
+		snprintf(buf, len, " [%d counters per CPU; 2 offcore events per CPU]", pi->ncounters);
+	else if (n < pi->ncounters)
+		snprintf(buf, len, " [%d of the %d counters in this box]", n, pi->ncounters);
+	else
+		snprintf(buf, len, " [%d counters in this box]", pi->ncounters);
+}
+
 static int build_base_events(void)
 {
 	int npmu = pmon_pmu_count();
-	char name[PAPI_HUGE_STR_LEN], desc[PAPI_HUGE_STR_LEN];
+	char name[PAPI_HUGE_STR_LEN], desc[PAPI_HUGE_STR_LEN], note[64];
 	for (int p = 0; p < npmu; p++) {
 		pmon_pmu_info_t pi;
 		pmon_pmu_get(p, &pi);
@@ -129,8 +182,9 @@ static int build_base_events(void)
 		for (int e = 0; e < pmon_event_count(p); e++) {
 			pmon_event_info_t ei;
 			pmon_event_get(p, e, &ei);
+			counters_note(&pi, &ei, note, sizeof(note));
 			snprintf(name, sizeof(name), "%s::%s", pi.name, ei.name);
-			snprintf(desc, sizeof(desc), "%s%s", ei.desc,
+			snprintf(desc, sizeof(desc), "%s%s%s", ei.desc, note,
 				 (!ei.modeled && !strcmp(pmon_machine_backend(machine), "sim")) ?
 				 " [not modeled by the emulated machine]" : "");
 			if (add_entry(ENT_BASE, p, e, 0, name, desc) < 0)
@@ -166,8 +220,9 @@ static int _pmon_init_component(int cidx)
 	if (pmon_machine_warnings(machine)[0])
 		complain(pmon_machine_warnings(machine));
 	_pmon_vector.cmp_info.num_native_events = nbase;
-	_pmon_vector.cmp_info.num_cntrs = PMON_CMP_MAX_EVENTS;
-	_pmon_vector.cmp_info.num_mpx_cntrs = PMON_CMP_MAX_EVENTS;
+	int ncntrs = machine_counters();
+	_pmon_vector.cmp_info.num_cntrs = ncntrs < PMON_CMP_MAX_EVENTS ? ncntrs : PMON_CMP_MAX_EVENTS;
+	_pmon_vector.cmp_info.num_mpx_cntrs = _pmon_vector.cmp_info.num_cntrs;
 	snprintf(_pmon_vector.cmp_info.description, PAPI_MAX_STR_LEN,
 		 "SNB-EP uncore and offcore response (%s backend)", pmon_machine_backend(machine));
 	_pmon_vector.cmp_info.disabled = PAPI_OK;
@@ -252,13 +307,9 @@ static int option_entry(int b, int k)
 		snprintf(d, dlen, "count the box of socket %d", sub);
 		kind = ENT_SOCKET;
 	}
-	int i = find_entry(name);
-	if (i >= 0) {
-		/* a name resolved earlier becomes this option of the enumeration */
-		entries[i].kind = kind;
-		entries[i].sub = k;
+	int i = find_entry(name, 1);
+	if (i >= 0)
 		return i;
-	}
 	i = add_entry(kind, pmu, ev, sub, name, desc);
 	if (i >= 0)
 		entries[i].sub = k;    /* remember the option's position */
@@ -323,8 +374,8 @@ static int _pmon_ntv_name_to_code(const char *name, unsigned *code)
 	if (!strncmp(name, "pmon:::", 7))
 		name += 7;
 	pthread_mutex_lock(&lock);
-	int i = find_entry(name);
-	if (i >= 0 && entries[i].kind != ENT_MOD) {
+	int i = find_entry(name, 0);
+	if (i >= 0) {
 		*code = (unsigned)i;
 		pthread_mutex_unlock(&lock);
 		return PAPI_OK;
@@ -336,7 +387,7 @@ static int _pmon_ntv_name_to_code(const char *name, unsigned *code)
 		return to_papi(rc);
 	}
 	pthread_mutex_lock(&lock);
-	i = find_entry(name);
+	i = find_entry(name, 0);
 	if (i < 0) {
 		char desc[PAPI_HUGE_STR_LEN];
 		pmon_event_info_t ei;
@@ -378,11 +429,35 @@ static int _pmon_ntv_code_to_descr(unsigned code, char *desc, int len)
 	return entry_copy(code, NULL, 0, desc, len);
 }
 
+/* The unit of one count, where it is more than "events". */
+static const char *units_of(int pmu, int ev)
+{
+	pmon_pmu_info_t pi;
+	pmon_event_info_t ei;
+	pmon_pmu_get(pmu, &pi);
+	pmon_event_get(pmu, ev, &ei);
+	if (!strcmp(pi.box_type, "imc") && !strcmp(ei.name, "UNC_M_CAS_COUNT"))
+		return "64-byte lines";
+	return "";
+}
+
 static int _pmon_ntv_code_to_info(unsigned code, PAPI_event_info_t *info)
 {
 	int rc = entry_copy(code, info->symbol, sizeof(info->symbol), info->long_descr,
 			    sizeof(info->long_descr));
 	if (rc == PAPI_OK) {
+		int c = (int)(code & PAPI_NATIVE_AND_MASK);
+		pthread_mutex_lock(&lock);
+		enum entry_kind kind = entries[c].kind;
+		int pmu = entries[c].pmu, ev = entries[c].event;
+		pthread_mutex_unlock(&lock);
+		/* an option row: EVENT:OPTION (papi_native_avail shows ":OPTION") */
+		char *sep = is_option(kind) ? strstr(info->symbol, "::") : NULL;
+		if (sep)
+			memmove(info->symbol, sep + 2, strlen(sep + 2) + 1);
+		snprintf(info->units, sizeof(info->units), "%s", units_of(pmu, ev));
+		info->value_type = PAPI_VALUETYPE_RUNNING_SUM;
+		info->timescope = PAPI_TIMESCOPE_SINCE_START;
 		/* the short description is the long one, cut to fit */
 		size_t n = strlen(info->long_descr);
 		if (n >= sizeof(info->short_descr))

@@ -3,7 +3,8 @@
 # style of a test program: prints "papi-smoke: N passed, N failed".
 #   - build/bin/papi_component_avail runs and lists the component pmon;
 #   - build/lib/libpapi.so needs libpmon.so (one shared copy of libpmon);
-#   - PAPI's utilities (libpapi.a inside) load libpmon.so from build/lib.
+#   - PAPI's utilities (libpapi.a inside) load libpmon.so from build/lib;
+#   - papi_native_avail prints umask rows as users append them (":RD").
 # Run from anywhere; PMON_BACKEND=sim comes from the runner.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -27,6 +28,13 @@ if [ "$rc" -eq 0 ]; then ok; else bad "papi_component_avail exit status $rc"; fi
 if printf '%s\n' "$out" | grep -Eq 'Name: +pmon( |$)'; then ok; else
 	bad "papi_component_avail does not list pmon:"
 	printf '%s\n' "$out" | sed 's/^/    /' >&2
+fi
+
+rows=$("$bin/papi_native_avail" 2>&1 | grep -A16 '| pmon:::snbep_unc_imc0::UNC_M_CAS_COUNT ')
+if printf '%s\n' "$rows" | grep -q '^|     :RD ' &&
+   ! printf '%s\n' "$rows" | grep -q '::UNC_M_CAS_COUNT:RD'; then ok; else
+	bad "papi_native_avail does not show the umask row as ':RD':"
+	printf '%s\n' "$rows" | sed 's/^/    /' >&2
 fi
 
 if command -v readelf >/dev/null 2>&1; then

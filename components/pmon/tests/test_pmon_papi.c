@@ -25,9 +25,19 @@ static void enumeration(void)
 			found_cas = 1;
 			int k = code;
 			while (PAPI_enum_cmp_event(&k, PAPI_NTV_ENUM_UMASKS, cid) == PAPI_OK) {
+				char name[PAPI_MAX_STR_LEN];
+				PAPI_event_code_to_name(k, name);
 				PAPI_get_event_info(k, &info);
-				found_rd |= !strcmp(info.symbol, "pmon:::snbep_unc_imc2::UNC_M_CAS_COUNT:RD");
-				found_s1 |= !strcmp(info.symbol, "pmon:::snbep_unc_imc2::UNC_M_CAS_COUNT:socket=1");
+				/* the name is the full one; the info symbol is the row
+				 * papi_native_avail prints as ":RD" */
+				if (!strcmp(name, "pmon:::snbep_unc_imc2::UNC_M_CAS_COUNT:RD")) {
+					found_rd = 1;
+					CHECK(!strcmp(info.symbol, "pmon:::UNC_M_CAS_COUNT:RD"),
+					      "umask row symbol: %s", info.symbol);
+					CHECK(!strcmp(info.units, "64-byte lines"), "CAS unit: %s", info.units);
+				}
+				found_s1 |= !strcmp(name, "pmon:::snbep_unc_imc2::UNC_M_CAS_COUNT:socket=1") &&
+					!strcmp(info.symbol, "pmon:::UNC_M_CAS_COUNT:socket=1");
 			}
 		}
 		found_ubox |= !strcmp(info.symbol, "pmon:::snbep_unc_ubo::UNC_U_CLOCKTICKS");
@@ -37,6 +47,43 @@ static void enumeration(void)
 	CHECK(found_rd, "CAS_COUNT:RD enumerated as a umask");
 	CHECK(found_s1, "socket=1 enumerated as a qualifier");
 	CHECK(found_ubox, "UBox UCLK listed");
+}
+
+/* The counters papi_native_avail states, from the machine's geometry (the
+ * default PMON_SIM: 2 sockets, 8 cores, 2 threads, 4 channels) and the
+ * uncore guide: per socket UBox 2 + UCLK, CBo 8 x 4, PCU 4, HA 4, iMC
+ * 4 x (4 + DCLK), QPI 2 x 4, R2PCIe 4, R3QPI 2 x 3; two offcore events per
+ * logical CPU. */
+static void counters_stated(void)
+{
+	const PAPI_component_info_t *ci = PAPI_get_component_info(cid);
+	int per_socket = (2 + 1) + 8 * 4 + 4 + 4 + 4 * (4 + 1) + 2 * 4 + 4 + 2 * 3;
+	PAPI_event_info_t info;
+	int code;
+
+	CHECK(ci != NULL, "component info");
+	if (ci)
+		CHECK_EQ_INT(ci->num_cntrs, 2 * per_socket + 2 * 32, "counters of the machine");
+	static const struct { const char *name, *note; } ev[] = {
+		{ "pmon:::snbep_unc_ubo::UNC_U_EVENT_MSG", "[2 counters in this box]" },
+		{ "pmon:::snbep_unc_r3qpi0::UNC_R3_CLOCKTICKS", "[3 counters in this box]" },
+		{ "pmon:::snbep_unc_imc0::UNC_M_ACT_COUNT", "[4 counters in this box]" },
+		{ "pmon:::snbep_unc_imc0::UNC_M_CLOCKTICKS", "[the box's fixed counter]" },
+	};
+	for (size_t i = 0; i < sizeof(ev) / sizeof(ev[0]); i++) {
+		CHECK_EQ_INT(PAPI_event_name_to_code(ev[i].name, &code), PAPI_OK, ev[i].name);
+		CHECK_EQ_INT(PAPI_get_event_info(code, &info), PAPI_OK, ev[i].name);
+		CHECK(strstr(info.long_descr, ev[i].note) != NULL, "%s: '%s' in '%s'", ev[i].name,
+		      ev[i].note, info.long_descr);
+		CHECK_EQ_INT(strcmp(info.symbol, ev[i].name), 0, "a base event's symbol is its name");
+		CHECK_EQ_INT(strcmp(info.units, ""), 0, "no unit beyond a count");
+	}
+	CHECK_EQ_INT(PAPI_event_name_to_code("pmon:::snbep_unc_imc1::UNC_M_CAS_COUNT:WR:socket=1", &code),
+		     PAPI_OK, "a full name");
+	CHECK_EQ_INT(PAPI_get_event_info(code, &info), PAPI_OK, "its info");
+	CHECK(!strcmp(info.symbol, "pmon:::snbep_unc_imc1::UNC_M_CAS_COUNT:WR:socket=1"),
+	      "a typed name's symbol is the name: %s", info.symbol);
+	CHECK_EQ_INT(strcmp(info.units, "64-byte lines"), 0, "CAS WR unit");
 }
 
 /* Resolving a full name first must not shorten the later enumeration. */
@@ -168,6 +215,7 @@ int main(void)
 		return check_done("test_pmon_papi");
 	enumeration();
 	enumeration_after_lookup();
+	counters_stated();
 	domains();
 	counting(sim);
 	refusals(sim);
