@@ -22,6 +22,9 @@
 #include "pmon/pmon.h"
 #include "pmon/sim.h"
 
+/* The reason a register access gives when it fails. */
+static char op_why[256];
+
 /* The machine under test and the backend opened on it. */
 static pmon_sim_t *sim;
 static struct pmon_access *acc;
@@ -71,13 +74,13 @@ static inline void machine(const char *spec)
 static inline uint64_t rdmsr(int cpu, uint32_t msr)
 {
 	uint64_t v = 0;
-	CHECK_EQ_INT(acc->ops->msr_read(acc, cpu, msr, &v), 0, "msr read");
+	CHECK_EQ_INT(acc->ops->msr_read(acc, cpu, msr, &v, op_why, sizeof op_why), 0, "msr read");
 	return v;
 }
 
 static inline int wrmsr(int cpu, uint32_t msr, uint64_t v)
 {
-	return acc->ops->msr_write(acc, cpu, msr, v);
+	return acc->ops->msr_write(acc, cpu, msr, v, op_why, sizeof op_why);
 }
 
 static inline void wrmsr_ok(int cpu, uint32_t msr, uint64_t v)
@@ -103,13 +106,13 @@ static inline pmon_pci_addr_t imc(int bus, int ch)
 static inline uint32_t pci_rd(pmon_pci_addr_t d, uint32_t off)
 {
 	uint32_t v = 0xdeadbeef;
-	CHECK_EQ_INT(acc->ops->pci_read(acc, d, off, &v), 0, "pci read");
+	CHECK_EQ_INT(acc->ops->pci_read(acc, d, off, &v, op_why, sizeof op_why), 0, "pci read");
 	return v;
 }
 
 static inline int pci_wr(pmon_pci_addr_t d, uint32_t off, uint32_t v)
 {
-	return acc->ops->pci_write(acc, d, off, v);
+	return acc->ops->pci_write(acc, d, off, v, op_why, sizeof op_why);
 }
 
 static inline void pci_wr_ok(pmon_pci_addr_t d, uint32_t off, uint32_t v)
@@ -121,8 +124,8 @@ static inline void pci_wr_ok(pmon_pci_addr_t d, uint32_t off, uint32_t v)
 static inline uint64_t pci_rd64(pmon_pci_addr_t d, uint32_t off)
 {
 	uint32_t lo = 0, hi = 0;
-	acc->ops->pci_read(acc, d, off, &lo);
-	acc->ops->pci_read(acc, d, off + 4, &hi);
+	acc->ops->pci_read(acc, d, off, &lo, op_why, sizeof op_why);
+	acc->ops->pci_read(acc, d, off + 4, &hi, op_why, sizeof op_why);
 	return lo | ((uint64_t)hi << 32);
 }
 

@@ -15,6 +15,9 @@
 #include "pmon/pmon.h"
 #include "access.h"
 
+/* The reason a register access gives when it fails. */
+static char op_why[256];
+
 static char tmp[64], msr_root[128], sysfs[128];
 
 static const pmon_pci_addr_t UBOX = { 0, 0x3f, 11, 0 };
@@ -28,42 +31,42 @@ static void pci_reads(struct pmon_pci_dev *p)
 	/* one EIO on the iMC's CTL0; the config file itself is fine */
 	fake_pci_put(sysfs, 0, 0x3f, 16, 0, 0xd8, 0x1234);
 	fault_arm("/config", 0, 0, EIO);
-	CHECK_EQ_INT(pmon_pci_read(p, IMC0, 0xd8, &v), PMON_EIO, "EIO read is PMON_EIO");
-	msg = pmon_pci_errmsg(p);
+	CHECK_EQ_INT(pmon_pci_read(p, IMC0, 0xd8, &v, op_why, sizeof op_why), PMON_EIO, "EIO read is PMON_EIO");
+	msg = op_why;
 	CHECK(strstr(msg, strerror(EIO)) && strstr(msg, "0xd8") && strstr(msg, "0000:3f:10.0") &&
 	      !strstr(msg, "root"), "names EIO, the offset and the function: %s", msg);
 	CHECK_EQ_INT(fault_state.fired, 1, "the fault was delivered");
-	CHECK_EQ_INT(pmon_pci_read(p, IMC0, 0xd8, &v), PMON_OK, "next read works");
+	CHECK_EQ_INT(pmon_pci_read(p, IMC0, 0xd8, &v, op_why, sizeof op_why), PMON_OK, "next read works");
 	CHECK_EQ_U64(v, 0x1234, "value after the fault");
 
 	/* EIO on an extended-space register (the old diagnosis said root) */
 	fault_arm("/config", 0, 0, EIO);
-	CHECK_EQ_INT(pmon_pci_read(p, UBOX, 0x228, &v), PMON_EIO, "EIO at 0x228");
-	CHECK(!strstr(pmon_pci_errmsg(p), "root"), "no permission guess: %s", pmon_pci_errmsg(p));
+	CHECK_EQ_INT(pmon_pci_read(p, UBOX, 0x228, &v, op_why, sizeof op_why), PMON_EIO, "EIO at 0x228");
+	CHECK(!strstr(op_why, "root"), "no permission guess: %s", op_why);
 
 	/* the device went away */
 	fault_arm("/config", 0, 0, ENXIO);
-	CHECK_EQ_INT(pmon_pci_read(p, UBOX, 0x40, &v), PMON_ENODEV, "ENXIO read is PMON_ENODEV");
-	msg = pmon_pci_errmsg(p);
+	CHECK_EQ_INT(pmon_pci_read(p, UBOX, 0x40, &v, op_why, sizeof op_why), PMON_ENODEV, "ENXIO read is PMON_ENODEV");
+	msg = op_why;
 	CHECK(strstr(msg, "went away") && strstr(msg, "0000:3f:0b.0"), "says it went away: %s", msg);
 
 	/* a permission error is still one */
 	fault_arm("/config", 0, 0, EACCES);
-	CHECK_EQ_INT(pmon_pci_read(p, UBOX, 0x40, &v), PMON_EPERM, "EACCES read is PMON_EPERM");
-	CHECK(strstr(pmon_pci_errmsg(p), "need root"), "needs root: %s", pmon_pci_errmsg(p));
+	CHECK_EQ_INT(pmon_pci_read(p, UBOX, 0x40, &v, op_why, sizeof op_why), PMON_EPERM, "EACCES read is PMON_EPERM");
+	CHECK(strstr(op_why, "need root"), "needs root: %s", op_why);
 }
 
 static void pci_writes(struct pmon_pci_dev *p)
 {
 	fault_arm("/config", 1, 0, EIO);
-	CHECK_EQ_INT(pmon_pci_write(p, IMC0, 0xd8, 0x400304), PMON_EIO, "EIO write is PMON_EIO");
-	CHECK(strstr(pmon_pci_errmsg(p), strerror(EIO)) && strstr(pmon_pci_errmsg(p), "write"),
-	      "names EIO: %s", pmon_pci_errmsg(p));
+	CHECK_EQ_INT(pmon_pci_write(p, IMC0, 0xd8, 0x400304, op_why, sizeof op_why), PMON_EIO, "EIO write is PMON_EIO");
+	CHECK(strstr(op_why, strerror(EIO)) && strstr(op_why, "write"),
+	      "names EIO: %s", op_why);
 	CHECK_EQ_U64(fake_pci_get(sysfs, 0, 0x3f, 16, 0, 0xd8), 0x1234, "nothing written");
 	fault_arm("/config", 1, 0, ENXIO);
-	CHECK_EQ_INT(pmon_pci_write(p, IMC0, 0xd8, 0x400304), PMON_ENODEV, "ENXIO write");
-	CHECK(strstr(pmon_pci_errmsg(p), "went away"), "went away: %s", pmon_pci_errmsg(p));
-	CHECK_EQ_INT(pmon_pci_write(p, IMC0, 0xd8, 0x400304), PMON_OK, "next write works");
+	CHECK_EQ_INT(pmon_pci_write(p, IMC0, 0xd8, 0x400304, op_why, sizeof op_why), PMON_ENODEV, "ENXIO write");
+	CHECK(strstr(op_why, "went away"), "went away: %s", op_why);
+	CHECK_EQ_INT(pmon_pci_write(p, IMC0, 0xd8, 0x400304, op_why, sizeof op_why), PMON_OK, "next write works");
 	CHECK_EQ_U64(fake_pci_get(sysfs, 0, 0x3f, 16, 0, 0xd8), 0x400304, "written after the fault");
 }
 
@@ -73,19 +76,19 @@ static void msr_access(struct pmon_msr_dev *m)
 
 	fake_msr_put(msr_root, 1, 0xc24, 0xabcd);
 	fault_arm("/msr", 0, 0, EIO);
-	CHECK_EQ_INT(pmon_msr_read(m, 1, 0xc24, &v), PMON_EIO, "EIO rdmsr");
-	CHECK(strstr(pmon_msr_errmsg(m), "EIO") && strstr(pmon_msr_errmsg(m), "0xc24"),
-	      "names EIO: %s", pmon_msr_errmsg(m));
+	CHECK_EQ_INT(pmon_msr_read(m, 1, 0xc24, &v, op_why, sizeof op_why), PMON_EIO, "EIO rdmsr");
+	CHECK(strstr(op_why, "EIO") && strstr(op_why, "0xc24"),
+	      "names EIO: %s", op_why);
 	fault_arm("/msr", 0, 0, ENXIO);
-	CHECK_EQ_INT(pmon_msr_read(m, 1, 0xc24, &v), PMON_ENODEV, "ENXIO rdmsr");
-	CHECK(strstr(pmon_msr_errmsg(m), "went away") && strstr(pmon_msr_errmsg(m), "CPU 1"),
-	      "went away: %s", pmon_msr_errmsg(m));
-	CHECK_EQ_INT(pmon_msr_read(m, 1, 0xc24, &v), PMON_OK, "next rdmsr works");
+	CHECK_EQ_INT(pmon_msr_read(m, 1, 0xc24, &v, op_why, sizeof op_why), PMON_ENODEV, "ENXIO rdmsr");
+	CHECK(strstr(op_why, "went away") && strstr(op_why, "CPU 1"),
+	      "went away: %s", op_why);
+	CHECK_EQ_INT(pmon_msr_read(m, 1, 0xc24, &v, op_why, sizeof op_why), PMON_OK, "next rdmsr works");
 	CHECK_EQ_U64(v, 0xabcd, "value after the faults");
 	fault_arm("/msr", 1, 0, ENXIO);
-	CHECK_EQ_INT(pmon_msr_write(m, 1, 0xc24, 5), PMON_ENODEV, "ENXIO wrmsr");
+	CHECK_EQ_INT(pmon_msr_write(m, 1, 0xc24, 5, op_why, sizeof op_why), PMON_ENODEV, "ENXIO wrmsr");
 	fault_arm("/msr", 1, 0, EIO);
-	CHECK_EQ_INT(pmon_msr_write(m, 1, 0xc24, 5), PMON_EIO, "EIO wrmsr");
+	CHECK_EQ_INT(pmon_msr_write(m, 1, 0xc24, 5, op_why, sizeof op_why), PMON_EIO, "EIO wrmsr");
 	CHECK_EQ_U64(fake_msr_get(msr_root, 1, 0xc24), 0xabcd, "nothing written");
 }
 

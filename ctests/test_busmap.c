@@ -17,6 +17,9 @@
 #include "busmap.h"
 #include "topology.h"
 
+/* The reason a register access gives when it fails. */
+static char op_why[256];
+
 static char tmp[64];
 
 static pmon_pci_addr_t A(unsigned domain, unsigned bus, unsigned dev, unsigned func)
@@ -92,7 +95,7 @@ static void test_backend(const char *base, struct pmon_access *a)
 	CHECK(!strcmp(a->ops->name, "msr"), "backend name %s", a->ops->name);
 	CHECK(a->ops->event_modeled == NULL, "event_modeled is NULL on hardware");
 	CHECK(a->ops->topology == NULL, "topology is NULL on hardware");
-	CHECK_EQ_INT(a->ops->cpu_ident(a, &id), PMON_OK, "cpu_ident");
+	CHECK_EQ_INT(a->ops->cpu_ident(a, &id, op_why, sizeof op_why), PMON_OK, "cpu_ident");
 	CHECK(!strcmp(id.vendor, "GenuineIntel"), "vendor %s", id.vendor);
 	CHECK_EQ_INT(id.family, 6, "family");
 	CHECK_EQ_INT(id.model, 45, "model");
@@ -101,23 +104,23 @@ static void test_backend(const char *base, struct pmon_access *a)
 
 	snprintf(p, sizeof(p), "%s/msr", base);
 	CHECK(fake_msr_put(p, 2, 0x1a7, 0x3f80408fffULL) == 0, "preset");
-	CHECK_EQ_INT(a->ops->msr_read(a, 2, 0x1a7, &v), PMON_OK, "msr_read");
+	CHECK_EQ_INT(a->ops->msr_read(a, 2, 0x1a7, &v, op_why, sizeof op_why), PMON_OK, "msr_read");
 	CHECK_EQ_U64(v, 0x3f80408fffULL, "MSR_OFFCORE_RSP_1 of CPU 2");
-	CHECK_EQ_INT(a->ops->msr_write(a, 3, 0xc24, 0x10003), PMON_OK, "msr_write");
+	CHECK_EQ_INT(a->ops->msr_write(a, 3, 0xc24, 0x10003, op_why, sizeof op_why), PMON_OK, "msr_write");
 	CHECK_EQ_U64(fake_msr_get(p, 3, 0xc24), 0x10003, "PCU box control in CPU 3's file");
-	CHECK_EQ_INT(a->ops->msr_read(a, 9, 0xc24, &v), PMON_ERANGE, "CPU 9 of 4");
-	CHECK(strstr(a->why, "CPU 9") != NULL, "why: %s", a->why);
+	CHECK_EQ_INT(a->ops->msr_read(a, 9, 0xc24, &v, op_why, sizeof op_why), PMON_ERANGE, "CPU 9 of 4");
+	CHECK(strstr(op_why, "CPU 9") != NULL, "why: %s", op_why);
 
-	CHECK_EQ_INT(a->ops->pci_find(a, 0x8086, 0x3cb1, out, 4), 2, "pci_find iMC ch1");
+	CHECK_EQ_INT(a->ops->pci_find(a, 0x8086, 0x3cb1, out, 4, op_why, sizeof op_why), 2, "pci_find iMC ch1");
 	CHECK(out[0].bus == 0x3f && out[1].bus == 0x7f && out[0].dev == 16 && out[0].func == 1,
 	      "iMC ch1 addresses");
-	CHECK_EQ_INT(a->ops->pci_write(a, A(0, 0x7f, 16, 1), 0xd8, 0x400304), PMON_OK, "pci_write");
+	CHECK_EQ_INT(a->ops->pci_write(a, A(0, 0x7f, 16, 1), 0xd8, 0x400304, op_why, sizeof op_why), PMON_OK, "pci_write");
 	snprintf(p, sizeof(p), "%s/sys", base);
 	CHECK_EQ_U64(fake_pci_get(p, 0, 0x7f, 16, 1, 0xd8), 0x400304, "iMC ctl0 in the file");
-	CHECK_EQ_INT(a->ops->pci_read(a, A(0, 0x7f, 16, 1), 0xd8, &w), PMON_OK, "pci_read");
+	CHECK_EQ_INT(a->ops->pci_read(a, A(0, 0x7f, 16, 1), 0xd8, &w, op_why, sizeof op_why), PMON_OK, "pci_read");
 	CHECK_EQ_U64(w, 0x400304, "iMC ctl0 through the backend");
-	CHECK_EQ_INT(a->ops->pci_read(a, A(0, 0x7f, 16, 2), 0xd8, &w), PMON_ENODEV, "absent function");
-	CHECK(strstr(a->why, "0000:7f:10.2") != NULL, "why: %s", a->why);
+	CHECK_EQ_INT(a->ops->pci_read(a, A(0, 0x7f, 16, 2), 0xd8, &w, op_why, sizeof op_why), PMON_ENODEV, "absent function");
+	CHECK(strstr(op_why, "0000:7f:10.2") != NULL, "why: %s", op_why);
 }
 
 /* Socket 0's UBox sits on the higher bus: the map must follow the registers. */

@@ -15,6 +15,9 @@
 #include "pmon/pmon.h"
 #include "access.h"
 
+/* The reason a register access gives when it fails. */
+static char op_why[256];
+
 
 static char tmp[64];
 
@@ -41,16 +44,16 @@ static void test_round_trip(void)
 	if (!m)
 		return;
 
-	CHECK_EQ_INT(pmon_msr_read(m, 0, 0x186, &v), PMON_OK, "read cpu0 0x186");
+	CHECK_EQ_INT(pmon_msr_read(m, 0, 0x186, &v, op_why, sizeof op_why), PMON_OK, "read cpu0 0x186");
 	CHECK_EQ_U64(v, 0x5301b7, "cpu0 IA32_PERFEVTSEL0");
-	CHECK_EQ_INT(pmon_msr_read(m, 3, 0xc10, &v), PMON_OK, "read cpu3 0xc10");
+	CHECK_EQ_INT(pmon_msr_read(m, 3, 0xc10, &v, op_why, sizeof op_why), PMON_OK, "read cpu3 0xc10");
 	CHECK_EQ_U64(v, 0xdeadbeefcafeULL, "cpu3 U_MSR_PMON_CTL0");
-	CHECK_EQ_INT(pmon_msr_read(m, 1, 0xc10, &v), PMON_OK, "read cpu1 0xc10");
+	CHECK_EQ_INT(pmon_msr_read(m, 1, 0xc10, &v, op_why, sizeof op_why), PMON_OK, "read cpu1 0xc10");
 	CHECK_EQ_U64(v, 0, "cpu1 0xc10 (other CPU's file untouched)");
 
 	/* Writes land at offset = MSR number of the right CPU's file. */
-	CHECK_EQ_INT(pmon_msr_write(m, 1, 0xd10, 0x400334), PMON_OK, "write cpu1 0xd10");
-	CHECK_EQ_INT(pmon_msr_read(m, 1, 0xd10, &v), PMON_OK, "read back");
+	CHECK_EQ_INT(pmon_msr_write(m, 1, 0xd10, 0x400334, op_why, sizeof op_why), PMON_OK, "write cpu1 0xd10");
+	CHECK_EQ_INT(pmon_msr_read(m, 1, 0xd10, &v, op_why, sizeof op_why), PMON_OK, "read back");
 	CHECK_EQ_U64(v, 0x400334, "cpu1 C0_MSR_PMON_CTL0 through the API");
 	CHECK_EQ_U64(fake_msr_get(root, 1, 0xd10), 0x400334, "cpu1 file at offset 0xd10");
 	CHECK_EQ_U64(fake_msr_get(root, 1, 0xd08), 0, "cpu1 file at 0xd08 untouched");
@@ -58,27 +61,27 @@ static void test_round_trip(void)
 	CHECK_EQ_U64(fake_msr_get(root, 0, 0xd10), 0, "cpu0 file at 0xd10 untouched");
 
 	/* An MSR number above 2^31 (offset beyond a 32-bit off_t). */
-	CHECK_EQ_INT(pmon_msr_write(m, 2, 0xc0000080, 0x0123456789abcdefULL), PMON_OK,
+	CHECK_EQ_INT(pmon_msr_write(m, 2, 0xc0000080, 0x0123456789abcdefULL, op_why, sizeof op_why), PMON_OK,
 		     "write cpu2 0xc0000080");
 	CHECK_EQ_U64(fake_msr_get(root, 2, 0xc0000080), 0x0123456789abcdefULL,
 		     "cpu2 file at offset 0xc0000080");
-	CHECK_EQ_INT(pmon_msr_read(m, 2, 0xc0000080, &v), PMON_OK, "read cpu2 0xc0000080");
+	CHECK_EQ_INT(pmon_msr_read(m, 2, 0xc0000080, &v, op_why, sizeof op_why), PMON_OK, "read cpu2 0xc0000080");
 	CHECK_EQ_U64(v, 0x0123456789abcdefULL, "cpu2 0xc0000080 through the API");
 
 	/* CPU numbers outside the opened range. */
-	CHECK_EQ_INT(pmon_msr_read(m, 4, 0x186, &v), PMON_ERANGE, "cpu 4 of 4");
-	CHECK_EQ_INT(pmon_msr_write(m, -1, 0x186, 0), PMON_ERANGE, "cpu -1");
-	CHECK(strstr(pmon_msr_errmsg(m), "CPU -1") != NULL, "range message: %s",
-	      pmon_msr_errmsg(m));
+	CHECK_EQ_INT(pmon_msr_read(m, 4, 0x186, &v, op_why, sizeof op_why), PMON_ERANGE, "cpu 4 of 4");
+	CHECK_EQ_INT(pmon_msr_write(m, -1, 0x186, 0, op_why, sizeof op_why), PMON_ERANGE, "cpu -1");
+	CHECK(strstr(op_why, "CPU -1") != NULL, "range message: %s",
+	      op_why);
 	pmon_msr_close(m);
 
 	/* Read-only open: reads work, writes are refused. */
 	rc = pmon_msr_open(&m, root, 4, O_RDONLY, why, sizeof(why));
 	CHECK_EQ_INT(rc, PMON_OK, "open read-only");
 	if (m) {
-		CHECK_EQ_INT(pmon_msr_read(m, 1, 0xd10, &v), PMON_OK, "read-only read");
+		CHECK_EQ_INT(pmon_msr_read(m, 1, 0xd10, &v, op_why, sizeof op_why), PMON_OK, "read-only read");
 		CHECK_EQ_U64(v, 0x400334, "read-only value");
-		CHECK_EQ_INT(pmon_msr_write(m, 1, 0xd10, 1), PMON_EINVAL, "write when read-only");
+		CHECK_EQ_INT(pmon_msr_write(m, 1, 0xd10, 1, op_why, sizeof op_why), PMON_EINVAL, "write when read-only");
 		CHECK_EQ_U64(fake_msr_get(root, 1, 0xd10), 0x400334, "value unchanged");
 		pmon_msr_close(m);
 	}
@@ -115,9 +118,9 @@ static void test_offline_cpu(void)
 		     "CPU 1 absent is not fatal");
 	if (!m)
 		return;
-	CHECK_EQ_INT(pmon_msr_read(m, 1, 0x1a6, &v), PMON_ENODEV, "read absent CPU 1");
-	CHECK(strstr(pmon_msr_errmsg(m), "CPU 1") != NULL, "message: %s", pmon_msr_errmsg(m));
-	CHECK_EQ_INT(pmon_msr_read(m, 2, 0x1a6, &v), PMON_OK, "read CPU 2");
+	CHECK_EQ_INT(pmon_msr_read(m, 1, 0x1a6, &v, op_why, sizeof op_why), PMON_ENODEV, "read absent CPU 1");
+	CHECK(strstr(op_why, "CPU 1") != NULL, "message: %s", op_why);
+	CHECK_EQ_INT(pmon_msr_read(m, 2, 0x1a6, &v, op_why, sizeof op_why), PMON_OK, "read CPU 2");
 	CHECK_EQ_U64(v, 0x10002, "CPU 2 MSR_OFFCORE_RSP_0");
 	pmon_msr_close(m);
 }
@@ -156,14 +159,14 @@ static void test_short_file(void)
 	CHECK_EQ_INT(pmon_msr_open(&m, root, 1, O_RDWR, why, sizeof(why)), PMON_OK, "open");
 	if (!m)
 		return;
-	CHECK_EQ_INT(pmon_msr_read(m, 0, 0x10, &v), PMON_OK, "read inside the file");
+	CHECK_EQ_INT(pmon_msr_read(m, 0, 0x10, &v, op_why, sizeof op_why), PMON_OK, "read inside the file");
 	CHECK_EQ_U64(v, 0, "value inside");
-	CHECK_EQ_INT(pmon_msr_read(m, 0, 0x1a6, &v), PMON_EIO, "read past EOF");
-	CHECK(strstr(pmon_msr_errmsg(m), "0x1a6") && strstr(pmon_msr_errmsg(m), "CPU 0"),
-	      "message names MSR and CPU: %s", pmon_msr_errmsg(m));
-	CHECK(strstr(pmon_msr_errmsg(m), "does not implement") != NULL, "message: %s",
-	      pmon_msr_errmsg(m));
-	CHECK_EQ_INT(pmon_msr_read(m, 0, 0xfc, &v), PMON_EIO, "read straddling EOF");
+	CHECK_EQ_INT(pmon_msr_read(m, 0, 0x1a6, &v, op_why, sizeof op_why), PMON_EIO, "read past EOF");
+	CHECK(strstr(op_why, "0x1a6") && strstr(op_why, "CPU 0"),
+	      "message names MSR and CPU: %s", op_why);
+	CHECK(strstr(op_why, "does not implement") != NULL, "message: %s",
+	      op_why);
+	CHECK_EQ_INT(pmon_msr_read(m, 0, 0xfc, &v, op_why, sizeof op_why), PMON_EIO, "read straddling EOF");
 	pmon_msr_close(m);
 }
 

@@ -14,6 +14,9 @@
 #include "pmon/pmon.h"
 #include "access.h"
 
+/* The reason a register access gives when it fails. */
+static char op_why[256];
+
 
 static char tmp[64];
 
@@ -80,36 +83,36 @@ static void test_read_write(struct pmon_pci_dev *p, const char *root)
 {
 	uint32_t v = 0;
 
-	CHECK_EQ_INT(pmon_pci_read(p, A(0, 0x3f, 11, 0), 0x00, &v), PMON_OK, "read id");
+	CHECK_EQ_INT(pmon_pci_read(p, A(0, 0x3f, 11, 0), 0x00, &v, op_why, sizeof op_why), PMON_OK, "read id");
 	CHECK_EQ_U64(v, 0x3ce08086, "UBox vendor/device dword");
-	CHECK_EQ_INT(pmon_pci_read(p, A(0, 0x7f, 11, 0), 0x40, &v), PMON_OK, "read CPUNODEID");
+	CHECK_EQ_INT(pmon_pci_read(p, A(0, 0x7f, 11, 0), 0x40, &v, op_why, sizeof op_why), PMON_OK, "read CPUNODEID");
 	CHECK_EQ_U64(v, 0x1, "bus 0x7f CPUNODEID");
-	CHECK_EQ_INT(pmon_pci_read(p, A(0, 0x3f, 11, 0), 0x54, &v), PMON_OK, "read GIDNIDMAP");
+	CHECK_EQ_INT(pmon_pci_read(p, A(0, 0x3f, 11, 0), 0x54, &v, op_why, sizeof op_why), PMON_OK, "read GIDNIDMAP");
 	CHECK_EQ_U64(v, 0x08, "bus 0x3f GIDNIDMAP");
 
 	/* Low offset: iMC counter 0 low dword. */
-	CHECK_EQ_INT(pmon_pci_write(p, A(0, 0x7f, 16, 1), 0xa0, 0x89abcdef), PMON_OK, "write 0xa0");
-	CHECK_EQ_INT(pmon_pci_read(p, A(0, 0x7f, 16, 1), 0xa0, &v), PMON_OK, "read 0xa0");
+	CHECK_EQ_INT(pmon_pci_write(p, A(0, 0x7f, 16, 1), 0xa0, 0x89abcdef, op_why, sizeof op_why), PMON_OK, "write 0xa0");
+	CHECK_EQ_INT(pmon_pci_read(p, A(0, 0x7f, 16, 1), 0xa0, &v, op_why, sizeof op_why), PMON_OK, "read 0xa0");
 	CHECK_EQ_U64(v, 0x89abcdef, "0xa0 through the API");
 	CHECK_EQ_U64(fake_pci_get(root, 0, 0x7f, 16, 1, 0xa0), 0x89abcdef, "0xa0 in the file");
 	CHECK_EQ_U64(fake_pci_get(root, 0, 0x7f, 16, 1, 0xa4), 0, "0xa4 untouched");
 	CHECK_EQ_U64(fake_pci_get(root, 0, 0x3f, 16, 1, 0xa0), 0, "other socket untouched");
 
 	/* Extended offset: QPI MATCH0 position. */
-	CHECK_EQ_INT(pmon_pci_write(p, A(0, 0x3f, 16, 0), 0x228, 0x00100020), PMON_OK, "write 0x228");
-	CHECK_EQ_INT(pmon_pci_read(p, A(0, 0x3f, 16, 0), 0x228, &v), PMON_OK, "read 0x228");
+	CHECK_EQ_INT(pmon_pci_write(p, A(0, 0x3f, 16, 0), 0x228, 0x00100020, op_why, sizeof op_why), PMON_OK, "write 0x228");
+	CHECK_EQ_INT(pmon_pci_read(p, A(0, 0x3f, 16, 0), 0x228, &v, op_why, sizeof op_why), PMON_OK, "read 0x228");
 	CHECK_EQ_U64(v, 0x00100020, "0x228 through the API");
 	CHECK_EQ_U64(fake_pci_get(root, 0, 0x3f, 16, 0, 0x228), 0x00100020, "0x228 in the file");
-	CHECK_EQ_INT(pmon_pci_write(p, A(0, 0x3f, 16, 0), 0xffc, 0xfeedf00d), PMON_OK, "write 0xffc");
+	CHECK_EQ_INT(pmon_pci_write(p, A(0, 0x3f, 16, 0), 0xffc, 0xfeedf00d, op_why, sizeof op_why), PMON_OK, "write 0xffc");
 	CHECK_EQ_U64(fake_pci_get(root, 0, 0x3f, 16, 0, 0xffc), 0xfeedf00d, "0xffc in the file");
 
 	/* Bad offsets and addresses. */
-	CHECK_EQ_INT(pmon_pci_read(p, A(0, 0x3f, 16, 0), 0x1000, &v), PMON_EINVAL, "offset 0x1000");
-	CHECK_EQ_INT(pmon_pci_read(p, A(0, 0x3f, 16, 0), 0x22a, &v), PMON_EINVAL, "unaligned");
-	CHECK_EQ_INT(pmon_pci_write(p, A(0, 0x3f, 16, 0), 0x1004, 0), PMON_EINVAL, "write 0x1004");
-	CHECK_EQ_INT(pmon_pci_read(p, A(0, 0x3f, 16, 2), 0xa0, &v), PMON_ENODEV, "absent function");
-	CHECK(strstr(pmon_pci_errmsg(p), "0000:3f:10.2") != NULL, "message names it: %s",
-	      pmon_pci_errmsg(p));
+	CHECK_EQ_INT(pmon_pci_read(p, A(0, 0x3f, 16, 0), 0x1000, &v, op_why, sizeof op_why), PMON_EINVAL, "offset 0x1000");
+	CHECK_EQ_INT(pmon_pci_read(p, A(0, 0x3f, 16, 0), 0x22a, &v, op_why, sizeof op_why), PMON_EINVAL, "unaligned");
+	CHECK_EQ_INT(pmon_pci_write(p, A(0, 0x3f, 16, 0), 0x1004, 0, op_why, sizeof op_why), PMON_EINVAL, "write 0x1004");
+	CHECK_EQ_INT(pmon_pci_read(p, A(0, 0x3f, 16, 2), 0xa0, &v, op_why, sizeof op_why), PMON_ENODEV, "absent function");
+	CHECK(strstr(op_why, "0000:3f:10.2") != NULL, "message names it: %s",
+	      op_why);
 }
 
 /* A config file of 64 bytes: what a non-root read of sysfs gives. */
@@ -125,18 +128,18 @@ static void test_short_config(void)
 	CHECK_EQ_INT(pmon_pci_open(&p, root, why, sizeof(why)), PMON_OK, "open");
 	if (!p)
 		return;
-	CHECK_EQ_INT(pmon_pci_read(p, A(0, 0x3f, 11, 0), 0x00, &v), PMON_OK, "header readable");
+	CHECK_EQ_INT(pmon_pci_read(p, A(0, 0x3f, 11, 0), 0x00, &v, op_why, sizeof op_why), PMON_OK, "header readable");
 	CHECK_EQ_U64(v, 0x3ce08086, "header value");
-	CHECK_EQ_INT(pmon_pci_read(p, A(0, 0x3f, 11, 0), 0x40, &v), PMON_EPERM, "0x40 of 64 bytes");
-	CHECK(strstr(pmon_pci_errmsg(p), "PCI config space not readable beyond the header (need root)")
-	      != NULL, "message: %s", pmon_pci_errmsg(p));
-	CHECK_EQ_INT(pmon_pci_read(p, A(0, 0x3f, 11, 0), 0x228, &v), PMON_EPERM, "0x228 of 64 bytes");
+	CHECK_EQ_INT(pmon_pci_read(p, A(0, 0x3f, 11, 0), 0x40, &v, op_why, sizeof op_why), PMON_EPERM, "0x40 of 64 bytes");
+	CHECK(strstr(op_why, "PCI config space not readable beyond the header (need root)")
+	      != NULL, "message: %s", op_why);
+	CHECK_EQ_INT(pmon_pci_read(p, A(0, 0x3f, 11, 0), 0x228, &v, op_why, sizeof op_why), PMON_EPERM, "0x228 of 64 bytes");
 
 	/* 256 bytes: standard space fine, extended space missing. */
-	CHECK_EQ_INT(pmon_pci_read(p, A(0, 0x7f, 11, 0), 0xfc, &v), PMON_OK, "0xfc of 256 bytes");
-	CHECK_EQ_INT(pmon_pci_read(p, A(0, 0x7f, 11, 0), 0x228, &v), PMON_EIO, "0x228 of 256 bytes");
-	CHECK(strstr(pmon_pci_errmsg(p), "extended") && strstr(pmon_pci_errmsg(p), "0x228"),
-	      "message: %s", pmon_pci_errmsg(p));
+	CHECK_EQ_INT(pmon_pci_read(p, A(0, 0x7f, 11, 0), 0xfc, &v, op_why, sizeof op_why), PMON_OK, "0xfc of 256 bytes");
+	CHECK_EQ_INT(pmon_pci_read(p, A(0, 0x7f, 11, 0), 0x228, &v, op_why, sizeof op_why), PMON_EIO, "0x228 of 256 bytes");
+	CHECK(strstr(op_why, "extended") && strstr(op_why, "0x228"),
+	      "message: %s", op_why);
 	pmon_pci_close(p);
 }
 
@@ -184,8 +187,8 @@ static int read_as_caller(void *root, char *why, size_t len)
 	uint32_t v;
 	int rc = pmon_pci_open(&p, root, why, len);
 	if (rc == 0) {
-		rc = pmon_pci_read(p, A(0, 0x7f, 11, 0), 0x40, &v);
-		snprintf(why, len, "%s", pmon_pci_errmsg(p));
+		rc = pmon_pci_read(p, A(0, 0x7f, 11, 0), 0x40, &v, op_why, sizeof op_why);
+		snprintf(why, len, "%s", op_why);
 		pmon_pci_close(p);
 	}
 	return rc;

@@ -11,6 +11,9 @@
 #include "pmon/sim.h"
 #include "access.h"
 
+/* The reason a register access gives when it fails. */
+static char op_why[256];
+
 static pmon_machine_t *m;
 static pmon_sim_t *sim;
 static char err[512];
@@ -89,8 +92,8 @@ static void offcore(void)
 	struct pmon_access *a;
 	uint64_t global_before, global_after, rsp_before, rsp_after;
 	CHECK_EQ_INT(pmon_sim_access_open(&a, err, sizeof(err)), PMON_OK, err);
-	a->ops->msr_read(a, 0, 0x38f, &global_before);
-	a->ops->msr_read(a, 0, 0x1a6, &rsp_before);
+	a->ops->msr_read(a, 0, 0x38f, &global_before, op_why, sizeof op_why);
+	a->ops->msr_read(a, 0, 0x1a6, &rsp_before, op_why, sizeof op_why);
 	pmon_session_create(m, &s);
 	CHECK_EQ_INT(add_m(s, "snb_ep::OFFCORE_RESPONSE_0:DMND_DATA_RD:LLC_MISS_LOCAL_DRAM:cpu=0"),
 		     PMON_OK, err);
@@ -98,7 +101,7 @@ static void offcore(void)
 		     PMON_OK, err);
 	CHECK_EQ_INT(pmon_session_start(s), PMON_OK, pmon_session_errmsg(s));
 	uint64_t rsp;
-	a->ops->msr_read(a, 0, 0x1a6, &rsp);
+	a->ops->msr_read(a, 0, 0x1a6, &rsp, op_why, sizeof op_why);
 	CHECK_EQ_U64(rsp, 0x3f80400001ull, "RSP_0 while counting: demand data read, local DRAM, any snoop");
 	const struct pmon_sim_shape *sh = pmon_sim_shape(sim);
 	pmon_sim_traffic(sim, 0, 0x100000, PMON_SIM_LOAD, 1000);                 /* local loads */
@@ -108,22 +111,22 @@ static void offcore(void)
 	CHECK_EQ_INT(pmon_session_stop(s, v), PMON_OK, "stop");
 	CHECK_EQ_U64(v[0], 1000, "local DRAM demand reads of CPU 0");
 	CHECK_EQ_U64(v[1], 300, "remote DRAM demand reads of CPU 0");
-	a->ops->msr_read(a, 0, 0x38f, &global_after);
-	a->ops->msr_read(a, 0, 0x1a6, &rsp_after);
+	a->ops->msr_read(a, 0, 0x38f, &global_after, op_why, sizeof op_why);
+	a->ops->msr_read(a, 0, 0x1a6, &rsp_after, op_why, sizeof op_why);
 	CHECK_EQ_U64(global_after, global_before, "IA32_PERF_GLOBAL_CTRL restored");
 	/* another agent's enable bits (a fixed counter, PMC 3) survive start and stop */
 	pmon_session_destroy(s);
-	a->ops->msr_write(a, 0, 0x38f, 0x200000008ull);
+	a->ops->msr_write(a, 0, 0x38f, 0x200000008ull, op_why, sizeof op_why);
 	pmon_session_create(m, &s);
 	CHECK_EQ_INT(add_m(s, "snb_ep::OFFCORE_RESPONSE_0:DMND_DATA_RD:LLC_MISS_LOCAL_DRAM:cpu=0"),
 		     PMON_OK, err);
 	CHECK_EQ_INT(pmon_session_start(s), PMON_OK, pmon_session_errmsg(s));
-	a->ops->msr_read(a, 0, 0x38f, &global_after);
+	a->ops->msr_read(a, 0, 0x38f, &global_after, op_why, sizeof op_why);
 	CHECK_EQ_U64(global_after, 0x200000009ull, "our PMC 0 enabled beside the others' bits");
 	CHECK_EQ_INT(pmon_session_stop(s, v), PMON_OK, "stop");
-	a->ops->msr_read(a, 0, 0x38f, &global_after);
+	a->ops->msr_read(a, 0, 0x38f, &global_after, op_why, sizeof op_why);
 	CHECK_EQ_U64(global_after, 0x200000008ull, "only our bit cleared on stop");
-	a->ops->msr_write(a, 0, 0x38f, global_before);
+	a->ops->msr_write(a, 0, 0x38f, global_before, op_why, sizeof op_why);
 	CHECK_EQ_U64(rsp_after, rsp_before, "MSR_OFFCORE_RSP_0 restored");
 	pmon_session_destroy(s);
 	a->ops->close(a);
@@ -199,31 +202,31 @@ static void filters_programmed(void)
 	const uint32_t cbo3_filter = 0xd14 + 3 * 0x20;
 	int cpu_s1 = pmon_machine_socket_cpu(m, 1);
 	CHECK_EQ_INT(pmon_sim_access_open(&a, err, sizeof(err)), PMON_OK, err);
-	a->ops->msr_write(a, cpu_s1, cbo3_filter, 0x1f << 18);   /* left by another agent */
-	a->ops->msr_read(a, cpu_s1, cbo3_filter, &cbo_before);
-	a->ops->msr_read(a, 0, 0xc34, &pcu_before);
+	a->ops->msr_write(a, cpu_s1, cbo3_filter, 0x1f << 18, op_why, sizeof op_why);   /* left by another agent */
+	a->ops->msr_read(a, cpu_s1, cbo3_filter, &cbo_before, op_why, sizeof op_why);
+	a->ops->msr_read(a, 0, 0xc34, &pcu_before, op_why, sizeof op_why);
 	pmon_session_create(m, &s);
 	CHECK_EQ_INT(add_raw(s, "snbep_unc_cbo3::UNC_C_LLC_LOOKUP:NID:STATE_M:nf=3:socket=1"), PMON_OK, err);
 	CHECK_EQ_INT(add_raw(s, "snbep_unc_pcu::UNC_P_FREQ_BAND2_CYCLES:ff=27:socket=0"), PMON_OK, err);
 	size_t log0 = pmon_sim_log_count(sim);
 	CHECK_EQ_INT(pmon_session_start(s), PMON_OK, pmon_session_errmsg(s));
-	a->ops->msr_read(a, cpu_s1, cbo3_filter, &x);
+	a->ops->msr_read(a, cpu_s1, cbo3_filter, &x, op_why, sizeof op_why);
 	CHECK_EQ_U64(x, 0x200c00, "CBo 3 filter: state M, nodes 0-1");
-	a->ops->msr_read(a, cpu_s1, 0xd10 + 3 * 0x20 + (uint32_t)pmon_session_counter(s, 0), &x);
+	a->ops->msr_read(a, cpu_s1, 0xd10 + 3 * 0x20 + (uint32_t)pmon_session_counter(s, 0), &x, op_why, sizeof op_why);
 	CHECK_EQ_U64(x, 0x404334, "CBo 3 control: LLC_LOOKUP NID with enable");
-	a->ops->msr_read(a, 0, 0xc34, &x);
+	a->ops->msr_read(a, 0, 0xc34, &x, op_why, sizeof op_why);
 	CHECK_EQ_U64(x, 27u << 16, "PCU band 2 = 2.7 GHz");
 	CHECK_EQ_INT(pmon_session_stop(s, NULL), PMON_OK, "stop");
-	a->ops->msr_read(a, cpu_s1, cbo3_filter, &x);
+	a->ops->msr_read(a, cpu_s1, cbo3_filter, &x, op_why, sizeof op_why);
 	CHECK_EQ_U64(x, cbo_before, "CBo filter restored");
-	a->ops->msr_read(a, 0, 0xc34, &x);
+	a->ops->msr_read(a, 0, 0xc34, &x, op_why, sizeof op_why);
 	CHECK_EQ_U64(x, pcu_before, "PCU filter restored");
 	size_t refused = 0;
 	for (size_t i = log0; i < pmon_sim_log_count(sim); i++)
 		refused += pmon_sim_log_get(sim, i)->status != 0;
 	CHECK_EQ_INT((int)refused, 0, "no access refused by the emulator");
 	pmon_session_destroy(s);
-	a->ops->msr_write(a, cpu_s1, cbo3_filter, 0);
+	a->ops->msr_write(a, cpu_s1, cbo3_filter, 0, op_why, sizeof op_why);
 	a->ops->close(a);
 }
 
@@ -277,10 +280,10 @@ static void two_sessions(void)
 	pmon_sim_access_open(&acc, err, sizeof(err));
 	CHECK_EQ_INT(pmon_session_start(b), PMON_OK, pmon_session_errmsg(b));
 	pmon_session_stop(a, va);
-	acc->ops->msr_read(acc, 0, 0xd14 + 6 * 0x20, &f);
+	acc->ops->msr_read(acc, 0, 0xd14 + 6 * 0x20, &f, op_why, sizeof op_why);
 	CHECK_EQ_U64(f, 0x200000, "the filter stays for b after a stops");
 	pmon_session_stop(b, vb);
-	acc->ops->msr_read(acc, 0, 0xd14 + 6 * 0x20, &f);
+	acc->ops->msr_read(acc, 0, 0xd14 + 6 * 0x20, &f, op_why, sizeof op_why);
 	CHECK_EQ_U64(f, 0, "the last user restores the original filter");
 	acc->ops->close(acc);
 	pmon_session_destroy(a);

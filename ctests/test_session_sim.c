@@ -10,6 +10,9 @@
 #include "pmon/sim.h"
 #include "access.h"
 
+/* The reason a register access gives when it fails. */
+static char op_why[256];
+
 static pmon_machine_t *m;
 static char err[512];
 
@@ -132,11 +135,11 @@ static void restore(pmon_sim_t *sim)
 
 	CHECK_EQ_INT(pmon_sim_access_open(&a, err, sizeof(err)), PMON_OK, err);
 	/* another agent left values in CTL2 and CTL3 */
-	a->ops->pci_write(a, imc0, 0xe0, 0x0101);
-	a->ops->pci_write(a, imc0, 0xe4, 0x0202);
+	a->ops->pci_write(a, imc0, 0xe0, 0x0101, op_why, sizeof op_why);
+	a->ops->pci_write(a, imc0, 0xe4, 0x0202, op_why, sizeof op_why);
 	for (int i = 0; i < 4; i++) {
 		uint32_t x;
-		a->ops->pci_read(a, imc0, 0xd8 + 4 * i, &x);
+		a->ops->pci_read(a, imc0, 0xd8 + 4 * i, &x, op_why, sizeof op_why);
 		before[i] = x;
 	}
 	pmon_session_create(m, &s);
@@ -148,7 +151,7 @@ static void restore(pmon_sim_t *sim)
 	CHECK_EQ_INT(pmon_session_start(s), PMON_OK, pmon_session_errmsg(s));
 	/* while counting, CTL0 holds CAS RD with the enable bit */
 	uint32_t x;
-	a->ops->pci_read(a, imc0, 0xd8 + 4 * pmon_session_counter(s, 0), &x);
+	a->ops->pci_read(a, imc0, 0xd8 + 4 * pmon_session_counter(s, 0), &x, op_why, sizeof op_why);
 	CHECK_EQ_U64(x, 0x400304, "CTL of CAS RD while counting");
 	/* the box was frozen first, then released with only frz_en */
 	int saw_freeze = 0, last_box = -1;
@@ -165,14 +168,14 @@ static void restore(pmon_sim_t *sim)
 	CHECK_EQ_INT(last_box, 0x10000, "box released with frz_en only");
 	CHECK_EQ_INT(pmon_session_stop(s, NULL), PMON_OK, "stop");
 	for (int i = 0; i < 4; i++) {
-		a->ops->pci_read(a, imc0, 0xd8 + 4 * i, &x);
+		a->ops->pci_read(a, imc0, 0xd8 + 4 * i, &x, op_why, sizeof op_why);
 		after[i] = x;
 		CHECK_EQ_U64(after[i], before[i], "CTL restored after stop");
 	}
 	all_accesses_ok(sim, log0, "restore session");
 	pmon_session_destroy(s);
-	a->ops->pci_write(a, imc0, 0xe0, 0);
-	a->ops->pci_write(a, imc0, 0xe4, 0);
+	a->ops->pci_write(a, imc0, 0xe0, 0, op_why, sizeof op_why);
+	a->ops->pci_write(a, imc0, 0xe4, 0, op_why, sizeof op_why);
 	a->ops->close(a);
 }
 

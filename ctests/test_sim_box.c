@@ -98,9 +98,9 @@ static void cbo_resets(void)
 	CHECK_EQ_INT(wrmsr(0, 0xD64, 0x10000), 0, "CBo 3 exists");
 	CHECK_EQ_INT(wrmsr(0, 0xD84, 0x10000), PMON_EIO, "CBo 4 box ctl: #GP");
 	uint64_t v = 7;
-	CHECK_EQ_INT(acc->ops->msr_read(acc, 0, 0xD96, &v), PMON_EIO, "CBo 4 CTR0 read: #GP");
+	CHECK_EQ_INT(acc->ops->msr_read(acc, 0, 0xD96, &v, op_why, sizeof op_why), PMON_EIO, "CBo 4 CTR0 read: #GP");
 	CHECK_EQ_U64(v, 0, "failed read value");
-	CHECK_EQ_INT(acc->ops->msr_read(acc, 0, 0xD15, &v), PMON_EIO, "gap 0xD15");
+	CHECK_EQ_INT(acc->ops->msr_read(acc, 0, 0xD15, &v, op_why, sizeof op_why), PMON_EIO, "gap 0xD15");
 }
 
 static void ha_imc_reserved_resets(void)
@@ -192,7 +192,7 @@ static void other_boxes(void)
 
 	/* UBox: no box control, counts as soon as enabled */
 	uint64_t v;
-	CHECK_EQ_INT(acc->ops->msr_read(acc, 0, 0xC00, &v), PMON_EIO, "no UBox global ctl");
+	CHECK_EQ_INT(acc->ops->msr_read(acc, 0, 0xC00, &v, op_why, sizeof op_why), PMON_EIO, "no UBox global ctl");
 	wrmsr(0, 0xC08, 0x400000);
 	pmon_sim_advance_ns(sim, 1000);
 	CHECK_EQ_U64(rdmsr(0, 0xC09), 2700, "UCLK fixed counter");

@@ -25,48 +25,48 @@ static void contents(void)
 	CHECK(pmon_sim_log_get(sim, 0) == NULL, "no entry 0");
 
 	/* 0: MSR write */
-	CHECK_EQ_INT(acc->ops->msr_write(acc, 17, 0xD30, 0x400000), 0, "write");
+	CHECK_EQ_INT(acc->ops->msr_write(acc, 17, 0xD30, 0x400000, op_why, sizeof op_why), 0, "write");
 	e = pmon_sim_log_get(sim, 0);
 	CHECK(e && e->op == PMON_SIM_MSR_WRITE && e->cpu == 17 && e->msr == 0xD30 &&
 	      e->value == 0x400000 && e->status == 0, "MSR write entry");
 	/* 1: MSR read returns the value */
-	acc->ops->msr_read(acc, 16, 0xD30, &v);
+	acc->ops->msr_read(acc, 16, 0xD30, &v, op_why, sizeof op_why);
 	e = pmon_sim_log_get(sim, 1);
 	CHECK(e && e->op == PMON_SIM_MSR_READ && e->cpu == 16 && e->msr == 0xD30 &&
 	      e->value == 0x400000 && e->status == 0, "MSR read entry");
 	/* 2: unknown MSR */
-	CHECK_EQ_INT(acc->ops->msr_read(acc, 3, 0x1234, &v), PMON_EIO, "unknown MSR");
+	CHECK_EQ_INT(acc->ops->msr_read(acc, 3, 0x1234, &v, op_why, sizeof op_why), PMON_EIO, "unknown MSR");
 	e = pmon_sim_log_get(sim, 2);
 	CHECK(e && e->op == PMON_SIM_MSR_READ && e->msr == 0x1234 && e->status == PMON_EIO &&
 	      e->value == 0, "failed read entry");
-	CHECK(strstr(acc->why, "0x1234") != NULL, "why: %s", acc->why);
+	CHECK(strstr(op_why, "0x1234") != NULL, "why: %s", op_why);
 	/* 3: a CPU that does not exist */
-	CHECK_EQ_INT(acc->ops->msr_write(acc, 32, 0xD04, 0), PMON_ENODEV, "no CPU 32");
+	CHECK_EQ_INT(acc->ops->msr_write(acc, 32, 0xD04, 0, op_why, sizeof op_why), PMON_ENODEV, "no CPU 32");
 	CHECK_EQ_INT(pmon_sim_log_get(sim, 3)->status, PMON_ENODEV, "logged");
-	CHECK(strstr(acc->why, "CPU 32") != NULL, "why: %s", acc->why);
+	CHECK(strstr(op_why, "CPU 32") != NULL, "why: %s", op_why);
 	/* 4: PCI read */
-	acc->ops->pci_read(acc, at(0x7f, 14, 1), 0, &d);
+	acc->ops->pci_read(acc, at(0x7f, 14, 1), 0, &d, op_why, sizeof op_why);
 	e = pmon_sim_log_get(sim, 4);
 	CHECK(e && e->op == PMON_SIM_PCI_READ && e->domain == 0 && e->bus == 0x7f && e->dev == 14 &&
 	      e->func == 1 && e->off == 0 && e->value == 0x3c468086 && e->status == 0,
 	      "PCI read entry");
 	/* 5: PCI write refused */
-	CHECK_EQ_INT(acc->ops->pci_write(acc, at(0x3f, 16, 0), 0x90, 5), PMON_EIO, "refused");
+	CHECK_EQ_INT(acc->ops->pci_write(acc, at(0x3f, 16, 0), 0x90, 5, op_why, sizeof op_why), PMON_EIO, "refused");
 	e = pmon_sim_log_get(sim, 5);
 	CHECK(e && e->op == PMON_SIM_PCI_WRITE && e->bus == 0x3f && e->dev == 16 && e->func == 0 &&
 	      e->off == 0x90 && e->value == 5 && e->status == PMON_EIO, "refused write entry");
 	/* 6: PCI write accepted, with a violation */
-	CHECK_EQ_INT(acc->ops->pci_write(acc, at(0x3f, 16, 0), 0xF4, 0x10101), 0, "iMC box ctl");
+	CHECK_EQ_INT(acc->ops->pci_write(acc, at(0x3f, 16, 0), 0xF4, 0x10101, op_why, sizeof op_why), 0, "iMC box ctl");
 	e = pmon_sim_log_get(sim, 6);
 	CHECK(e && e->op == PMON_SIM_PCI_WRITE && e->off == 0xF4 && e->value == 0x10101 &&
 	      e->status == 0, "accepted write entry");
 	/* 7: refused core write */
-	CHECK_EQ_INT(acc->ops->msr_write(acc, 0, 0x1A6, 1ull << 12), PMON_EIO, "RSP bit 12");
+	CHECK_EQ_INT(acc->ops->msr_write(acc, 0, 0x1A6, 1ull << 12, op_why, sizeof op_why), PMON_EIO, "RSP bit 12");
 	/* find and ident are not register accesses */
 	struct pmon_cpuid id;
 	pmon_pci_addr_t out[4];
-	acc->ops->pci_find(acc, 0x8086, 0x3ce0, out, 4);
-	acc->ops->cpu_ident(acc, &id);
+	acc->ops->pci_find(acc, 0x8086, 0x3ce0, out, 4, op_why, sizeof op_why);
+	acc->ops->cpu_ident(acc, &id, op_why, sizeof op_why);
 	CHECK_EQ_U64(pmon_sim_log_count(sim), 8, "eight entries");
 	CHECK_EQ_U64(pmon_sim_log_total(sim), 8, "total");
 	CHECK_EQ_U64(pmon_sim_log_writes(sim), 2, "successful writes: 0 and 6");
@@ -87,7 +87,7 @@ static void contents(void)
 	CHECK_EQ_U64(pmon_sim_log_writes(sim), 0, "writes cleared");
 	CHECK_EQ_U64(pmon_sim_violation_count(sim), 0, "violations cleared");
 	/* the machine state survives clearing */
-	acc->ops->msr_read(acc, 16, 0xD30, &v);
+	acc->ops->msr_read(acc, 16, 0xD30, &v, op_why, sizeof op_why);
 	CHECK_EQ_U64(v, 0x400000, "register kept");
 	CHECK_EQ_U64(pmon_sim_log_get(sim, 0)->value, 0x400000, "fresh log entry");
 }
@@ -100,11 +100,11 @@ static void off_by_default(void)
 
 	machine("sockets=1");
 	CHECK_EQ_U64(pmon_sim_log_cap(sim), 0, "log off on a new machine");
-	CHECK_EQ_INT(acc->ops->msr_write(acc, 0, 0xC16, 0x400000), 0, "write");
-	CHECK_EQ_INT(acc->ops->msr_read(acc, 0, 0xC16, &v), 0, "read");
+	CHECK_EQ_INT(acc->ops->msr_write(acc, 0, 0xC16, 0x400000, op_why, sizeof op_why), 0, "write");
+	CHECK_EQ_INT(acc->ops->msr_read(acc, 0, 0xC16, &v, op_why, sizeof op_why), 0, "read");
 	CHECK_EQ_U64(v, 0x400000, "the machine works without the log");
 	/* bit 12 of MSR_OFFCORE_RSP_0 is reserved: refused, recorded */
-	CHECK_EQ_INT(acc->ops->msr_write(acc, 0, 0x1A6, 1ull << 12), PMON_EIO, "RSP bit 12");
+	CHECK_EQ_INT(acc->ops->msr_write(acc, 0, 0x1A6, 1ull << 12, op_why, sizeof op_why), PMON_EIO, "RSP bit 12");
 	CHECK_EQ_U64(pmon_sim_log_total(sim), 3, "three accesses counted");
 	CHECK_EQ_U64(pmon_sim_log_writes(sim), 1, "one successful write");
 	CHECK_EQ_U64(pmon_sim_log_count(sim), 0, "no entry kept");
@@ -114,11 +114,11 @@ static void off_by_default(void)
 	      "violation of access 2");
 
 	pmon_sim_log_set_cap(sim, 4);
-	CHECK_EQ_INT(acc->ops->msr_read(acc, 0, 0xC16, &v), 0, "read");
+	CHECK_EQ_INT(acc->ops->msr_read(acc, 0, 0xC16, &v, op_why, sizeof op_why), 0, "read");
 	CHECK_EQ_U64(pmon_sim_log_count(sim), 1, "kept once on");
 	CHECK_EQ_U64(pmon_sim_log_get(sim, 0)->value, 0x400000, "the read's value");
 	pmon_sim_log_set_cap(sim, 0);
-	CHECK_EQ_INT(acc->ops->msr_read(acc, 0, 0xC16, &v), 0, "read");
+	CHECK_EQ_INT(acc->ops->msr_read(acc, 0, 0xC16, &v, op_why, sizeof op_why), 0, "read");
 	CHECK_EQ_U64(pmon_sim_log_cap(sim), 0, "off again");
 	CHECK_EQ_U64(pmon_sim_log_count(sim), 0, "nothing kept");
 	CHECK_EQ_U64(pmon_sim_log_total(sim), 5, "still counted");
@@ -129,7 +129,7 @@ static void cap_and_growth(void)
 	machine("sockets=1");
 	pmon_sim_log_set_cap(sim, 5);
 	for (uint64_t i = 0; i < 12; i++)
-		acc->ops->msr_write(acc, 0, 0xC16, i);
+		acc->ops->msr_write(acc, 0, 0xC16, i, op_why, sizeof op_why);
 	CHECK_EQ_U64(pmon_sim_log_count(sim), 5, "ring keeps 5");
 	CHECK_EQ_U64(pmon_sim_log_total(sim), 12, "total 12");
 	CHECK_EQ_U64(pmon_sim_log_writes(sim), 12, "writes 12");
@@ -140,7 +140,7 @@ static void cap_and_growth(void)
 	pmon_sim_log_set_cap(sim, 1u << 20);
 	CHECK_EQ_U64(pmon_sim_log_count(sim), 0, "set_cap empties the ring");
 	for (uint64_t i = 0; i < 5000; i++)
-		acc->ops->msr_write(acc, 0, 0xC17, i);
+		acc->ops->msr_write(acc, 0, 0xC17, i, op_why, sizeof op_why);
 	CHECK_EQ_U64(pmon_sim_log_count(sim), 5000, "grown past the first allocation");
 	CHECK_EQ_U64(pmon_sim_log_get(sim, 4999)->value, 4999, "last entry");
 	CHECK_EQ_U64(pmon_sim_log_get(sim, 1024)->value, 1024, "entry across a growth step");
@@ -150,7 +150,7 @@ static void *hammer(void *arg)
 {
 	int cpu = *(int *)arg;
 	for (uint64_t i = 0; i < 20000; i++) {
-		acc->ops->msr_write(acc, cpu, 0x1A6, i & 0xFF);
+		acc->ops->msr_write(acc, cpu, 0x1A6, i & 0xFF, op_why, sizeof op_why);
 		pmon_sim_traffic(sim, cpu, (uint64_t)cpu << 20, PMON_SIM_LOAD, 1);
 	}
 	return NULL;

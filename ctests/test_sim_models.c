@@ -147,7 +147,7 @@ static uint64_t drive(const struct target *t, uint32_t ctl)
 	pmon_sim_traffic(sim, 0, 0, PMON_SIM_STORE, 1);
 	pmon_sim_traffic(sim, 0, ROW1, PMON_SIM_NT_STORE, 1);
 	if (t->msr)
-		acc->ops->msr_read(acc, 0, t->ctr, &v);
+		acc->ops->msr_read(acc, 0, t->ctr, &v, op_why, sizeof op_why);
 	else
 		v = pci_rd64(at(0x3f, t->dev, t->func), t->ctr);
 	return v;

@@ -40,18 +40,18 @@ static void ids(void)
 	}
 	/* absent functions: another function of a device, another bus */
 	uint32_t v = 1;
-	CHECK_EQ_INT(acc->ops->pci_read(acc, at(0x3f, 16, 2), 0, &v), PMON_ENODEV, "16.2 absent");
+	CHECK_EQ_INT(acc->ops->pci_read(acc, at(0x3f, 16, 2), 0, &v, op_why, sizeof op_why), PMON_ENODEV, "16.2 absent");
 	CHECK_EQ_U64(v, 0, "absent read value");
-	CHECK_EQ_INT(acc->ops->pci_read(acc, at(0x40, 16, 0), 0, &v), PMON_ENODEV, "bus 0x40");
-	CHECK_EQ_INT(acc->ops->pci_read(acc, at(0xbf, 11, 0), 0, &v), PMON_ENODEV, "bus 0xbf (2S)");
+	CHECK_EQ_INT(acc->ops->pci_read(acc, at(0x40, 16, 0), 0, &v, op_why, sizeof op_why), PMON_ENODEV, "bus 0x40");
+	CHECK_EQ_INT(acc->ops->pci_read(acc, at(0xbf, 11, 0), 0, &v, op_why, sizeof op_why), PMON_ENODEV, "bus 0xbf (2S)");
 	pmon_pci_addr_t d1 = { 1, 0x3f, 11, 0 };
-	CHECK_EQ_INT(acc->ops->pci_read(acc, d1, 0, &v), PMON_ENODEV, "domain 1");
+	CHECK_EQ_INT(acc->ops->pci_read(acc, d1, 0, &v, op_why, sizeof op_why), PMON_ENODEV, "domain 1");
 	CHECK_EQ_INT(wr(0x3f, 16, 2, 0xF4, 0), PMON_ENODEV, "write to an absent function");
-	CHECK_EQ_INT(acc->ops->pci_read(acc, at(0x3f, 16, 0), 0x102, &v), PMON_EINVAL,
+	CHECK_EQ_INT(acc->ops->pci_read(acc, at(0x3f, 16, 0), 0x102, &v, op_why, sizeof op_why), PMON_EINVAL,
 		     "unaligned offset");
-	CHECK_EQ_INT(acc->ops->pci_read(acc, at(0x3f, 16, 0), 0x1000, &v), PMON_EINVAL,
+	CHECK_EQ_INT(acc->ops->pci_read(acc, at(0x3f, 16, 0), 0x1000, &v, op_why, sizeof op_why), PMON_EINVAL,
 		     "offset beyond 4 KiB");
-	CHECK(strstr(acc->why, "0x1000") != NULL, "why names the offset: %s", acc->why);
+	CHECK(strstr(op_why, "0x1000") != NULL, "why names the offset: %s", op_why);
 }
 
 static void find(void)
@@ -60,36 +60,36 @@ static void find(void)
 	int n;
 
 	machine(NULL);
-	n = acc->ops->pci_find(acc, 0x8086, 0x3ce0, out, 16);
+	n = acc->ops->pci_find(acc, 0x8086, 0x3ce0, out, 16, op_why, sizeof op_why);
 	CHECK_EQ_INT(n, 2, "two UBoxes");
 	CHECK(out[0].bus == 0x3f && out[1].bus == 0x7f && out[0].dev == 11 && out[0].func == 0,
 	      "UBoxes ascending");
-	n = acc->ops->pci_find(acc, 0x8086, 0x3cb4, out, 16);
+	n = acc->ops->pci_find(acc, 0x8086, 0x3cb4, out, 16, op_why, sizeof op_why);
 	CHECK_EQ_INT(n, 2, "iMC channel 2 on both sockets");
 	CHECK(out[0].bus == 0x3f && out[0].dev == 16 && out[0].func == 4 && out[1].bus == 0x7f,
 	      "channel 2 at 16.4");
-	CHECK_EQ_INT(acc->ops->pci_find(acc, 0x8086, 0x3c45, out, 1), 2, "count beyond max");
+	CHECK_EQ_INT(acc->ops->pci_find(acc, 0x8086, 0x3c45, out, 1, op_why, sizeof op_why), 2, "count beyond max");
 	CHECK(out[0].bus == 0x3f && out[0].dev == 19 && out[0].func == 6, "first R3QPI1");
-	CHECK_EQ_INT(acc->ops->pci_find(acc, 0x8086, 0x1234, out, 16), 0, "unknown device");
-	CHECK_EQ_INT(acc->ops->pci_find(acc, 0x10de, 0x3ce0, out, 16), 0, "other vendor");
-	CHECK_EQ_INT(acc->ops->pci_find(acc, 0x8086, 0x3c86, NULL, 0), 2, "count only");
+	CHECK_EQ_INT(acc->ops->pci_find(acc, 0x8086, 0x1234, out, 16, op_why, sizeof op_why), 0, "unknown device");
+	CHECK_EQ_INT(acc->ops->pci_find(acc, 0x10de, 0x3ce0, out, 16, op_why, sizeof op_why), 0, "other vendor");
+	CHECK_EQ_INT(acc->ops->pci_find(acc, 0x8086, 0x3c86, NULL, 0, op_why, sizeof op_why), 2, "count only");
 
 	/* only `channels` iMC functions exist */
 	machine("sockets=1,channels=2");
-	CHECK_EQ_INT(acc->ops->pci_find(acc, 0x8086, 0x3cb1, out, 16), 1, "channel 1 exists");
-	CHECK_EQ_INT(acc->ops->pci_find(acc, 0x8086, 0x3cb4, out, 16), 0, "channel 2 absent");
-	CHECK_EQ_INT(acc->ops->pci_find(acc, 0x8086, 0x3cb5, out, 16), 0, "channel 3 absent");
+	CHECK_EQ_INT(acc->ops->pci_find(acc, 0x8086, 0x3cb1, out, 16, op_why, sizeof op_why), 1, "channel 1 exists");
+	CHECK_EQ_INT(acc->ops->pci_find(acc, 0x8086, 0x3cb4, out, 16, op_why, sizeof op_why), 0, "channel 2 absent");
+	CHECK_EQ_INT(acc->ops->pci_find(acc, 0x8086, 0x3cb5, out, 16, op_why, sizeof op_why), 0, "channel 3 absent");
 	uint32_t v;
-	CHECK_EQ_INT(acc->ops->pci_read(acc, at(0x3f, 16, 4), 0, &v), PMON_ENODEV, "16.4 absent");
+	CHECK_EQ_INT(acc->ops->pci_read(acc, at(0x3f, 16, 4), 0, &v, op_why, sizeof op_why), PMON_ENODEV, "16.4 absent");
 
 	/* 4 sockets: buses 3f 7f bf ff; 6 sockets: 1f 3f ... bf */
 	machine("sockets=4");
-	n = acc->ops->pci_find(acc, 0x8086, 0x3c46, out, 16);
+	n = acc->ops->pci_find(acc, 0x8086, 0x3c46, out, 16, op_why, sizeof op_why);
 	CHECK_EQ_INT(n, 4, "four HAs");
 	CHECK(out[0].bus == 0x3f && out[1].bus == 0x7f && out[2].bus == 0xbf && out[3].bus == 0xff,
 	      "4-socket buses");
 	machine("sockets=6,cores=2");
-	n = acc->ops->pci_find(acc, 0x8086, 0x3c46, out, 16);
+	n = acc->ops->pci_find(acc, 0x8086, 0x3c46, out, 16, op_why, sizeof op_why);
 	CHECK_EQ_INT(n, 6, "six HAs");
 	CHECK(out[0].bus == 0x1f && out[1].bus == 0x3f && out[5].bus == 0xbf, "6-socket buses");
 	for (int s = 0; s < 6; s++)
@@ -169,8 +169,8 @@ static void pmon_writes(void)
 	CHECK_EQ_INT(wr(0x3f, 19, 5, 0xB8, 0), PMON_EIO, "R3QPI has no CTR3");
 	CHECK_EQ_INT(wr(0x3f, 19, 1, 0xF0, 0), PMON_EIO, "R2PCIe has no fixed ctl");
 	CHECK_EQ_INT(wr(0x3f, 14, 1, 0xD0, 0), PMON_EIO, "HA has no fixed ctr");
-	CHECK(strstr(acc->why, "not a PMON register") != NULL, "why: %s", acc->why);
-	CHECK_EQ_INT(acc->ops->pci_read(acc, at(0x3f, 19, 5), 0xE4, &v), 0, "R3QPI 0xE4 read");
+	CHECK(strstr(op_why, "not a PMON register") != NULL, "why: %s", op_why);
+	CHECK_EQ_INT(acc->ops->pci_read(acc, at(0x3f, 19, 5), 0xE4, &v, op_why, sizeof op_why), 0, "R3QPI 0xE4 read");
 	CHECK_EQ_U64(v, 0, "R3QPI 0xE4 reads 0");
 
 	/* the PMON set of each function accepts writes */

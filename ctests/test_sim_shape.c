@@ -201,7 +201,7 @@ static void current_machine(void)
 	CHECK_EQ_INT(pmon_sim_shape(m)->clock, PMON_SIM_CLOCK_AUTO,
 		     "the process-wide machine: clock=auto when PMON_SIM names none");
 	CHECK(strcmp(a->ops->name, "sim") == 0, "backend name");
-	CHECK_EQ_INT(a->ops->cpu_ident(a, &id), 0, "cpu_ident");
+	CHECK_EQ_INT(a->ops->cpu_ident(a, &id, op_why, sizeof op_why), 0, "cpu_ident");
 	CHECK(!strcmp(id.vendor, "GenuineIntel") && id.family == 6 && id.model == 45 &&
 	      id.stepping == 7, "CPUID 6/45/7 GenuineIntel");
 	CHECK(!strcmp(id.brand, "Intel(R) Xeon(R) CPU E5-2680 0 @ 2.70GHz"), "brand");

@@ -12,8 +12,10 @@
  * "sim" (the emulated SNB-EP machine, sim/).  The engine never knows which one
  * it talks to.
  *
- * Every function returns 0 on success or a negative PMON_E* code; a backend
- * that fails also leaves a one-line reason in a->why.
+ * Every function returns 0 on success or a negative PMON_E* code; one that
+ * fails writes a one-line reason into the caller's why (whylen bytes; NULL/0
+ * when the caller does not want it).  Nothing of a failure is kept in the
+ * backend, so two threads sharing it never see each other's reasons.
  */
 #ifndef PMON_ACCESS_H
 #define PMON_ACCESS_H
@@ -40,16 +42,24 @@ struct pmon_access;
 
 struct pmon_access_ops {
 	const char *name;
-	int (*msr_read)(struct pmon_access *a, int cpu, uint32_t msr, uint64_t *val);
-	int (*msr_write)(struct pmon_access *a, int cpu, uint32_t msr, uint64_t val);
-	int (*pci_read)(struct pmon_access *a, pmon_pci_addr_t d, uint32_t off, uint32_t *val);
-	int (*pci_write)(struct pmon_access *a, pmon_pci_addr_t d, uint32_t off, uint32_t val);
+	int (*msr_read)(struct pmon_access *a, int cpu, uint32_t msr, uint64_t *val,
+			char *why, size_t whylen);
+	int (*msr_write)(struct pmon_access *a, int cpu, uint32_t msr, uint64_t val,
+			 char *why, size_t whylen);
+	int (*pci_read)(struct pmon_access *a, pmon_pci_addr_t d, uint32_t off, uint32_t *val,
+			char *why, size_t whylen);
+	int (*pci_write)(struct pmon_access *a, pmon_pci_addr_t d, uint32_t off, uint32_t val,
+			 char *why, size_t whylen);
+	/* ndw consecutive dwords from off in one access, read in ascending
+	 * order as a config read of silicon does (one pread on hardware). */
+	int (*pci_read_block)(struct pmon_access *a, pmon_pci_addr_t d, uint32_t off,
+			      uint32_t *val, int ndw, char *why, size_t whylen);
 	/* Fill at most max addresses of functions with this vendor/device ID, in
 	 * ascending (domain, bus, dev, func) order; return how many exist (may
 	 * exceed max) or a negative error. */
 	int (*pci_find)(struct pmon_access *a, uint16_t vendor, uint16_t device,
-			pmon_pci_addr_t *out, int max);
-	int (*cpu_ident)(struct pmon_access *a, struct pmon_cpuid *id);
+			pmon_pci_addr_t *out, int max, char *why, size_t whylen);
+	int (*cpu_ident)(struct pmon_access *a, struct pmon_cpuid *id, char *why, size_t whylen);
 	/* Optional (NULL on hardware): does the emulated machine model the event
 	 * programmed by this control value and these filter words (filt[0..1] of
 	 * the encoding: CBo filter, HA matchers, offcore RSP value...) in this box
@@ -67,12 +77,7 @@ struct pmon_access_ops {
 struct pmon_access {
 	const struct pmon_access_ops *ops;
 	void *priv;
-	char why[256];          /* reason of the last failure */
 };
-
-/* Printf-style helper that fills a->why. */
-void pmon_access_set_why(struct pmon_access *a, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 
 /* Hardware backends (access_msr.c, access_pci.c, access_hw.c). */
 struct pmon_msr_dev;
@@ -82,20 +87,24 @@ struct pmon_pci_dev;
  * ncpus: how many CPUs to expect.  mode: O_RDWR or O_RDONLY. */
 int pmon_msr_open(struct pmon_msr_dev **out, const char *root, int ncpus, int mode,
 		  char *why, size_t whylen);
-int pmon_msr_read(struct pmon_msr_dev *m, int cpu, uint32_t msr, uint64_t *val);
-int pmon_msr_write(struct pmon_msr_dev *m, int cpu, uint32_t msr, uint64_t val);
+int pmon_msr_read(struct pmon_msr_dev *m, int cpu, uint32_t msr, uint64_t *val,
+		  char *why, size_t whylen);
+int pmon_msr_write(struct pmon_msr_dev *m, int cpu, uint32_t msr, uint64_t val,
+		   char *why, size_t whylen);
 void pmon_msr_close(struct pmon_msr_dev *m);
-const char *pmon_msr_errmsg(const struct pmon_msr_dev *m);    /* reason of the last failure */
 
 /* Open PCI config access through libpci's Linux sysfs method; sysfs_root
  * (default "/sys/bus/pci") may point at a fake tree for tests. */
 int pmon_pci_open(struct pmon_pci_dev **out, const char *sysfs_root, char *why, size_t whylen);
-int pmon_pci_read(struct pmon_pci_dev *p, pmon_pci_addr_t d, uint32_t off, uint32_t *val);
-int pmon_pci_write(struct pmon_pci_dev *p, pmon_pci_addr_t d, uint32_t off, uint32_t val);
+int pmon_pci_read(struct pmon_pci_dev *p, pmon_pci_addr_t d, uint32_t off, uint32_t *val,
+		  char *why, size_t whylen);
+int pmon_pci_read_block(struct pmon_pci_dev *p, pmon_pci_addr_t d, uint32_t off, uint32_t *val,
+			int ndw, char *why, size_t whylen);
+int pmon_pci_write(struct pmon_pci_dev *p, pmon_pci_addr_t d, uint32_t off, uint32_t val,
+		   char *why, size_t whylen);
 int pmon_pci_find(struct pmon_pci_dev *p, uint16_t vendor, uint16_t device,
 		  pmon_pci_addr_t *out, int max);
 void pmon_pci_close(struct pmon_pci_dev *p);
-const char *pmon_pci_errmsg(const struct pmon_pci_dev *p);    /* reason of the last failure */
 
 /* The hardware backend: MSR + PCI + CPUID from /proc/cpuinfo (cpuinfo_path
  * overridable for tests).  Environment overrides: PMON_MSR_ROOT,

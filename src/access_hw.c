@@ -21,10 +21,9 @@
 #include "pmon/pmon.h"
 #include "access.h"
 #include "cpuinfo.h"
+#include "why.h"
 
 #define HW_DEFAULT_CPUINFO "/proc/cpuinfo"
-
-/* Defined in access_msr.c and access_pci.c; not in access.h yet. */
 
 struct hw_priv {
 	struct pmon_msr_dev *msr;
@@ -37,53 +36,48 @@ static struct hw_priv *hw(struct pmon_access *a)
 	return a->priv;
 }
 
-static int hw_msr_read(struct pmon_access *a, int cpu, uint32_t msr, uint64_t *val)
+static int hw_msr_read(struct pmon_access *a, int cpu, uint32_t msr, uint64_t *val,
+		       char *why, size_t whylen)
 {
-	int rc = pmon_msr_read(hw(a)->msr, cpu, msr, val);
-
-	if (rc)
-		pmon_access_set_why(a, "%s", pmon_msr_errmsg(hw(a)->msr));
-	return rc;
+	return pmon_msr_read(hw(a)->msr, cpu, msr, val, why, whylen);
 }
 
-static int hw_msr_write(struct pmon_access *a, int cpu, uint32_t msr, uint64_t val)
+static int hw_msr_write(struct pmon_access *a, int cpu, uint32_t msr, uint64_t val,
+			char *why, size_t whylen)
 {
-	int rc = pmon_msr_write(hw(a)->msr, cpu, msr, val);
-
-	if (rc)
-		pmon_access_set_why(a, "%s", pmon_msr_errmsg(hw(a)->msr));
-	return rc;
+	return pmon_msr_write(hw(a)->msr, cpu, msr, val, why, whylen);
 }
 
-static int hw_pci_read(struct pmon_access *a, pmon_pci_addr_t d, uint32_t off, uint32_t *val)
+static int hw_pci_read(struct pmon_access *a, pmon_pci_addr_t d, uint32_t off, uint32_t *val,
+		       char *why, size_t whylen)
 {
-	int rc = pmon_pci_read(hw(a)->pci, d, off, val);
-
-	if (rc)
-		pmon_access_set_why(a, "%s", pmon_pci_errmsg(hw(a)->pci));
-	return rc;
+	return pmon_pci_read(hw(a)->pci, d, off, val, why, whylen);
 }
 
-static int hw_pci_write(struct pmon_access *a, pmon_pci_addr_t d, uint32_t off, uint32_t val)
+static int hw_pci_write(struct pmon_access *a, pmon_pci_addr_t d, uint32_t off, uint32_t val,
+			char *why, size_t whylen)
 {
-	int rc = pmon_pci_write(hw(a)->pci, d, off, val);
+	return pmon_pci_write(hw(a)->pci, d, off, val, why, whylen);
+}
 
-	if (rc)
-		pmon_access_set_why(a, "%s", pmon_pci_errmsg(hw(a)->pci));
-	return rc;
+static int hw_pci_read_block(struct pmon_access *a, pmon_pci_addr_t d, uint32_t off,
+			     uint32_t *val, int ndw, char *why, size_t whylen)
+{
+	return pmon_pci_read_block(hw(a)->pci, d, off, val, ndw, why, whylen);
 }
 
 static int hw_pci_find(struct pmon_access *a, uint16_t vendor, uint16_t device,
-		       pmon_pci_addr_t *out, int max)
+		       pmon_pci_addr_t *out, int max, char *why, size_t whylen)
 {
 	int rc = pmon_pci_find(hw(a)->pci, vendor, device, out, max);
 
 	if (rc < 0)
-		pmon_access_set_why(a, "%s", pmon_pci_errmsg(hw(a)->pci));
+		pmon_why(why, whylen, rc, "PCI lookup of %04x:%04x: %s", vendor, device,
+			 pmon_strerror(rc));
 	return rc;
 }
 
-static int hw_cpu_ident(struct pmon_access *a, struct pmon_cpuid *id)
+static int hw_cpu_ident(struct pmon_access *a, struct pmon_cpuid *id, char *why, size_t whylen)
 {
 	const char *path = hw(a)->cpuinfo;
 	int rc;
@@ -94,9 +88,8 @@ static int hw_cpu_ident(struct pmon_access *a, struct pmon_cpuid *id)
 	if (rc == PMON_OK && (!id->vendor[0] || !id->family))
 		rc = PMON_EIO;
 	if (rc)
-		pmon_access_set_why(a, "cannot identify the CPU: %s %s", path,
-				    rc == PMON_ENODEV ? "cannot be read"
-				    : "has no vendor_id/cpu family/model lines");
+		pmon_why(why, whylen, rc, "cannot identify the CPU: %s %s", path,
+			 rc == PMON_ENODEV ? "cannot be read" : "has no vendor_id/cpu family/model lines");
 	return rc;
 }
 
@@ -118,6 +111,7 @@ static const struct pmon_access_ops hw_ops = {
 	.msr_write = hw_msr_write,
 	.pci_read = hw_pci_read,
 	.pci_write = hw_pci_write,
+	.pci_read_block = hw_pci_read_block,
 	.pci_find = hw_pci_find,
 	.cpu_ident = hw_cpu_ident,
 	.event_modeled = NULL,

@@ -1,17 +1,21 @@
 /*
- * access_pci.c - PCI configuration space through libpci's Linux sysfs method.
+ * access_pci.c - PCI configuration space: libpci's Linux sysfs method finds
+ * the functions, and their config files beside it are read and written.
  *
  * libpci reports failures through callbacks in struct pci_access: error()
  * prints and exits the process (it is declared noreturn), warning() prints and
- * returns.  A failed config read makes pci_read_long() return all ones without
- * saying so, so reads and writes go through pci_read_block()/pci_write_block(),
- * which return 0 on failure.  This file installs its own callbacks: error()
- * records the message and longjmp()s back into the pmon_pci_* call that
- * invoked libpci, warning() records the message and errno (a failed open() of
- * a config file is only a warning).  Every libpci call that can reach error()
- * is made under such a guard.
+ * returns.  This file installs its own callbacks: error() records the message
+ * and longjmp()s back into the pmon_pci_* call that invoked libpci, warning()
+ * records the message and errno.  Every libpci call that can reach error() is
+ * made under such a guard.
  *
  * The devices are scanned once at open time and kept sorted by address.
+ * Config space is then accessed with pread/pwrite on each function's sysfs
+ * config file (ROOT/devices/DDDD:BB:DD.F/config), opened at its first use and
+ * kept open until close: libpci's sysfs method keeps a single cached file and
+ * opens and closes it whenever another function is touched, and gives no
+ * reason for a failed read.  A block of dwords is one pread: the kernel reads
+ * it dword by dword in ascending order.
  */
 #define _GNU_SOURCE
 
@@ -23,12 +27,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <pthread.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <pci/pci.h>
 
 #include "pmon/pmon.h"
 #include "access.h"
+#include "why.h"
 
 #define PCI_DEFAULT_ROOT "/sys/bus/pci"
 #define PCI_CFG_MAX      0x1000   /* extended config space */
@@ -38,6 +46,7 @@ struct pci_fn {
 	pmon_pci_addr_t addr;
 	uint16_t vendor, device;
 	struct pci_dev *dev;
+	int fd;                       /* its config file, -1 until first used */
 };
 
 struct pmon_pci_dev {
@@ -45,15 +54,13 @@ struct pmon_pci_dev {
 	char root[PATH_MAX];
 	struct pci_fn *fn;            /* sorted by address */
 	int nfn;
-	char why[256];
+	pthread_mutex_t lock;         /* opening config files */
+	char why[256];                /* reason of a failure while opening */
 	/* libpci callback state */
 	jmp_buf jb;
 	char cbmsg[200];
 	int cberr;                    /* errno when libpci complained */
 };
-
-/* Not in access.h yet: the reason of the last failure of p. */
-const char *pmon_pci_errmsg(const struct pmon_pci_dev *p);
 
 /* The device whose guarded libpci call is running in this thread. */
 static _Thread_local struct pmon_pci_dev *pci_cur;
@@ -68,11 +75,6 @@ static void pci_why(struct pmon_pci_dev *p, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(p->why, sizeof(p->why), fmt, ap);
 	va_end(ap);
-}
-
-const char *pmon_pci_errmsg(const struct pmon_pci_dev *p)
-{
-	return p ? p->why : "no PCI access";
 }
 
 static _Noreturn void pci_cb_error(char *msg, ...)
@@ -154,6 +156,10 @@ static void pci_free(struct pmon_pci_dev *p)
 			pci_cleanup(p->acc);
 		pci_cur = NULL;
 	}
+	for (int i = 0; i < p->nfn; i++)
+		if (p->fn[i].fd >= 0)
+			close(p->fn[i].fd);
+	pthread_mutex_destroy(&p->lock);
 	free(p->fn);
 	free(p);
 }
@@ -271,6 +277,7 @@ static int pci_scan(struct pmon_pci_dev *p)
 		f->vendor = d->vendor_id;
 		f->device = d->device_id;
 		f->dev = d;
+		f->fd = -1;
 		p->nfn++;
 	}
 	qsort(p->fn, (size_t)p->nfn, sizeof(*p->fn), fn_cmp);
@@ -298,6 +305,7 @@ int pmon_pci_open(struct pmon_pci_dev **out, const char *sysfs_root, char *why, 
 		return PMON_EINVAL;
 	}
 	strcpy(p->root, sysfs_root);
+	pthread_mutex_init(&p->lock, NULL);
 	rc = pci_check_root(p);
 	if (rc == 0) {
 		p->acc = pci_alloc();
@@ -349,148 +357,184 @@ int pmon_pci_find(struct pmon_pci_dev *p, uint16_t vendor, uint16_t device,
 static struct pci_fn *pci_lookup(struct pmon_pci_dev *p, pmon_pci_addr_t d)
 {
 	struct pci_fn key = { .addr = d };
-	struct pci_fn *f = bsearch(&key, p->fn, (size_t)p->nfn, sizeof(*p->fn), fn_cmp);
 
-	if (!f)
-		pci_why(p, "no PCI function %04x:%02x:%02x.%x under %s",
-			d.domain, d.bus, d.dev, d.func, p->root);
-	return f;
+	return bsearch(&key, p->fn, (size_t)p->nfn, sizeof(*p->fn), fn_cmp);
 }
 
-static int pci_check_off(struct pmon_pci_dev *p, pmon_pci_addr_t d, uint32_t off)
+static int pci_check_range(pmon_pci_addr_t d, uint32_t off, size_t len, char *why, size_t whylen)
 {
-	if (off % 4 || off > PCI_CFG_MAX - 4) {
-		pci_why(p, "config offset 0x%x of %04x:%02x:%02x.%x invalid"
-			" (a multiple of 4 up to 0x%x)", off, d.domain, d.bus, d.dev, d.func,
-			PCI_CFG_MAX - 4);
-		return PMON_EINVAL;
-	}
+	if (off % 4 || len % 4 || !len || off > PCI_CFG_MAX - len)
+		return pmon_why(why, whylen, PMON_EINVAL,
+				"config offset 0x%x (%zu bytes) of %04x:%02x:%02x.%x invalid"
+				" (dwords, a multiple of 4 up to 0x%x)", off, len, d.domain, d.bus,
+				d.dev, d.func, PCI_CFG_MAX - 4);
 	return 0;
 }
 
-/* One guarded 4-byte read; 1 on success, 0 on failure. */
-static int pci_try_read(struct pmon_pci_dev *p, struct pci_dev *dev, uint32_t off, uint32_t *val)
+/* The config file of f, opened at its first use and kept until close: one
+ * descriptor per function, so that a read is one pread and nothing else.
+ * Read/write when allowed, else read-only (writes then fail with a reason).
+ * A descriptor >= 0, or a negative PMON_E* code. */
+static int pci_fd(struct pmon_pci_dev *p, struct pci_fn *f, char *why, size_t whylen)
+{
+	int fd = __atomic_load_n(&f->fd, __ATOMIC_ACQUIRE);
+	char path[PATH_MAX + 64];
+	int err;
+
+	if (fd >= 0)
+		return fd;
+	pthread_mutex_lock(&p->lock);
+	fd = f->fd;
+	if (fd < 0) {
+		snprintf(path, sizeof(path), "%s/devices/%04x:%02x:%02x.%x/config", p->root,
+			 f->addr.domain, f->addr.bus, f->addr.dev, f->addr.func);
+		fd = open(path, O_RDWR | O_CLOEXEC);
+		if (fd < 0 && (errno == EACCES || errno == EPERM || errno == EROFS))
+			fd = open(path, O_RDONLY | O_CLOEXEC);
+		err = errno;
+		if (fd >= 0)
+			__atomic_store_n(&f->fd, fd, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&p->lock);
+	if (fd >= 0)
+		return fd;
+	if (err == EACCES || err == EPERM)
+		return pmon_why(why, whylen, PMON_EPERM,
+				"PCI config space of %04x:%02x:%02x.%x not readable (%s): need root",
+				f->addr.domain, f->addr.bus, f->addr.dev, f->addr.func, strerror(err));
+	return pmon_why(why, whylen, PMON_EIO, "PCI config space of %04x:%02x:%02x.%x not readable: %s",
+			f->addr.domain, f->addr.bus, f->addr.dev, f->addr.func, strerror(err));
+}
+
+/* Bytes readable at off (pread of one dword), for the reason of a failure. */
+static int pci_readable(int fd, uint32_t off)
 {
 	unsigned char b[4];
-	volatile int ok = 0;
 
-	pci_guard_reset(p);
-	if (!setjmp(p->jb))
-		ok = pci_read_block(dev, (int)off, b, 4);
-	pci_cur = NULL;
-	if (ok && val)
-		*val = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
-		       (uint32_t)b[3] << 24;
-	return ok != 0;
+	return pread(fd, b, 4, (off_t)off) == 4;
 }
 
 /* The system error a failed config access reported, as a pmon code with a
- * message; 0 when there was none (a short read: the file ends earlier). */
-static int pci_errno_code(struct pmon_pci_dev *p, pmon_pci_addr_t d, const char *what,
-			  uint32_t off, int err)
+ * reason; 0 when there was none (a short read: the file ends earlier). */
+static int pci_errno_code(pmon_pci_addr_t d, const char *what, uint32_t off, int err,
+			  char *why, size_t whylen)
 {
 	switch (err) {
 	case 0:
 		return 0;
 	case EACCES:
 	case EPERM:
-		pci_why(p, "%s PCI config 0x%x of %04x:%02x:%02x.%x refused (%s): need root",
-			what, off, d.domain, d.bus, d.dev, d.func, strerror(err));
-		return PMON_EPERM;
+		return pmon_why(why, whylen, PMON_EPERM,
+				"%s PCI config 0x%x of %04x:%02x:%02x.%x refused (%s): need root",
+				what, off, d.domain, d.bus, d.dev, d.func, strerror(err));
 	case ENXIO:
 	case ENODEV:
 	case ENOENT:
-		pci_why(p, "%s PCI config 0x%x of %04x:%02x:%02x.%x failed (%s): the device went away"
-			" (removed, or its driver unbound it)", what, off, d.domain, d.bus, d.dev,
-			d.func, strerror(err));
-		return PMON_ENODEV;
+		return pmon_why(why, whylen, PMON_ENODEV,
+				"%s PCI config 0x%x of %04x:%02x:%02x.%x failed (%s): the device went"
+				" away (removed, or its driver unbound it)", what, off, d.domain, d.bus,
+				d.dev, d.func, strerror(err));
 	default:
-		pci_why(p, "%s PCI config 0x%x of %04x:%02x:%02x.%x failed: %s (errno %d)",
-			what, off, d.domain, d.bus, d.dev, d.func, strerror(err), err);
-		return PMON_EIO;
+		return pmon_why(why, whylen, PMON_EIO,
+				"%s PCI config 0x%x of %04x:%02x:%02x.%x failed: %s (errno %d)",
+				what, off, d.domain, d.bus, d.dev, d.func, strerror(err), err);
 	}
 }
 
-/* A read at off failed: find out why.  A system error is reported as it
- * is (EIO stays EIO, even when a second read would succeed); only a short
- * read, which carries no error, is diagnosed by probing what can be read. */
-static int pci_read_error(struct pmon_pci_dev *p, struct pci_fn *f, uint32_t off)
+/* A read at off failed.  A system error is reported as it is (EIO stays
+ * EIO); only a short read, which carries no error, is diagnosed by probing
+ * what can be read. */
+static int pci_read_error(const struct pci_fn *f, int fd, uint32_t off, int err,
+			  char *why, size_t whylen)
 {
 	pmon_pci_addr_t d = f->addr;
-	char msg[sizeof(p->cbmsg)];
-	int rc = pci_errno_code(p, d, "read of", off, p->cberr);
+	int rc = pci_errno_code(d, "read of", off, err, why, whylen);
 
 	if (rc)
 		return rc;
-	snprintf(msg, sizeof(msg), "%s", p->cbmsg);
-	if (!pci_try_read(p, f->dev, 0, NULL)) {
-		if ((rc = pci_errno_code(p, d, "read of", 0, p->cberr)))
-			return rc;
-		pci_why(p, "PCI config space of %04x:%02x:%02x.%x not readable%s%s",
-			d.domain, d.bus, d.dev, d.func, msg[0] ? ": " : "", msg);
-		return PMON_EIO;
-	}
-	if (off < PCI_CFG_STD || !pci_try_read(p, f->dev, PCI_CFG_STD - 4, NULL)) {
-		pci_why(p, "PCI config space not readable beyond the header (need root):"
-			" offset 0x%x of %04x:%02x:%02x.%x", off, d.domain, d.bus, d.dev, d.func);
-		return PMON_EPERM;
-	}
-	pci_why(p, "extended PCI config space (offset 0x%x) of %04x:%02x:%02x.%x not readable:"
-		" only 256 bytes are (no MMCONFIG access?)", off, d.domain, d.bus, d.dev, d.func);
-	return PMON_EIO;
+	if (!pci_readable(fd, 0))
+		return pmon_why(why, whylen, PMON_EIO, "PCI config space of %04x:%02x:%02x.%x not readable",
+				d.domain, d.bus, d.dev, d.func);
+	if (off < PCI_CFG_STD || !pci_readable(fd, PCI_CFG_STD - 4))
+		return pmon_why(why, whylen, PMON_EPERM,
+				"PCI config space not readable beyond the header (need root):"
+				" offset 0x%x of %04x:%02x:%02x.%x", off, d.domain, d.bus, d.dev, d.func);
+	return pmon_why(why, whylen, PMON_EIO,
+			"extended PCI config space (offset 0x%x) of %04x:%02x:%02x.%x not readable:"
+			" only 256 bytes are (no MMCONFIG access?)", off, d.domain, d.bus, d.dev, d.func);
 }
 
-int pmon_pci_read(struct pmon_pci_dev *p, pmon_pci_addr_t d, uint32_t off, uint32_t *val)
+static struct pci_fn *pci_fn_of(struct pmon_pci_dev *p, pmon_pci_addr_t d, char *why, size_t whylen)
 {
+	struct pci_fn *f = pci_lookup(p, d);
+
+	if (!f)
+		pmon_why(why, whylen, 0, "no PCI function %04x:%02x:%02x.%x under %s",
+			 d.domain, d.bus, d.dev, d.func, p->root);
+	return f;
+}
+
+int pmon_pci_read_block(struct pmon_pci_dev *p, pmon_pci_addr_t d, uint32_t off, uint32_t *val,
+			int ndw, char *why, size_t whylen)
+{
+	unsigned char b[PCI_CFG_MAX];
+	size_t len = (size_t)(ndw > 0 ? ndw : 0) * 4;
 	struct pci_fn *f;
-	int rc;
+	ssize_t n;
+	int rc, fd;
 
 	if (!p || !val)
 		return PMON_EINVAL;
-	rc = pci_check_off(p, d, off);
-	if (rc)
+	if ((rc = pci_check_range(d, off, len, why, whylen)))
 		return rc;
-	f = pci_lookup(p, d);
-	if (!f)
+	if (!(f = pci_fn_of(p, d, why, whylen)))
 		return PMON_ENODEV;
-	if (pci_try_read(p, f->dev, off, val))
-		return PMON_OK;
-	return pci_read_error(p, f, off);
+	if ((fd = pci_fd(p, f, why, whylen)) < 0)
+		return fd;
+	do
+		n = pread(fd, b, len, (off_t)off);
+	while (n < 0 && errno == EINTR);
+	if (n != (ssize_t)len)
+		return pci_read_error(f, fd, off + (n > 0 ? (uint32_t)n : 0), n < 0 ? errno : 0,
+				      why, whylen);
+	for (int i = 0; i < ndw; i++)
+		val[i] = (uint32_t)b[4 * i] | (uint32_t)b[4 * i + 1] << 8 |
+			 (uint32_t)b[4 * i + 2] << 16 | (uint32_t)b[4 * i + 3] << 24;
+	return PMON_OK;
 }
 
-/* One guarded 4-byte write; 1 on success, 0 on failure. */
-static int pci_try_write(struct pmon_pci_dev *p, struct pci_dev *dev, uint32_t off, uint32_t val)
+int pmon_pci_read(struct pmon_pci_dev *p, pmon_pci_addr_t d, uint32_t off, uint32_t *val,
+		  char *why, size_t whylen)
+{
+	return pmon_pci_read_block(p, d, off, val, 1, why, whylen);
+}
+
+int pmon_pci_write(struct pmon_pci_dev *p, pmon_pci_addr_t d, uint32_t off, uint32_t val,
+		   char *why, size_t whylen)
 {
 	unsigned char b[4] = { val & 0xff, (val >> 8) & 0xff, (val >> 16) & 0xff, val >> 24 };
-	volatile int ok = 0;
-
-	pci_guard_reset(p);
-	if (!setjmp(p->jb))
-		ok = pci_write_block(dev, (int)off, b, 4);
-	pci_cur = NULL;
-	return ok != 0;
-}
-
-int pmon_pci_write(struct pmon_pci_dev *p, pmon_pci_addr_t d, uint32_t off, uint32_t val)
-{
 	struct pci_fn *f;
-	int rc;
+	ssize_t n;
+	int rc, fd;
 
 	if (!p)
 		return PMON_EINVAL;
-	rc = pci_check_off(p, d, off);
-	if (rc)
+	if ((rc = pci_check_range(d, off, 4, why, whylen)))
 		return rc;
-	f = pci_lookup(p, d);
-	if (!f)
+	if (!(f = pci_fn_of(p, d, why, whylen)))
 		return PMON_ENODEV;
-	if (pci_try_write(p, f->dev, off, val))
+	if ((fd = pci_fd(p, f, why, whylen)) < 0)
+		return fd;
+	do
+		n = pwrite(fd, b, 4, (off_t)off);
+	while (n < 0 && errno == EINTR);
+	if (n == 4)
 		return PMON_OK;
-	if ((rc = pci_errno_code(p, d, "write of", off, p->cberr)))
+	if (n < 0 && (rc = pci_errno_code(d, "write of", off, errno == EBADF ? EACCES : errno,
+					  why, whylen)))
 		return rc;
-	pci_why(p, "write of PCI config 0x%x of %04x:%02x:%02x.%x failed%s%s",
-		off, d.domain, d.bus, d.dev, d.func, p->cbmsg[0] ? ": " : "", p->cbmsg);
-	return PMON_EIO;
+	return pmon_why(why, whylen, PMON_EIO, "write of PCI config 0x%x of %04x:%02x:%02x.%x failed:"
+			" short write", off, d.domain, d.bus, d.dev, d.func);
 }
 
 void pmon_pci_close(struct pmon_pci_dev *p)

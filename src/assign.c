@@ -16,8 +16,7 @@
 
 static uint64_t field_bits(const struct pmon_filter_field *f, const uint64_t *filt)
 {
-	uint64_t mask = f->width >= 64 ? ~0ull : ((1ull << f->width) - 1);
-	return (filt[f->word] >> f->shift) & mask;
+	return (filt[f->word] >> f->shift) & pmon_bits(f->width);
 }
 
 /* Same counter group: the same box instance, socket and (core PMU) CPU. */

@@ -64,13 +64,14 @@ struct ubox_regs {
 static int read_ubox(struct pmon_access *a, pmon_pci_addr_t d, struct ubox_regs *r,
 		     char *why, size_t whylen)
 {
-	int rc = a->ops->pci_read(a, d, PMON_UBOX_CPUNODEID, &r->cpunodeid);
+	char reason[PMON_WHY_LEN];
+	int rc = a->ops->pci_read(a, d, PMON_UBOX_CPUNODEID, &r->cpunodeid, reason, sizeof reason);
 
 	if (rc == 0)
-		rc = a->ops->pci_read(a, d, PMON_UBOX_GIDNIDMAP, &r->gidnidmap);
+		rc = a->ops->pci_read(a, d, PMON_UBOX_GIDNIDMAP, &r->gidnidmap, reason, sizeof reason);
 	if (rc != 0) {
 		pmon_why(why, whylen, 0, "cannot read the node-ID registers of UBox %04x:%02x:%02x.%x: %s",
-		       d.domain, d.bus, d.dev, d.func, a->why);
+		       d.domain, d.bus, d.dev, d.func, reason);
 		return rc;
 	}
 	r->socket = gidnid_index(r->gidnidmap, r->cpunodeid & 7);
@@ -99,9 +100,10 @@ int pmon_busmap_build(struct pmon_access *a, const struct pmon_topo *t,
 	if (!a || !bm)
 		return PMON_EINVAL;
 	bm_init(bm);
-	n = a->ops->pci_find(a, INTEL_VENDOR, PMON_UBOX_DEVID, ubox, MAX_UBOX);
+	char reason[PMON_WHY_LEN];
+	n = a->ops->pci_find(a, INTEL_VENDOR, PMON_UBOX_DEVID, ubox, MAX_UBOX, reason, sizeof reason);
 	if (n < 0) {
-		pmon_why(why, whylen, 0, "cannot look for the UBox PCI functions: %s", a->why);
+		pmon_why(why, whylen, 0, "cannot look for the UBox PCI functions: %s", reason);
 		return n;
 	}
 	if (n == 0) {

@@ -32,11 +32,6 @@ static int parse_u64(const char *s, uint64_t *v)
 	return 0;
 }
 
-static uint64_t bits(unsigned width)
-{
-	return width >= 64 ? ~0ull : ((1ull << width) - 1);
-}
-
 /* The field index a filter modifier targets for this event, or -1. */
 static int mod_field(const struct pmon_box_type *t, const struct pmon_event *ev,
 		     const struct pmon_modifier *m)
@@ -261,7 +256,7 @@ int pmon_encode_pmu(int pmu_idx, const char *evname, char **attrs, int nattrs,
 		filt[1] |= um->filt_set[1];
 		for (int f = 0; f < t->nfields; f++) {
 			const struct pmon_filter_field *fd = &t->fields[f];
-			if (fd->word < 2 && (um->filt_set[fd->word] & (bits(fd->width) << fd->shift)))
+			if (fd->word < 2 && (um->filt_set[fd->word] & (pmon_bits(fd->width) << fd->shift)))
 				filled |= 1u << f;
 		}
 	}
@@ -308,7 +303,7 @@ int pmon_encode_pmu(int pmu_idx, const char *evname, char **attrs, int nattrs,
 		st.mod_given |= 1ull << m;
 		st.mod_val[m] = v;
 		if (md->kind == PMON_MOD_CTL) {
-			if (v > bits(md->width))
+			if (v > pmon_bits(md->width))
 				return pmon_why(err, errlen, PMON_ERANGE, "%s=%s does not fit %u bits",
 					    md->name, modval[i], md->width);
 			ctl |= v << md->shift;
@@ -317,15 +312,15 @@ int pmon_encode_pmu(int pmu_idx, const char *evname, char **attrs, int nattrs,
 		int f = mod_field(t, ev, md);
 		const struct pmon_filter_field *fd = &t->fields[f];
 		if (md->kind == PMON_MOD_ADDR) {
-			uint64_t keep = bits(fd->width) << fd->shift;
-			if (v > md->max || (v & ~(keep | bits(fd->shift))))
+			uint64_t keep = pmon_bits(fd->width) << fd->shift;
+			if (v > md->max || (v & ~(keep | pmon_bits(fd->shift))))
 				return pmon_why(err, errlen, PMON_ERANGE,
 					    "%s=%s outside the matchable address range (max 0x%llx)",
 					    md->name, modval[i], (unsigned long long)md->max);
 			filt[fd->word] |= v & keep;
 		} else {
 			unsigned w = md->width ? md->width : fd->width;
-			if (v > bits(w))
+			if (v > pmon_bits(w))
 				return pmon_why(err, errlen, PMON_ERANGE, "%s=%s does not fit its %u-bit field %s",
 					    md->name, modval[i], w, fd->name);
 			filt[fd->word] |= v << (fd->shift + md->shift);

@@ -16,7 +16,7 @@
 
 static uint64_t field_mask(const struct pmon_filter_field *f)
 {
-	return (f->width >= 64 ? ~0ull : ((1ull << f->width) - 1)) << f->shift;
+	return pmon_bits(f->width) << f->shift;
 }
 
 static int fills(const struct pmon_box_type *t, const struct pmon_umask *um, int f)

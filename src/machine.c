@@ -67,10 +67,12 @@ static int find_boxes(struct pmon_machine *m, char *why, size_t whylen)
 			}
 			/* PCI: the function with the table's device ID on this socket's bus */
 			const struct pmon_pci_fn *fn = &t->pci[pmus[p].instance];
-			int n = m->acc->ops->pci_find(m->acc, 0x8086, fn->devid, found, 64);
+			char reason[PMON_WHY_LEN];
+			int n = m->acc->ops->pci_find(m->acc, 0x8086, fn->devid, found, 64,
+						      reason, sizeof reason);
 			if (n < 0)
 				return pmon_why(why, whylen, n, "PCI scan for 8086:%04x failed: %s",
-					   fn->devid, m->acc->why);
+					   fn->devid, reason);
 			for (int i = 0; i < n && i < 64; i++) {
 				if (pmon_busmap_socket(&m->bm, found[i]) != s)
 					continue;
@@ -84,7 +86,7 @@ static int find_boxes(struct pmon_machine *m, char *why, size_t whylen)
 			}
 			const struct pmon_pci_fn *xf = &t->pci_extra[pmus[p].instance];
 			if (loc->present && xf->devid) {
-				n = m->acc->ops->pci_find(m->acc, 0x8086, xf->devid, found, 64);
+				n = m->acc->ops->pci_find(m->acc, 0x8086, xf->devid, found, 64, NULL, 0);
 				for (int i = 0; i < n && i < 64; i++)
 					if (pmon_busmap_socket(&m->bm, found[i]) == s &&
 					    found[i].dev == xf->dev && found[i].func == xf->func) {
@@ -166,7 +168,7 @@ int pmon_machine_open(pmon_machine_t **out, const char *backend, char *why, size
 	rc = is_sim ? open_sim(m, why, whylen) : open_hw(m, why, whylen);
 	if (rc)
 		goto fail;
-	if (is_sim && (rc = m->acc->ops->cpu_ident(m->acc, &m->id)))
+	if (is_sim && (rc = m->acc->ops->cpu_ident(m->acc, &m->id, why, whylen)))
 		goto fail;
 	rc = pmon_busmap_build(m->acc, &m->topo, &m->bm, why, whylen);
 	if (rc) {

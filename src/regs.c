@@ -2,6 +2,7 @@
 #include <stdio.h>
 
 #include "regs.h"
+#include "why.h"
 
 #define IA32_PERF_GLOBAL_CTRL 0x38f
 
@@ -64,67 +65,126 @@ static void pci_offsets(const struct pmon_box_regs *r, enum pmon_reg_kind k, int
 	}
 }
 
+/* A PCI counter is two dwords, low first; a block read fetches them in
+ * ascending order, so the low dword may carry into the high one between the
+ * two reads, which then pairs the old low dword with the new high one (2^32
+ * too much).  That needs the counter to advance by more than 2^32 - low in
+ * the microseconds between them: only a low dword within TEAR_WINDOW of the
+ * carry is in doubt.  Its counter is read once more: a low dword that has not
+ * gone down means no carry since the first read (the first pair stands); one
+ * that went down has just carried, and the second pair is far from the next
+ * carry, so it stands. */
+#define TEAR_WINDOW (1u << 26)
+
+static int tear_possible(uint32_t lo) { return lo >= 0u - TEAR_WINDOW; }
+
+/* n counters (two dwords each, 8 bytes apart) from offset off of d. */
+static int pci_counters(struct pmon_access *a, pmon_pci_addr_t d, uint32_t off, int n,
+			uint64_t *val, char *why, size_t whylen)
+{
+	uint32_t dw[2 * PMON_MAX_COUNTERS];
+	int rc;
+
+	if (n < 1 || n > PMON_MAX_COUNTERS)
+		return pmon_why(why, whylen, PMON_EINVAL, "%d counters in one read", n);
+	if ((rc = a->ops->pci_read_block(a, d, off, dw, 2 * n, why, whylen)))
+		return rc;
+	for (int i = 0; i < n; i++) {
+		uint32_t lo = dw[2 * i], hi = dw[2 * i + 1], again[2];
+		if (tear_possible(lo)) {
+			if ((rc = a->ops->pci_read_block(a, d, off + 8 * (uint32_t)i, again, 2, why, whylen)))
+				return rc;
+			if (again[0] < lo) {
+				lo = again[0];
+				hi = again[1];
+			}
+		}
+		val[i] = (uint64_t)hi << 32 | lo;
+	}
+	return PMON_OK;
+}
+
+static int missing_extra(const struct pmon_box_regs *r, char *why, size_t whylen)
+{
+	return pmon_why(why, whylen, PMON_ENODEV, "%s: the match/mask PCI function is missing",
+			pmon_catalog_pmu(r->pmu)->name);
+}
+
 int pmon_reg_read(struct pmon_machine *m, const struct pmon_box_regs *r,
-		  enum pmon_reg_kind k, int idx, uint64_t *val)
+		  enum pmon_reg_kind k, int idx, uint64_t *val, char *why, size_t whylen)
 {
 	struct pmon_access *a = m->acc;
 	int rc;
 	if (k == REG_GLOBAL_CTL && r->t->space != PMON_SPACE_CORE)
 		return PMON_EINVAL;
 	if (r->t->space != PMON_SPACE_PCI) {
-		rc = a->ops->msr_read(a, r->cpu, msr_addr(r, k, idx), val);
+		rc = a->ops->msr_read(a, r->cpu, msr_addr(r, k, idx), val, why, whylen);
 		if (!rc && (k == REG_CTR || k == REG_FIXED_CTR))
-			*val &= (1ull << counter_width(r, k)) - 1;
+			*val &= pmon_bits((unsigned)counter_width(r, k));
 		return rc;
 	}
 	uint16_t lo, hi;
 	int extra;
 	pci_offsets(r, k, idx, &lo, &hi, &extra);
-	if (extra && !r->has_extra) {
-		pmon_access_set_why(a, "%s: the match/mask PCI function is missing",
-				    pmon_catalog_pmu(r->pmu)->name);
-		return PMON_ENODEV;
-	}
+	if (extra && !r->has_extra)
+		return missing_extra(r, why, whylen);
 	pmon_pci_addr_t d = extra ? r->extra : r->pci;
-	uint32_t l, h1 = 0, h2 = 0;
-	if (!hi) {
-		rc = a->ops->pci_read(a, d, lo, &l);
-		*val = l;
-		return rc;
-	}
-	/* a counter may carry between the two dword reads: read high, low,
-	 * high, and retry when the high half moved */
-	for (int tries = 0; tries < 4; tries++) {
-		if ((rc = a->ops->pci_read(a, d, hi, &h1)) || (rc = a->ops->pci_read(a, d, lo, &l)) ||
-		    (rc = a->ops->pci_read(a, d, hi, &h2)))
+	if (k == REG_CTR || k == REG_FIXED_CTR) {
+		if ((rc = pci_counters(a, d, lo, 1, val, why, whylen)))
 			return rc;
-		if (h1 == h2)
-			break;
+		*val &= pmon_bits((unsigned)counter_width(r, k));
+		return PMON_OK;
 	}
-	*val = ((uint64_t)h2 << 32) | l;
-	if (k == REG_CTR || k == REG_FIXED_CTR)
-		*val &= (1ull << counter_width(r, k)) - 1;
+	uint32_t l, h = 0;
+	if ((rc = a->ops->pci_read(a, d, lo, &l, why, whylen)) ||
+	    (hi && (rc = a->ops->pci_read(a, d, hi, &h, why, whylen))))
+		return rc;
+	*val = (uint64_t)h << 32 | l;
+	return PMON_OK;
+}
+
+int pmon_reg_read_counters(struct pmon_machine *m, const struct pmon_box_regs *r, uint32_t mask,
+			   uint64_t *val, char *why, size_t whylen)
+{
+	int rc, first = 0, last = 31;
+	if (!mask || (mask >> r->t->ncounters))
+		return pmon_why(why, whylen, PMON_EINVAL, "%s: counter set 0x%x is not the box's",
+				pmon_catalog_pmu(r->pmu)->name, mask);
+	while (!(mask & (1u << first)))
+		first++;
+	while (!(mask & (1u << last)))
+		last--;
+	if (r->t->space == PMON_SPACE_PCI) {
+		uint16_t lo, hi;
+		int extra;
+		pci_offsets(r, REG_CTR, first, &lo, &hi, &extra);
+		if ((rc = pci_counters(m->acc, r->pci, lo, last - first + 1, val + first, why, whylen)))
+			return rc;
+		for (int c = first; c <= last; c++)
+			val[c] &= pmon_bits(r->t->width);
+		return PMON_OK;
+	}
+	for (int c = first; c <= last; c++)
+		if ((mask & (1u << c)) && (rc = pmon_reg_read(m, r, REG_CTR, c, &val[c], why, whylen)))
+			return rc;
 	return PMON_OK;
 }
 
 int pmon_reg_write(struct pmon_machine *m, const struct pmon_box_regs *r,
-		   enum pmon_reg_kind k, int idx, uint64_t val)
+		   enum pmon_reg_kind k, int idx, uint64_t val, char *why, size_t whylen)
 {
 	struct pmon_access *a = m->acc;
 	if (k == REG_GLOBAL_CTL && r->t->space != PMON_SPACE_CORE)
 		return PMON_EINVAL;
 	if (r->t->space != PMON_SPACE_PCI)
-		return a->ops->msr_write(a, r->cpu, msr_addr(r, k, idx), val);
+		return a->ops->msr_write(a, r->cpu, msr_addr(r, k, idx), val, why, whylen);
 	uint16_t lo, hi;
 	int extra, rc;
 	pci_offsets(r, k, idx, &lo, &hi, &extra);
-	if (extra && !r->has_extra) {
-		pmon_access_set_why(a, "%s: the match/mask PCI function is missing",
-				    pmon_catalog_pmu(r->pmu)->name);
-		return PMON_ENODEV;
-	}
+	if (extra && !r->has_extra)
+		return missing_extra(r, why, whylen);
 	pmon_pci_addr_t d = extra ? r->extra : r->pci;
-	if ((rc = a->ops->pci_write(a, d, lo, (uint32_t)val)))
+	if ((rc = a->ops->pci_write(a, d, lo, (uint32_t)val, why, whylen)))
 		return rc;
-	return hi ? a->ops->pci_write(a, d, hi, (uint32_t)(val >> 32)) : PMON_OK;
+	return hi ? a->ops->pci_write(a, d, hi, (uint32_t)(val >> 32), why, whylen) : PMON_OK;
 }

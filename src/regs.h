@@ -14,6 +14,8 @@
 enum pmon_reg_kind { REG_BOX_CTL, REG_CTL, REG_CTR, REG_FIXED_CTL, REG_FIXED_CTR, REG_FILTER,
 		     REG_GLOBAL_CTL };
 
+#define PMON_MAX_COUNTERS 8       /* general counters of any box type */
+
 struct pmon_box_regs {
 	const struct pmon_box_type *t;
 	int pmu, socket;
@@ -25,9 +27,15 @@ struct pmon_box_regs {
 int pmon_regs_resolve(const struct pmon_machine *m, int pmu, int socket, int cpu,
 		      struct pmon_box_regs *r);
 /* idx: counter number (REG_CTL/REG_CTR) or filter register index (REG_FILTER). */
+/* On failure why (whylen bytes) receives the backend's reason. */
 int pmon_reg_read(struct pmon_machine *m, const struct pmon_box_regs *r,
-		  enum pmon_reg_kind k, int idx, uint64_t *val);
+		  enum pmon_reg_kind k, int idx, uint64_t *val, char *why, size_t whylen);
 int pmon_reg_write(struct pmon_machine *m, const struct pmon_box_regs *r,
-		   enum pmon_reg_kind k, int idx, uint64_t val);
+		   enum pmon_reg_kind k, int idx, uint64_t val, char *why, size_t whylen);
+/* The general counters of the box in mask (bit c: counter c) into val[c],
+ * each masked to its width: on a PCI box one block access from the lowest to
+ * the highest (tear-free, see regs.c), on an MSR box one access per counter. */
+int pmon_reg_read_counters(struct pmon_machine *m, const struct pmon_box_regs *r, uint32_t mask,
+			   uint64_t *val, char *why, size_t whylen);
 
 #endif

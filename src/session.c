@@ -28,6 +28,7 @@
 
 #include "regs.h"
 #include "assign.h"
+#include "why.h"
 
 struct sess_event {
 	pmon_encoding_t enc;
@@ -46,6 +47,10 @@ struct sess_box {
 	struct pmon_box_regs regs;
 	struct saved_reg saved[16];
 	int nsaved;
+	uint32_t ctr_mask;        /* general counters the session's events use */
+	int fixed_used;           /* an event uses the fixed counter */
+	uint64_t raw[PMON_MAX_COUNTERS];  /* their values at the last read */
+	uint64_t fixed_raw;
 	uint64_t global_bits;     /* core PMU: our enable bits in IA32_PERF_GLOBAL_CTRL */
 	uint64_t global_saved;    /* their values before start */
 };
@@ -208,10 +213,11 @@ static int save(pmon_session_t *s, struct sess_box *bx, enum pmon_reg_kind k, in
 	if (bx->nsaved >= (int)(sizeof(bx->saved) / sizeof(bx->saved[0])))
 		return set_err(s, PMON_EINVAL, "too many registers in one box");
 	struct saved_reg *r = &bx->saved[bx->nsaved];
-	int rc = pmon_reg_read(s->m, &bx->regs, k, idx, &r->value);
+	char why[PMON_WHY_LEN];
+	int rc = pmon_reg_read(s->m, &bx->regs, k, idx, &r->value, why, sizeof why);
 	if (rc)
 		return set_err(s, rc, "reading a %s register before programming failed: %s",
-			       pmon_catalog_pmu(bx->regs.pmu)->name, s->m->acc->why);
+			       pmon_catalog_pmu(bx->regs.pmu)->name, why);
 	r->kind = k;
 	r->idx = idx;
 	bx->nsaved++;
@@ -238,14 +244,15 @@ static pmon_session_t *session_at(const pmon_session_t *s, int i)
 static int avoid_busy(pmon_session_t *s)
 {
 	uint32_t busy[PMON_SCHED_MAX] = { 0 };
+	char why[PMON_WHY_LEN];
 	int rc, any = 0;
 	for (int b = 0; b < s->nboxes; b++) {
 		struct sess_box *bx = &s->boxes[b];
 		for (int c = 0; c < bx->regs.t->ncounters; c++) {
 			uint64_t v;
-			if ((rc = pmon_reg_read(s->m, &bx->regs, REG_CTL, c, &v)))
+			if ((rc = pmon_reg_read(s->m, &bx->regs, REG_CTL, c, &v, why, sizeof why)))
 				return set_err(s, rc, "reading a %s control failed: %s",
-					       pmon_catalog_pmu(bx->regs.pmu)->name, s->m->acc->why);
+					       pmon_catalog_pmu(bx->regs.pmu)->name, why);
 			if (v & PMON_CTL_EN) {
 				busy[b] |= 1u << c;
 				any = 1;
@@ -265,8 +272,8 @@ static int avoid_busy(pmon_session_t *s)
 		enc[i] = s->ev[i].enc;
 		enc[i].cntmask &= ~busy[s->ev[i].box];
 	}
-	char why[400];
-	rc = pmon_schedule(s->m, enc, s->n, ctr, why, sizeof(why));
+	char sched_why[400];
+	rc = pmon_schedule(s->m, enc, s->n, ctr, sched_why, sizeof(sched_why));
 	if (rc == PMON_OK)
 		for (int i = 0; i < s->n; i++)
 			s->ev[i].counter = ctr[i];
@@ -274,7 +281,7 @@ static int avoid_busy(pmon_session_t *s)
 	free(ctr);
 	if (rc)
 		return set_err(s, PMON_EBUSY, "counters in use by another agent (perf, another session, "
-			       "LIKWID, PCM) leave too few free: %s", why);
+			       "LIKWID, PCM) leave too few free: %s", sched_why);
 	return PMON_OK;
 }
 
@@ -335,6 +342,10 @@ static int prepare(pmon_session_t *s)
 				       (unsigned long long)saved_value(bx, ck, idx));
 		if (is_core(bx))
 			bx->global_bits |= 1ull << e->counter;
+		if (e->counter < 0)
+			bx->fixed_used = 1;
+		else
+			bx->ctr_mask |= 1u << e->counter;
 	}
 	for (int b = 0; b < s->nboxes; b++) {
 		struct sess_box *bx = &s->boxes[b];
@@ -343,8 +354,8 @@ static int prepare(pmon_session_t *s)
 				return rc;
 		if (is_core(bx) && bx->global_bits) {
 			uint64_t g;
-			if ((rc = pmon_reg_read(s->m, &bx->regs, REG_GLOBAL_CTL, 0, &g)))
-				return set_err(s, rc, "reading IA32_PERF_GLOBAL_CTRL failed: %s", s->m->acc->why);
+			if ((rc = pmon_reg_read(s->m, &bx->regs, REG_GLOBAL_CTL, 0, &g, why, sizeof why)))
+				return set_err(s, rc, "reading IA32_PERF_GLOBAL_CTRL failed: %s", why);
 			bx->global_saved = g & bx->global_bits;
 		}
 	}
@@ -355,35 +366,54 @@ static int prepare(pmon_session_t *s)
 
 static int wr(pmon_session_t *s, struct sess_box *bx, enum pmon_reg_kind k, int idx, uint64_t v)
 {
-	int rc = pmon_reg_write(s->m, &bx->regs, k, idx, v);
+	char why[PMON_WHY_LEN];
+	int rc = pmon_reg_write(s->m, &bx->regs, k, idx, v, why, sizeof why);
 	if (rc)
 		set_err(s, rc, "writing a %s register failed: %s",
-			pmon_catalog_pmu(bx->regs.pmu)->name, s->m->acc->why);
+			pmon_catalog_pmu(bx->regs.pmu)->name, why);
 	return rc;
 }
 
 static int global_update(pmon_session_t *s, struct sess_box *bx, int enable)
 {
 	uint64_t g;
-	int rc = pmon_reg_read(s->m, &bx->regs, REG_GLOBAL_CTL, 0, &g);
+	char why[PMON_WHY_LEN];
+	int rc = pmon_reg_read(s->m, &bx->regs, REG_GLOBAL_CTL, 0, &g, why, sizeof why);
 	if (!rc) {
 		g &= ~bx->global_bits;
 		g |= enable ? bx->global_bits : bx->global_saved;
-		rc = pmon_reg_write(s->m, &bx->regs, REG_GLOBAL_CTL, 0, g);
+		rc = pmon_reg_write(s->m, &bx->regs, REG_GLOBAL_CTL, 0, g, why, sizeof why);
 	}
 	if (rc)
-		set_err(s, rc, "updating IA32_PERF_GLOBAL_CTRL failed: %s", s->m->acc->why);
+		set_err(s, rc, "updating IA32_PERF_GLOBAL_CTRL failed: %s", why);
 	return rc;
 }
 
-static int read_counter(pmon_session_t *s, struct sess_event *e, uint64_t *raw)
+/* Every counter of the session, box by box: one access for a PCI box's
+ * general counters, one per MSR counter, one per fixed counter. */
+static int read_counters(pmon_session_t *s)
 {
-	struct sess_box *bx = &s->boxes[e->box];
-	int rc = pmon_reg_read(s->m, &bx->regs, e->counter < 0 ? REG_FIXED_CTR : REG_CTR,
-			       e->counter < 0 ? 0 : e->counter, raw);
-	if (rc)
-		set_err(s, rc, "reading the counter of %s failed: %s", e->enc.name, s->m->acc->why);
-	return rc;
+	char why[PMON_WHY_LEN];
+	int rc;
+	for (int b = 0; b < s->nboxes; b++) {
+		struct sess_box *bx = &s->boxes[b];
+		if (bx->ctr_mask &&
+		    (rc = pmon_reg_read_counters(s->m, &bx->regs, bx->ctr_mask, bx->raw, why, sizeof why)))
+			return set_err(s, rc, "reading the %s counters failed: %s",
+				       pmon_catalog_pmu(bx->regs.pmu)->name, why);
+		if (bx->fixed_used &&
+		    (rc = pmon_reg_read(s->m, &bx->regs, REG_FIXED_CTR, 0, &bx->fixed_raw, why, sizeof why)))
+			return set_err(s, rc, "reading the %s fixed counter failed: %s",
+				       pmon_catalog_pmu(bx->regs.pmu)->name, why);
+	}
+	return PMON_OK;
+}
+
+/* Event e's counter value at the last read_counters(). */
+static uint64_t raw_of(const pmon_session_t *s, const struct sess_event *e)
+{
+	const struct sess_box *bx = &s->boxes[e->box];
+	return e->counter < 0 ? bx->fixed_raw : bx->raw[e->counter];
 }
 
 /* Another running session using the same box: the registers it shares with
@@ -416,12 +446,12 @@ static void restore_all(pmon_session_t *s)
 						next->saved[j].value = r->value;
 				continue;
 			}
-			pmon_reg_write(s->m, &bx->regs, r->kind, r->idx, r->value);
+			pmon_reg_write(s->m, &bx->regs, r->kind, r->idx, r->value, NULL, 0);
 		}
 		if (is_core(bx) && bx->global_bits)
 			global_update(s, bx, 0);
 		if (freezable(bx))
-			pmon_reg_write(s->m, &bx->regs, REG_BOX_CTL, 0, next ? PMON_BOX_FRZ_EN : 0);
+			pmon_reg_write(s->m, &bx->regs, REG_BOX_CTL, 0, next ? PMON_BOX_FRZ_EN : 0, NULL, 0);
 	}
 }
 
@@ -474,9 +504,10 @@ static int start_locked(pmon_session_t *s)
 	for (int i = 0; i < s->n; i++)
 		if (!late(&s->boxes[s->ev[i].box]) && (rc = program(s, &s->ev[i])))
 			goto undo;
+	if ((rc = read_counters(s)))
+		goto undo;
 	for (int i = 0; i < s->n; i++) {
-		if ((rc = read_counter(s, &s->ev[i], &s->ev[i].last)))
-			goto undo;
+		s->ev[i].last = raw_of(s, &s->ev[i]);
 		s->ev[i].total = 0;
 	}
 	for (int i = 0; i < s->n; i++)
@@ -509,15 +540,15 @@ int pmon_session_start(pmon_session_t *s)
 
 static int accumulate(pmon_session_t *s, uint64_t *values)
 {
+	int rc = read_counters(s);
+	if (rc)
+		return rc;
 	for (int i = 0; i < s->n; i++) {
 		struct sess_event *e = &s->ev[i];
 		const struct pmon_box_type *t = s->boxes[e->box].regs.t;
 		int width = e->counter < 0 ? t->fixed_width : t->width;
-		uint64_t raw;
-		int rc = read_counter(s, e, &raw);
-		if (rc)
-			return rc;
-		e->total += (raw - e->last) & ((1ull << width) - 1);
+		uint64_t raw = raw_of(s, e);
+		e->total += (raw - e->last) & pmon_bits((unsigned)width);
 		e->last = raw;
 		if (values)
 			values[i] = e->total;

@@ -41,6 +41,12 @@
 #define PMON_BOX_FRZ            (1u << 8)
 #define PMON_BOX_FRZ_EN         (1u << 16)
 
+/* The low width bits set (a field's or a counter's mask); width 64: all. */
+static inline uint64_t pmon_bits(unsigned width)
+{
+	return width >= 64 ? ~0ull : (1ull << width) - 1;
+}
+
 enum pmon_space { PMON_SPACE_MSR = 0, PMON_SPACE_PCI = 1, PMON_SPACE_CORE = 2 };
 
 /* A filter/match register owned by a box.  Its value is filt[word] of the

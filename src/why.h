@@ -4,6 +4,9 @@
 
 #include <stddef.h>
 
+/* Room for one reason (a caller's buffer). */
+#define PMON_WHY_LEN 256
+
 /* Format the message into buf (if buf and len are non-zero) and return code,
  * so that error paths read: return pmon_why(why, whylen, PMON_ENODEV, "..."). */
 int pmon_why(char *buf, size_t len, int code, const char *fmt, ...)

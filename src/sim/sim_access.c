@@ -10,6 +10,7 @@
 
 #include "access.h"
 #include "sim_internal.h"
+#include "why.h"
 
 static void begin(struct pmon_sim *sim, enum pmon_sim_op op, int cpu, uint32_t msr,
 		  pmon_pci_addr_t d, uint32_t off, uint64_t value)
@@ -27,22 +28,19 @@ static void begin(struct pmon_sim *sim, enum pmon_sim_op op, int cpu, uint32_t m
 
 /* Count (and log) the access and release the machine; a refusal's reason
  * is copied out only then. */
-static void finish(struct pmon_access *a, struct pmon_sim *sim, pmon_pci_addr_t d,
-		   uint64_t value, int rc)
+static void finish(struct pmon_sim *sim, pmon_pci_addr_t d, uint64_t value, int rc,
+		   char *why, size_t whylen)
 {
-	char why[sizeof sim->why];
-
 	sim_log_access(sim, d.domain, value, rc);
 	if (rc)
-		memcpy(why, sim->why, sizeof why);
+		pmon_why(why, whylen, rc, "%s", sim->why);
 	pthread_mutex_unlock(&sim->lock);
-	if (rc)
-		pmon_access_set_why(a, "%s", why);
 }
 
 static const pmon_pci_addr_t no_pci;
 
-static int op_msr_read(struct pmon_access *a, int cpu, uint32_t msr, uint64_t *val)
+static int op_msr_read(struct pmon_access *a, int cpu, uint32_t msr, uint64_t *val,
+		       char *why, size_t whylen)
 {
 	struct pmon_sim *sim = a->priv;
 	uint64_t v = 0;
@@ -52,12 +50,13 @@ static int op_msr_read(struct pmon_access *a, int cpu, uint32_t msr, uint64_t *v
 	sim_clock_sync(sim);
 	begin(sim, PMON_SIM_MSR_READ, cpu, msr, no_pci, 0, 0);
 	rc = sim_msr_read(sim, cpu, msr, &v);
-	finish(a, sim, no_pci, v, rc);
+	finish(sim, no_pci, v, rc, why, whylen);
 	*val = rc ? 0 : v;
 	return rc;
 }
 
-static int op_msr_write(struct pmon_access *a, int cpu, uint32_t msr, uint64_t val)
+static int op_msr_write(struct pmon_access *a, int cpu, uint32_t msr, uint64_t val,
+			char *why, size_t whylen)
 {
 	struct pmon_sim *sim = a->priv;
 	int rc;
@@ -66,11 +65,12 @@ static int op_msr_write(struct pmon_access *a, int cpu, uint32_t msr, uint64_t v
 	sim_clock_sync(sim);
 	begin(sim, PMON_SIM_MSR_WRITE, cpu, msr, no_pci, 0, val);
 	rc = sim_msr_write(sim, cpu, msr, val);
-	finish(a, sim, no_pci, val, rc);
+	finish(sim, no_pci, val, rc, why, whylen);
 	return rc;
 }
 
-static int op_pci_read(struct pmon_access *a, pmon_pci_addr_t d, uint32_t off, uint32_t *val)
+static int op_pci_read(struct pmon_access *a, pmon_pci_addr_t d, uint32_t off, uint32_t *val,
+		       char *why, size_t whylen)
 {
 	struct pmon_sim *sim = a->priv;
 	uint32_t v = 0;
@@ -80,12 +80,13 @@ static int op_pci_read(struct pmon_access *a, pmon_pci_addr_t d, uint32_t off, u
 	sim_clock_sync(sim);
 	begin(sim, PMON_SIM_PCI_READ, -1, 0, d, off, 0);
 	rc = sim_pci_read(sim, d, off, &v);
-	finish(a, sim, d, v, rc);
+	finish(sim, d, v, rc, why, whylen);
 	*val = rc ? 0 : v;
 	return rc;
 }
 
-static int op_pci_write(struct pmon_access *a, pmon_pci_addr_t d, uint32_t off, uint32_t val)
+static int op_pci_write(struct pmon_access *a, pmon_pci_addr_t d, uint32_t off, uint32_t val,
+			char *why, size_t whylen)
 {
 	struct pmon_sim *sim = a->priv;
 	int rc;
@@ -94,13 +95,41 @@ static int op_pci_write(struct pmon_access *a, pmon_pci_addr_t d, uint32_t off, 
 	sim_clock_sync(sim);
 	begin(sim, PMON_SIM_PCI_WRITE, -1, 0, d, off, val);
 	rc = sim_pci_write(sim, d, off, val);
-	finish(a, sim, d, val, rc);
+	finish(sim, d, val, rc, why, whylen);
+	return rc;
+}
+
+/* Dword after dword under one hold of the machine, as silicon's config
+ * read of a block: nothing advances between them. */
+static int op_pci_read_block(struct pmon_access *a, pmon_pci_addr_t d, uint32_t off,
+			     uint32_t *val, int ndw, char *why, size_t whylen)
+{
+	struct pmon_sim *sim = a->priv;
+	int rc = 0;
+
+	if (ndw <= 0)
+		return pmon_why(why, whylen, PMON_EINVAL, "PCI block read of %d dwords", ndw);
+	pthread_mutex_lock(&sim->lock);
+	sim_clock_sync(sim);
+	for (int i = 0; i < ndw && !rc; i++) {
+		uint32_t v = 0;
+
+		begin(sim, PMON_SIM_PCI_READ, -1, 0, d, off + 4 * (uint32_t)i, 0);
+		rc = sim_pci_read(sim, d, off + 4 * (uint32_t)i, &v);
+		sim_log_access(sim, d.domain, v, rc);
+		val[i] = rc ? 0 : v;
+	}
+	if (rc)
+		pmon_why(why, whylen, rc, "%s", sim->why);
+	pthread_mutex_unlock(&sim->lock);
 	return rc;
 }
 
 static int op_pci_find(struct pmon_access *a, uint16_t vendor, uint16_t device,
-		       pmon_pci_addr_t *out, int max)
+		       pmon_pci_addr_t *out, int max, char *why, size_t whylen)
 {
+	(void)why;
+	(void)whylen;
 	struct pmon_sim *sim = a->priv;
 	int n;
 
@@ -110,9 +139,11 @@ static int op_pci_find(struct pmon_access *a, uint16_t vendor, uint16_t device,
 	return n;
 }
 
-static int op_cpu_ident(struct pmon_access *a, struct pmon_cpuid *id)
+static int op_cpu_ident(struct pmon_access *a, struct pmon_cpuid *id, char *why, size_t whylen)
 {
 	(void)a;
+	(void)why;
+	(void)whylen;
 	memset(id, 0, sizeof *id);
 	id->family = 6;
 	id->model = 45;
@@ -153,6 +184,7 @@ const struct pmon_access_ops pmon_sim_access_ops = {
 	.msr_write = op_msr_write,
 	.pci_read = op_pci_read,
 	.pci_write = op_pci_write,
+	.pci_read_block = op_pci_read_block,
 	.pci_find = op_pci_find,
 	.cpu_ident = op_cpu_ident,
 	.event_modeled = op_event_modeled,

@@ -10,6 +10,9 @@
 #include "access.h"
 #include "pmon/sim.h"
 
+/* The reason a register access gives when it fails. */
+static char op_why[256];
+
 /* The worker's event set is deliberately never destroyed: PAPI_shutdown in
  * another thread is the situation under test, and PAPI does not free other
  * threads' event sets then.  Under LeakSanitizer, those PAPI allocations are
@@ -53,7 +56,7 @@ int main(void)
 	struct pmon_access *a;
 	CHECK_EQ_INT(pmon_sim_access_open(&a, err, sizeof(err)), 0, err);
 	uint64_t ctl_before, ctl_running, ctl_after;
-	a->ops->msr_read(a, 0, 0xd10, &ctl_before);
+	a->ops->msr_read(a, 0, 0xd10, &ctl_before, op_why, sizeof op_why);
 	pthread_t t;
 	pthread_create(&t, NULL, worker, NULL);
 	pthread_mutex_lock(&mu);
@@ -61,10 +64,10 @@ int main(void)
 		pthread_cond_wait(&cv, &mu);
 	pthread_mutex_unlock(&mu);
 	CHECK_EQ_INT(started, 1, "the worker's event set counts");
-	a->ops->msr_read(a, 0, 0xd10, &ctl_running);
+	a->ops->msr_read(a, 0, 0xd10, &ctl_running, op_why, sizeof op_why);
 	CHECK_EQ_U64(ctl_running, 0x400000, "CBo 0 counter 0 enabled by the worker");
 	PAPI_shutdown();
-	a->ops->msr_read(a, 0, 0xd10, &ctl_after);
+	a->ops->msr_read(a, 0, 0xd10, &ctl_after, op_why, sizeof op_why);
 	CHECK_EQ_U64(ctl_after, ctl_before, "shutdown restored the worker's counter control");
 	pthread_mutex_lock(&mu);
 	done = 1;
