@@ -78,7 +78,8 @@ write-if-changed = $(shell mkdir -p $(dir $(1)) && \
 
 # ----------------------------------------------------------------- libpmon
 SOVER := 0
-LIBVER := 0.1.0
+# The version is pmon.h's PMON_VERSION_STRING (one place to change it).
+LIBVER := $(shell sed -n 's/^\#define PMON_VERSION_STRING "\(.*\)"/\1/p' include/pmon/pmon.h)
 SONAME := libpmon.so.$(SOVER)
 LIB_SO := $(B)/lib/libpmon.so.$(LIBVER)
 LIB_A := $(B)/lib/libpmon.a
@@ -112,7 +113,7 @@ $(LIB_A): $(OBJS)
 
 $(B)/bin/%: $(B)/obj/tools/%_tool.o $(LIB_SO)
 	@mkdir -p $(@D)
-	$(CC) -o $@ $< -L$(B)/lib -lpmon $(PKG_LIBS) -lm $(ORIGIN_RPATH)
+	$(CC) -o $@ $< -L$(B)/lib -lpmon $(PKG_LIBS) $(JSON_LIBS) -lm $(ORIGIN_RPATH)
 
 # -------------------------------------------------------------------- PAPI
 # PAPI's sources go to build/papi (unpacked from Debian's orig tarball, or
@@ -204,7 +205,7 @@ $(PAPI_STAMP): $(PAPI_DIR)/.stamp-configured $(LIB_SO) \
 	touch $@
 
 # -------------------------------------------------------------------- tests
-TEST_LIBS = $(PFM_LIBS) $(PKG_LIBS) -lm
+TEST_LIBS = $(PFM_LIBS) $(PKG_LIBS) $(JSON_LIBS) -lm
 PTEST_INC := -I$(B)/include -I$(PAPI_SRCDIR)/testlib -iquote ctests
 PTEST_TESTLIB := $(PAPI_SRCDIR)/testlib/libtestlib.a
 

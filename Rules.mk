@@ -24,7 +24,8 @@ SANFLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer
 # Per-target additions (e.g. include paths of the PAPI-level tests).
 EXTRA_CFLAGS ?=
 
-COMPILE = $(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) $(EXTRA_CFLAGS) $(DEPFLAGS)
+# JSON_CFLAGS: jansson, used by the pmon tool and the tests (never libpmon).
+COMPILE = $(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) $(JSON_CFLAGS) $(EXTRA_CFLAGS) $(DEPFLAGS)
 
 $(B)/obj/%.o: %.c
 	@mkdir -p $(@D)

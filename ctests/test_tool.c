@@ -2,12 +2,16 @@
  * `pmon list` lists every event and umask of the catalogue; `pmon encode`
  * succeeds for every one of them (in the complete form the list shows) and
  * prints the documented key=value line; bad names fail with a message;
- * `pmon info` describes the emulated machine. */
+ * `pmon info` describes the emulated machine; options are parsed as options
+ * (--version, --help, unknown ones refused); --json output (read back with
+ * jansson) carries the same facts as the text. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+
+#include <jansson.h>
 
 #include "check.h"
 #include "pmon/pmon.h"
@@ -208,6 +212,145 @@ static void info_sim(void)
 	free(out);
 }
 
+/* Run cmd and parse its stdout as JSON; NULL (with a failed check) if not. */
+static json_t *run_json(const char *cmd)
+{
+	char *out;
+	json_error_t jerr;
+	json_t *doc = NULL;
+	CHECK_EQ_INT(run(cmd, &out), 0, cmd);
+	if (out) {
+		doc = json_loads(out, 0, &jerr);
+		CHECK(doc != NULL, "%s: not JSON (line %d: %s)", cmd, jerr.line, jerr.text);
+		free(out);
+	}
+	return doc;
+}
+
+static void options(void)
+{
+	char *out, cmd[512], want[64];
+	snprintf(cmd, sizeof(cmd), "%s --version", tool);
+	CHECK_EQ_INT(run(cmd, &out), 0, "--version exit status");
+	snprintf(want, sizeof(want), "pmon %d.%d.%d\n", PMON_VERSION_MAJOR, PMON_VERSION_MINOR,
+		 PMON_VERSION_PATCH);
+	CHECK(out && !strcmp(out, want), "--version prints '%s', not '%s'", want, out ? out : "");
+	CHECK(!strcmp(PMON_VERSION_STRING, "0.1.0") && PMON_VERSION == 100, "version macros agree");
+	free(out);
+	snprintf(cmd, sizeof(cmd), "%s --help", tool);
+	CHECK_EQ_INT(run(cmd, &out), 0, "--help exit status");
+	CHECK(out && strstr(out, "pmon list") && strstr(out, "pmon encode") && strstr(out, "pmon info"),
+	      "--help names the commands");
+	free(out);
+	snprintf(cmd, sizeof(cmd), "%s encode --help", tool);
+	CHECK_EQ_INT(run(cmd, &out), 0, "encode --help exit status");
+	CHECK(out && strstr(out, "usage: pmon encode"), "encode --help: %s", out ? out : "");
+	free(out);
+	/* an unknown option is a usage error naming it, never a pattern or name */
+	struct { const char *args, *msg; } bad[] = {
+		{ "--frobnicate", "'--frobnicate'" },
+		{ "list --frobnicate", "pmon list: unrecognized option '--frobnicate'" },
+		{ "encode -x snbep_unc_ubo::UNC_U_CLOCKTICKS", "pmon encode: invalid option -- 'x'" },
+		{ "frob", "unknown command 'frob'" },
+		{ "info extra", "takes no operand" },
+		{ "", "usage: pmon" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(cmd, sizeof(cmd), "%s %s 2>&1", tool, bad[i].args);
+		int rc = run(cmd, &out);
+		CHECK(rc == 2, "'pmon %s' exit status %d, not 2", bad[i].args, rc);
+		CHECK(out && strstr(out, bad[i].msg), "'pmon %s' says '%s': %s", bad[i].args, bad[i].msg,
+		      out ? out : "");
+		free(out);
+	}
+}
+
+/* list --json: every event and umask of the catalogue, once. */
+static void list_json(void)
+{
+	char cmd[512];
+	snprintf(cmd, sizeof(cmd), "%s list --json", tool);
+	json_t *doc = run_json(cmd), *pmu, *ev;
+	size_t i, j;
+	int events = 0, umasks = 0, want_events = 0, want_umasks = 0, cas_ok = 0;
+	json_array_foreach(json_object_get(doc, "pmus"), i, pmu) {
+		json_array_foreach(json_object_get(pmu, "events"), j, ev) {
+			events++;
+			umasks += (int)json_array_size(json_object_get(ev, "umasks"));
+			if (!strcmp(json_string_value(json_object_get(ev, "full_name")) ? json_string_value(json_object_get(ev, "full_name")) : "",
+				    "snbep_unc_imc0::UNC_M_CAS_COUNT"))
+				cas_ok = json_array_size(json_object_get(ev, "counters")) == 4 &&
+					 json_is_true(json_object_get(ev, "modeled"));
+		}
+	}
+	for (int p = 0; p < pmon_pmu_count(); p++)
+		for (int e = 0; e < pmon_event_count(p); e++) {
+			pmon_event_info_t ei;
+			pmon_event_get(p, e, &ei);
+			want_events++;
+			want_umasks += ei.numasks;
+		}
+	CHECK_EQ_INT(events, want_events, "JSON events = catalogue events");
+	CHECK_EQ_INT(umasks, want_umasks, "JSON umasks = catalogue umasks");
+	CHECK(cas_ok, "imc0 CAS_COUNT: counters 0-3, modeled");
+	json_decref(doc);
+}
+
+/* encode --json gives the values of the text line. */
+static void encode_json(void)
+{
+	char cmd[512];
+	snprintf(cmd, sizeof(cmd),
+		 "%s encode --json snbep_unc_cbo2::UNC_C_LLC_LOOKUP:DATA_READ:STATE_M:socket=1 "
+		 "snbep_unc_ubo::UNC_U_CLOCKTICKS", tool);
+	json_t *doc = run_json(cmd);
+	json_t *ev = json_object_get(doc, "events");
+	CHECK_EQ_INT((int)json_array_size(ev), 2, "two events");
+	json_t *a = json_array_get(ev, 0), *b = json_array_get(ev, 1);
+	const char *s;
+	s = json_string_value(json_object_get(a, "event"));
+	CHECK(s && !strcmp(s, "snbep_unc_cbo2::UNC_C_LLC_LOOKUP:DATA_READ:STATE_M:socket=1"), "event %s",
+	      s ? s : "");
+	s = json_string_value(json_object_get(a, "ctl"));
+	CHECK(s && !strcmp(s, "0x334"), "ctl %s", s ? s : "");
+	s = json_string_value(json_object_get(a, "filter"));
+	CHECK(s && !strcmp(s, "0x200000"), "filter %s", s ? s : "");
+	CHECK_EQ_INT((int)json_array_size(json_object_get(a, "counters")), 2, "CBo LLC_LOOKUP: counters 0-1");
+	s = json_string_value(json_object_get(b, "counters"));
+	CHECK(s && !strcmp(s, "fixed"), "UBox clockticks on the fixed counter");
+	json_decref(doc);
+}
+
+/* info --json on a 6-core emulated machine. */
+static void info_json(void)
+{
+	char cmd[512];
+	snprintf(cmd, sizeof(cmd), "PMON_BACKEND=sim PMON_SIM=sockets=2,cores=6 %s info --json", tool);
+	json_t *doc = run_json(cmd), *sock, *box;
+	size_t i, j;
+	int cbos = 0, imc0 = 0, qpi1 = 0;
+	CHECK_EQ_INT((int)json_integer_value(json_object_get(doc, "sockets")), 2, "two sockets");
+	CHECK_EQ_INT((int)json_integer_value(json_object_get(doc, "cpus")), 24, "2 x 6 x 2 CPUs");
+	json_array_foreach(json_object_get(doc, "socket_list"), i, sock) {
+		json_array_foreach(json_object_get(sock, "boxes"), j, box) {
+			const char *pmu = json_string_value(json_object_get(box, "pmu"));
+			const char *addr = json_string_value(json_object_get(box, "address"));
+			if (!pmu)
+				continue;
+			cbos += !strncmp(pmu, "snbep_unc_cbo", 13);
+			if (i == 0 && !strcmp(pmu, "snbep_unc_imc0"))
+				imc0 = addr && !strcmp(addr, "0000:3f:10.0");
+			if (i == 1 && !strcmp(pmu, "snbep_unc_qpi1"))
+				qpi1 = addr && !strcmp(addr, "0000:7f:09.2") &&
+				       json_is_true(json_object_get(box, "match_mask_function"));
+		}
+	}
+	CHECK_EQ_INT(cbos, 2 * 6, "six CBos per socket");
+	CHECK(imc0, "iMC channel 0 of socket 0 at 0000:3f:10.0");
+	CHECK(qpi1, "QPI port 1 of socket 1 at 0000:7f:09.2 with its match/mask function");
+	json_decref(doc);
+}
+
 int main(void)
 {
 	tool = getenv("PMON_BIN");
@@ -217,5 +360,9 @@ int main(void)
 	encode_exact();
 	encode_everything();
 	info_sim();
+	options();
+	list_json();
+	encode_json();
+	info_json();
 	return check_done("test_tool");
 }

@@ -275,6 +275,42 @@ int pmon_machine_describe(const pmon_machine_t *m, char *buf, size_t len)
 	return n < len ? PMON_OK : PMON_ENOMEM;
 }
 
+int pmon_machine_box_where(const pmon_machine_t *m, int pmu, int socket, pmon_box_where_t *out)
+{
+	int npmus;
+	const struct pmon_pmu *pmus = pmon_catalog(&npmus);
+
+	memset(out, 0, sizeof(*out));
+	if (pmu < 0 || pmu >= npmus || socket < 0 || socket >= m->topo.nsockets ||
+	    socket >= PMON_MAX_SOCKETS || !m->loc[pmu][socket].present ||
+	    pmus[pmu].type->space == PMON_SPACE_CORE)
+		return PMON_ENODEV;
+	const struct pmon_box_type *t = pmus[pmu].type;
+	const struct pmon_box_loc *loc = &m->loc[pmu][socket];
+	uint32_t stride = t->msr_stride * (uint32_t)pmus[pmu].instance;
+	out->ncounters = t->ncounters;
+	if (t->space == PMON_SPACE_MSR) {
+		out->msr_ctl = t->msr_ctl0 + stride;
+		out->msr_ctr = t->msr_ctr0 + stride;
+		out->has_box_ctl = t->has_box_ctl;
+	} else {
+		out->pci = 1;
+		out->domain = loc->pci.domain;
+		out->bus = loc->pci.bus;
+		out->dev = loc->pci.dev;
+		out->func = loc->pci.func;
+		out->has_extra = loc->has_extra;
+	}
+	return PMON_OK;
+}
+
+int pmon_machine_socket_bus(const pmon_machine_t *m, int socket)
+{
+	if (socket < 0 || socket >= m->topo.nsockets || socket >= PMON_MAX_SOCKETS)
+		return -1;
+	return m->bm.socket_bus[socket];
+}
+
 int pmon_machine_encode(const pmon_machine_t *m, const char *name, pmon_encoding_t *e,
 			char *err, size_t errlen)
 {

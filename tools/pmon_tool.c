@@ -2,28 +2,61 @@
 /*
  * pmon - list, encode and locate SNB-EP uncore and offcore-response events.
  *
- *   pmon list [PATTERN]    events (and umasks) per PMU, with short descriptions
- *   pmon encode EVENT...   one line per event: event= box= ctl= filter= counters=
- *   pmon info              backend, CPU, sockets, boxes and their registers
+ *   pmon [--help | --version]
+ *   pmon list [--json] [PATTERN]    events (and umasks) per PMU
+ *   pmon encode [--json] EVENT...   event= box= ctl= filter= counters= per event
+ *   pmon info [--json]              backend, CPU, sockets, boxes and their registers
  *
  * list and encode need no hardware access; info opens the machine
- * ($PMON_BACKEND, e.g. PMON_BACKEND=sim).
+ * ($PMON_BACKEND, e.g. PMON_BACKEND=sim).  --json writes one JSON document
+ * (jansson) instead of the text.
+ *
+ * Subcommands are rows of the commands[] table: a name, its synopsis, a
+ * one-line summary, whether it takes --json, and the function that runs it
+ * with the operands left after its options.
  */
 #include <fnmatch.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
+
+#include <jansson.h>
 
 #include "pmon/pmon.h"
 
-static void usage(FILE *f)
+/* Options every subcommand is parsed with. */
+struct opts {
+	int json;
+};
+
+struct command {
+	const char *name, *synopsis, *summary;
+	int takes_json;
+	int (*run)(int argc, char **argv, const struct opts *o);
+};
+
+/* ------------------------------------------------------------------ output */
+
+/* Print a JSON document on stdout and free it; 1 if it could not be built. */
+static int emit_json(json_t *doc)
 {
-	fprintf(f, "usage: pmon list [PATTERN]\n"
-		   "       pmon encode EVENT...\n"
-		   "       pmon info\n"
-		   "PATTERN is a shell glob matched against PMU::EVENT (case-insensitive);\n"
-		   "a plain word matches any name containing it.\n");
+	if (!doc) {
+		fprintf(stderr, "pmon: out of memory building the JSON output\n");
+		return 1;
+	}
+	int rc = json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(doc);
+	if (rc == 0)
+		putchar('\n');
+	return rc ? 1 : 0;
+}
+
+static json_t *hex(uint64_t v)
+{
+	char buf[32];
+	snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)v);
+	return json_string(buf);
 }
 
 static int matches(const char *pattern, const char *name)
@@ -61,13 +94,97 @@ static void counters_text(uint32_t mask, int fixed, char *buf, size_t len)
 	}
 }
 
-static int cmd_list(const char *pattern)
+/* The counters as a JSON array of numbers ("fixed" for the fixed counter). */
+static json_t *counters_json(uint32_t mask, int fixed)
 {
+	if (fixed)
+		return json_string("fixed");
+	json_t *a = json_array();
+	for (int c = 0; c < 32; c++)
+		if (mask & (1u << c))
+			json_array_append_new(a, json_integer(c));
+	return a;
+}
+
+/* -------------------------------------------------------------------- list */
+
+/* When the bare name does not encode, a complete one; else "". */
+static void example_of(int p, int e, const char *full, char *buf, size_t len)
+{
+	pmon_encoding_t enc;
+	char err[256];
+	buf[0] = 0;
+	if (pmon_encode(full, 0, 0, &enc, err, sizeof(err)) &&
+	    pmon_event_example(p, e, -1, buf, len) != PMON_OK)
+		buf[0] = 0;
+}
+
+static void list_event_text(int p, int e, const pmon_event_info_t *ei, const char *full)
+{
+	char ctr[64], example[PMON_MAX_NAME];
+	counters_text(ei->cntmask, ei->fixed, ctr, sizeof(ctr));
+	printf("  %-40s ctrs %-5s %s%s\n", full, ctr, ei->modeled ? "" : "[not modeled] ", ei->desc);
+	example_of(p, e, full, example, sizeof(example));
+	if (example[0])
+		printf("      example: %s\n", example);
+	for (int u = 0; u < ei->numasks; u++) {
+		pmon_umask_info_t ui;
+		pmon_umask_get(p, e, u, &ui);
+		printf("      :%-34s %s%s%s\n", ui.name, ui.modeled ? "" : "[not modeled] ", ui.desc,
+		       ui.is_default ? " (default)" : "");
+	}
+	for (int m = 0; m < pmon_mod_count(p, e); m++) {
+		pmon_mod_info_t mi;
+		pmon_mod_get(p, e, m, &mi);
+		printf("      :%s=<%llu-%llu>%*s %s\n", mi.name, (unsigned long long)mi.min,
+		       (unsigned long long)mi.max, 1, "", mi.desc);
+	}
+}
+
+static json_t *list_event_json(int p, int e, const pmon_event_info_t *ei, const char *full)
+{
+	char example[PMON_MAX_NAME];
+	json_t *um = json_array(), *mods = json_array();
+	for (int u = 0; u < ei->numasks; u++) {
+		pmon_umask_info_t ui;
+		pmon_umask_get(p, e, u, &ui);
+		json_array_append_new(um, json_pack("{s:s, s:s, s:b, s:b}", "name", ui.name, "desc", ui.desc,
+						    "default", ui.is_default, "modeled", ui.modeled));
+	}
+	for (int m = 0; m < pmon_mod_count(p, e); m++) {
+		pmon_mod_info_t mi;
+		pmon_mod_get(p, e, m, &mi);
+		json_array_append_new(mods, json_pack("{s:s, s:s, s:I, s:I}", "name", mi.name, "desc", mi.desc,
+						      "min", (json_int_t)mi.min, "max", (json_int_t)mi.max));
+	}
+	example_of(p, e, full, example, sizeof(example));
+	return json_pack("{s:s, s:s, s:s, s:o, s:b, s:s?, s:o, s:o}", "name", ei->name, "full_name", full,
+			 "desc", ei->desc, "counters", counters_json(ei->cntmask, ei->fixed), "modeled",
+			 ei->modeled, "example", example[0] ? example : NULL, "umasks", um, "modifiers", mods);
+}
+
+static json_t *pmu_json(const pmon_pmu_info_t *pi)
+{
+	return json_pack("{s:s, s:s, s:s, s:i, s:i, s:b, s:s, s:[]}", "name", pi->name, "box_type",
+			 pi->box_type, "desc", pi->desc, "counters", pi->ncounters, "width", pi->width,
+			 "fixed_counter", pi->has_fixed, "qualifier", pi->per_cpu ? "cpu" : "socket",
+			 "events");
+}
+
+static int cmd_list(int argc, char **argv, const struct opts *o)
+{
+	if (argc > 1) {
+		fprintf(stderr, "pmon list: one PATTERN at most\n");
+		return 2;
+	}
+	const char *pattern = argc ? argv[0] : NULL;
 	int np = pmon_pmu_count(), shown = 0;
-	char full[PMON_MAX_NAME], ctr[64];
+	char full[PMON_MAX_NAME];
+	json_t *pmus = o->json ? json_array() : NULL;
 	for (int p = 0; p < np; p++) {
 		pmon_pmu_info_t pi;
 		pmon_pmu_get(p, &pi);
+		json_t *jp = NULL;
 		int header = 0;
 		for (int e = 0; e < pmon_event_count(p); e++) {
 			pmon_event_info_t ei;
@@ -75,109 +192,269 @@ static int cmd_list(const char *pattern)
 			snprintf(full, sizeof(full), "%s::%s", pi.name, ei.name);
 			if (!matches(pattern, full))
 				continue;
-			if (!header) {
-				printf("%s  (%s, %d counters of %d bits%s%s)\n", pi.name, pi.desc, pi.ncounters,
-				       pi.width, pi.has_fixed ? ", fixed counter" : "",
-				       pi.per_cpu ? ", per CPU: cpu=N" : ", per socket: socket=N");
-				header = 1;
-			}
-			counters_text(ei.cntmask, ei.fixed, ctr, sizeof(ctr));
-			printf("  %-40s ctrs %-5s %s%s\n", full, ctr, ei.modeled ? "" : "[not modeled] ",
-			       ei.desc);
-			/* when the bare name is not enough, show a complete one */
-			pmon_encoding_t enc;
-			char err[256], example[PMON_MAX_NAME];
-			if (pmon_encode(full, 0, 0, &enc, err, sizeof(err)) &&
-			    pmon_event_example(p, e, -1, example, sizeof(example)) == PMON_OK)
-				printf("      example: %s\n", example);
-			for (int u = 0; u < ei.numasks; u++) {
-				pmon_umask_info_t ui;
-				pmon_umask_get(p, e, u, &ui);
-				printf("      :%-34s %s%s%s\n", ui.name, ui.modeled ? "" : "[not modeled] ",
-				       ui.desc, ui.is_default ? " (default)" : "");
-			}
-			int nm = pmon_mod_count(p, e);
-			for (int m = 0; m < nm; m++) {
-				pmon_mod_info_t mi;
-				pmon_mod_get(p, e, m, &mi);
-				printf("      :%s=<%llu-%llu>%*s %s\n", mi.name, (unsigned long long)mi.min,
-				       (unsigned long long)mi.max, 1, "", mi.desc);
+			if (o->json) {
+				if (!jp)
+					json_array_append_new(pmus, jp = pmu_json(&pi));
+				json_array_append_new(json_object_get(jp, "events"),
+						      list_event_json(p, e, &ei, full));
+			} else {
+				if (!header++)
+					printf("%s  (%s, %d counters of %d bits%s%s)\n", pi.name, pi.desc,
+					       pi.ncounters, pi.width, pi.has_fixed ? ", fixed counter" : "",
+					       pi.per_cpu ? ", per CPU: cpu=N" : ", per socket: socket=N");
+				list_event_text(p, e, &ei, full);
 			}
 			shown++;
 		}
 	}
 	if (!shown) {
+		json_decref(pmus);
 		fprintf(stderr, "pmon: no event matches '%s'\n", pattern ? pattern : "");
 		return 1;
 	}
-	return 0;
+	return o->json ? emit_json(json_pack("{s:s, s:o}", "version", PMON_VERSION_STRING, "pmus", pmus))
+		       : 0;
 }
 
-static int cmd_encode(int argc, char **argv)
+/* ------------------------------------------------------------------ encode */
+
+/* The first filter word the event programs (CBo/PCU filter, HA address
+ * match, QPI match, the offcore MSR of the event), or -1. */
+static int first_filter(const pmon_encoding_t *e)
+{
+	for (int w = 0; w < PMON_FILTER_WORDS; w++)
+		if (e->filt_used & (1u << w))
+			return w;
+	return -1;
+}
+
+static void encode_text(const pmon_encoding_t *e, const pmon_pmu_info_t *pi)
+{
+	char ctr[64];
+	int word = first_filter(e);
+	counters_text(e->cntmask, e->fixed, ctr, sizeof(ctr));
+	/* any further programmed word follows as filterN= */
+	printf("event=%s box=%s ctl=0x%llx filter=0x%llx counters=%s", e->name, pi->name,
+	       (unsigned long long)e->ctl, (unsigned long long)(word >= 0 ? e->filt[word] : 0), ctr);
+	for (int w = word + 1; word >= 0 && w < PMON_FILTER_WORDS; w++)
+		if (e->filt_used & (1u << w))
+			printf(" filter%d=0x%llx", w, (unsigned long long)e->filt[w]);
+	printf("\n");
+}
+
+static json_t *encode_json(const char *input, const pmon_encoding_t *e, const pmon_pmu_info_t *pi)
+{
+	int word = first_filter(e);
+	json_t *words = json_array();
+	for (int w = 0; w < PMON_FILTER_WORDS; w++)
+		if (e->filt_used & (1u << w))
+			json_array_append_new(words, json_pack("{s:i, s:o}", "word", w, "value", hex(e->filt[w])));
+	return json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:o}", "input", input, "event", e->name, "box",
+			 pi->name, "ctl", hex(e->ctl), "filter", hex(word >= 0 ? e->filt[word] : 0),
+			 "filter_words", words, "counters", counters_json(e->cntmask, e->fixed));
+}
+
+static int cmd_encode(int argc, char **argv, const struct opts *o)
 {
 	int bad = 0;
-	char err[512], ctr[64];
+	char err[512];
+	json_t *out = o->json ? json_array() : NULL;
+	if (!argc) {
+		fprintf(stderr, "pmon encode: give at least one EVENT\n");
+		return 2;
+	}
 	for (int i = 0; i < argc; i++) {
 		pmon_encoding_t e;
-		int rc = pmon_encode(argv[i], 0, 0, &e, err, sizeof(err));
-		if (rc) {
+		pmon_pmu_info_t pi;
+		if (pmon_encode(argv[i], 0, 0, &e, err, sizeof(err))) {
 			fprintf(stderr, "pmon: %s: %s\n", argv[i], err);
 			bad = 1;
 			continue;
 		}
-		pmon_pmu_info_t pi;
 		pmon_pmu_get(e.pmu, &pi);
-		counters_text(e.cntmask, e.fixed, ctr, sizeof(ctr));
-		/* filter= is the first filter word the event programs (CBo/PCU
-		 * filter, HA address match, QPI match, the offcore MSR of the
-		 * event); any further programmed word follows as filterN= */
-		int word = -1;
-		for (int w = 0; w < PMON_FILTER_WORDS && word < 0; w++)
-			if (e.filt_used & (1u << w))
-				word = w;
-		printf("event=%s box=%s ctl=0x%llx filter=0x%llx counters=%s", e.name, pi.name,
-		       (unsigned long long)e.ctl,
-		       (unsigned long long)(word >= 0 ? e.filt[word] : 0), ctr);
-		for (int w = word + 1; word >= 0 && w < PMON_FILTER_WORDS; w++)
-			if (e.filt_used & (1u << w))
-				printf(" filter%d=0x%llx", w, (unsigned long long)e.filt[w]);
-		printf("\n");
+		if (o->json)
+			json_array_append_new(out, encode_json(argv[i], &e, &pi));
+		else
+			encode_text(&e, &pi);
 	}
+	if (o->json && emit_json(json_pack("{s:s, s:o}", "version", PMON_VERSION_STRING, "events", out)))
+		return 1;
 	return bad;
 }
 
-static int cmd_info(void)
+/* -------------------------------------------------------------------- info */
+
+static json_t *box_json(const char *name, const pmon_box_where_t *w)
+{
+	char pci[32];
+	if (!w->pci)
+		return json_pack("{s:s, s:s, s:o, s:o, s:i, s:b}", "pmu", name, "space", "msr", "ctl",
+				 hex(w->msr_ctl), "ctr", hex(w->msr_ctr), "counters", w->ncounters,
+				 "box_control", w->has_box_ctl);
+	snprintf(pci, sizeof(pci), "%04x:%02x:%02x.%x", w->domain, w->bus, w->dev, w->func);
+	return json_pack("{s:s, s:s, s:s, s:i, s:b}", "pmu", name, "space", "pci", "address", pci,
+			 "counters", w->ncounters, "match_mask_function", w->has_extra);
+}
+
+static json_t *info_json(const pmon_machine_t *m)
+{
+	json_t *sockets = json_array(), *core = json_array();
+	for (int s = 0; s < pmon_machine_nsockets(m); s++) {
+		json_t *boxes = json_array();
+		for (int p = 0; p < pmon_pmu_count(); p++) {
+			pmon_pmu_info_t pi;
+			pmon_box_where_t w;
+			pmon_pmu_get(p, &pi);
+			if (pmon_machine_box_where(m, p, s, &w) == PMON_OK)
+				json_array_append_new(boxes, box_json(pi.name, &w));
+		}
+		json_array_append_new(sockets, json_pack("{s:i, s:i, s:i, s:o}", "socket", s, "bus",
+							 pmon_machine_socket_bus(m, s), "first_cpu",
+							 pmon_machine_socket_cpu(m, s), "boxes", boxes));
+	}
+	for (int p = 0; p < pmon_pmu_count(); p++) {
+		pmon_pmu_info_t pi;
+		pmon_pmu_get(p, &pi);
+		if (pi.per_cpu && pmon_machine_pmu_present(m, p, 0))
+			json_array_append_new(core, json_pack("{s:s, s:i}", "pmu", pi.name, "counters",
+							      pi.ncounters));
+	}
+	return json_pack("{s:s, s:s, s:s, s:i, s:i, s:o, s:o, s:s}", "version", PMON_VERSION_STRING,
+			 "backend", pmon_machine_backend(m), "cpu", pmon_machine_cpu_name(m), "sockets",
+			 pmon_machine_nsockets(m), "cpus", pmon_machine_ncpus(m), "socket_list", sockets,
+			 "core_pmus", core, "warnings", pmon_machine_warnings(m));
+}
+
+static int cmd_info(int argc, char **argv, const struct opts *o)
 {
 	pmon_machine_t *m;
 	char why[1024];
 	static char buf[65536];
-	int rc = pmon_machine_open(&m, NULL, why, sizeof(why));
-	if (rc) {
+	(void)argv;
+	if (argc) {
+		fprintf(stderr, "pmon info: takes no operand\n");
+		return 2;
+	}
+	if (pmon_machine_open(&m, NULL, why, sizeof(why))) {
 		fprintf(stderr, "pmon: %s\n", why);
 		return 1;
 	}
-	pmon_machine_describe(m, buf, sizeof(buf));
-	fputs(buf, stdout);
+	int rc = 0;
+	if (o->json) {
+		rc = emit_json(info_json(m));
+	} else {
+		pmon_machine_describe(m, buf, sizeof(buf));
+		fputs(buf, stdout);
+	}
 	pmon_machine_close(m);
-	return 0;
+	return rc;
+}
+
+/* -------------------------------------------------------------------- main */
+
+static const struct command commands[] = {
+	{ "list", "[--json] [PATTERN]", "events, umasks and modifiers per PMU", 1, cmd_list },
+	{ "encode", "[--json] EVENT...", "control and filter values, counters of each event", 1,
+	  cmd_encode },
+	{ "info", "[--json]", "backend, CPU, sockets, boxes with their MSRs / PCI addresses", 1,
+	  cmd_info },
+};
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static const struct command *find_command(const char *name)
+{
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: pmon [--help | --version]\n");
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		fprintf(f, "       pmon %s %s\n", commands[i].name, commands[i].synopsis);
+	fprintf(f, "\n");
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\nPATTERN is a shell glob matched against PMU::EVENT (case-insensitive);\n"
+		   "a plain word matches any name containing it.  --json writes JSON.\n"
+		   "pmon COMMAND --help describes one command; man pmon has the rest.\n");
+}
+
+static void command_usage(FILE *f, const struct command *c)
+{
+	fprintf(f, "usage: pmon %s %s\n  %s\n", c->name, c->synopsis, c->summary);
+}
+
+/* Parse a subcommand's options (argv[0] is its name) and run it. */
+static int run_command(const struct command *c, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct opts o = { 0 };
+	char prog[64];
+	int ch;
+	snprintf(prog, sizeof(prog), "pmon %s", c->name);
+	argv[0] = prog;                   /* getopt's messages name "pmon list" */
+	optind = 0;                       /* a fresh scan of the command's own argv */
+	while ((ch = getopt_long(argc, argv, "+jh", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'j':
+			if (!c->takes_json)
+				goto bad;
+			o.json = 1;
+			break;
+		case 'h':
+			command_usage(stdout, c);
+			return 0;
+		default:
+			goto bad;
+		}
+	}
+	return c->run(argc - optind, argv + optind, &o);
+bad:
+	command_usage(stderr, c);
+	return 2;
 }
 
 int main(int argc, char **argv)
 {
-	if (argc < 2) {
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int ch;
+	while ((ch = getopt_long(argc, argv, "+hV", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'V':
+			printf("pmon %s\n", PMON_VERSION_STRING);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind >= argc) {
 		usage(stderr);
 		return 2;
 	}
-	if (!strcmp(argv[1], "list") && argc <= 3)
-		return cmd_list(argc == 3 ? argv[2] : NULL);
-	if (!strcmp(argv[1], "encode") && argc >= 3)
-		return cmd_encode(argc - 2, argv + 2);
-	if (!strcmp(argv[1], "info") && argc == 2)
-		return cmd_info();
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+	if (!strcmp(argv[optind], "help")) {
 		usage(stdout);
 		return 0;
 	}
-	usage(stderr);
-	return 2;
+	const struct command *c = find_command(argv[optind]);
+	if (!c) {
+		fprintf(stderr, "pmon: unknown command '%s'\n", argv[optind]);
+		usage(stderr);
+		return 2;
+	}
+	return run_command(c, argc - optind, argv + optind);
 }

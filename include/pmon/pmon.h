@@ -22,6 +22,14 @@
 extern "C" {
 #endif
 
+/* The version of this header (the library's is the same: libpmon.so.0.1.0).
+ * PMON_VERSION is MAJOR * 10000 + MINOR * 100 + PATCH, for #if tests. */
+#define PMON_VERSION_MAJOR 0
+#define PMON_VERSION_MINOR 1
+#define PMON_VERSION_PATCH 0
+#define PMON_VERSION_STRING "0.1.0"
+#define PMON_VERSION (PMON_VERSION_MAJOR * 10000 + PMON_VERSION_MINOR * 100 + PMON_VERSION_PATCH)
+
 enum pmon_error {
 	PMON_OK = 0,
 	PMON_ENOEVNT = -1,     /* unknown PMU, box instance or event name */
@@ -149,6 +157,19 @@ int pmon_machine_pmu_present(const pmon_machine_t *m, int pmu, int socket);
 const char *pmon_machine_warnings(const pmon_machine_t *m);
 /* Describe boxes found, one per line ("pmon info"). */
 int pmon_machine_describe(const pmon_machine_t *m, char *buf, size_t len);
+/* Where a present box's registers are (what pmon_machine_describe prints). */
+typedef struct pmon_box_where {
+	int pci;                   /* 0: MSRs, 1: a PCI function */
+	uint32_t msr_ctl, msr_ctr; /* MSRs: first control and counter register */
+	int ncounters;
+	int has_box_ctl;           /* MSRs: the box has a box control register */
+	unsigned domain, bus, dev, func;   /* PCI */
+	int has_extra;             /* PCI: a second (match/mask) function */
+} pmon_box_where_t;
+/* PMON_ENODEV when the box is absent or a core PMU. */
+int pmon_machine_box_where(const pmon_machine_t *m, int pmu, int socket, pmon_box_where_t *out);
+/* The uncore PCI bus of a socket, -1 if unknown. */
+int pmon_machine_socket_bus(const pmon_machine_t *m, int socket);
 /* Encode against this machine: checks socket/cpu ranges, box presence and,
  * on the emulated machine, that the event is modeled. */
 int pmon_machine_encode(const pmon_machine_t *m, const char *name, pmon_encoding_t *out,
