@@ -19,7 +19,8 @@
 #include "fake_hw.h"
 #include "pmon/pmon.h"
 
-static char base[256], msr_root[300], sysfs[300], cpuinfo[300], xml[300], topo[320];
+static char base[256];
+static struct fake_world w;
 static char err[512];
 
 #define BUS0 0x3f
@@ -27,32 +28,13 @@ static char err[512];
 
 static int build_world(int with_ubox)
 {
-	struct fake_pcidev pci[2] = {
-		{ BUS0, 11, 0, 0x8086, 0x3ce0, 0 },
-		{ BUS1, 11, 0, 0x8086, 0x3ce0, 1 },
-	};
-	snprintf(msr_root, sizeof(msr_root), "%s/cpu", base);
-	snprintf(sysfs, sizeof(sysfs), "%s/sys", base);
-	snprintf(cpuinfo, sizeof(cpuinfo), "%s/cpuinfo", base);
-	snprintf(xml, sizeof(xml), "%s/topo.xml", base);
-	snprintf(topo, sizeof(topo), "xml:%s", xml);
-	/* node IDs: socket 0 is node 0, socket 1 node 1; GIDNIDMAP lists them in order */
-	if (fake_msr_files(msr_root, 4) || fake_cpuinfo(cpuinfo) ||
-	    fake_snbep_socket(sysfs, BUS0, with_ubox, 0, 0x8) ||
-	    fake_snbep_socket(sysfs, BUS1, with_ubox, 1, 0x8) ||
-	    fake_hwloc_xml(xml, 2, 2, 1, 0, pci, 2))
-		return -1;
-	setenv("PMON_MSR_ROOT", msr_root, 1);
-	setenv("PMON_PCI_SYSFS", sysfs, 1);
-	setenv("PMON_CPUINFO", cpuinfo, 1);
-	setenv("PMON_TOPOLOGY", topo, 1);
-	return 0;
+	return fake_snbep_world(base, with_ubox, &w);
 }
 
 static void put_ctr(unsigned bus, unsigned func, unsigned off, uint64_t v)
 {
-	fake_pci_put(sysfs, 0, bus, 16, func, off, (uint32_t)v);
-	fake_pci_put(sysfs, 0, bus, 16, func, off + 4, (uint32_t)(v >> 32));
+	fake_pci_put(w.sysfs, 0, bus, 16, func, off, (uint32_t)v);
+	fake_pci_put(w.sysfs, 0, bus, 16, func, off + 4, (uint32_t)(v >> 32));
 }
 
 static void session_on_files(pmon_machine_t *m)
@@ -63,7 +45,7 @@ static void session_on_files(pmon_machine_t *m)
 	const unsigned ch1 = 1;   /* iMC channel 1 = function 1 */
 
 	/* another agent's leftovers, to be restored */
-	fake_pci_put(sysfs, 0, BUS1, 16, ch1, 0xe4, 0x00000101);
+	fake_pci_put(w.sysfs, 0, BUS1, 16, ch1, 0xe4, 0x00000101);
 	/* counter values before the session: CTR0 of channel 1 near the 48-bit top */
 	put_ctr(BUS1, ch1, 0xa0, 0xfffffffffff0ull);
 	put_ctr(BUS1, ch1, 0xd0, 1000);                      /* DCLK fixed counter */
@@ -80,10 +62,10 @@ static void session_on_files(pmon_machine_t *m)
 	CHECK_EQ_INT(pmon_session_start(s), PMON_OK, pmon_session_errmsg(s));
 
 	/* the registers in the files */
-	CHECK_EQ_U64(fake_pci_get(sysfs, 0, BUS1, 16, ch1, 0xd8), 0x400304, "iMC CTL0 = CAS RD | en");
-	CHECK_EQ_U64(fake_pci_get(sysfs, 0, BUS1, 16, ch1, 0xf0), 0x400000, "iMC fixed CTL = en");
-	CHECK_EQ_U64(fake_pci_get(sysfs, 0, BUS1, 16, ch1, 0xf4), 0x10000, "iMC box released, frz_en kept");
-	CHECK_EQ_U64(fake_pci_get(sysfs, 0, BUS0, 16, ch1, 0xd8), 0, "socket 0's channel untouched");
+	CHECK_EQ_U64(fake_pci_get(w.sysfs, 0, BUS1, 16, ch1, 0xd8), 0x400304, "iMC CTL0 = CAS RD | en");
+	CHECK_EQ_U64(fake_pci_get(w.sysfs, 0, BUS1, 16, ch1, 0xf0), 0x400000, "iMC fixed CTL = en");
+	CHECK_EQ_U64(fake_pci_get(w.sysfs, 0, BUS1, 16, ch1, 0xf4), 0x10000, "iMC box released, frz_en kept");
+	CHECK_EQ_U64(fake_pci_get(w.sysfs, 0, BUS0, 16, ch1, 0xd8), 0, "socket 0's channel untouched");
 
 	/* the "hardware" counts: the counter wraps past 2^48 */
 	put_ctr(BUS1, ch1, 0xa0, 0x20);
@@ -93,11 +75,11 @@ static void session_on_files(pmon_machine_t *m)
 	CHECK_EQ_U64(v[1], 800000, "DCLK delta");
 	CHECK_EQ_INT(pmon_session_stop(s, v), PMON_OK, pmon_session_errmsg(s));
 
-	CHECK_EQ_U64(fake_pci_get(sysfs, 0, BUS1, 16, ch1, 0xd8), 0, "iMC CTL0 restored");
-	CHECK_EQ_U64(fake_pci_get(sysfs, 0, BUS1, 16, ch1, 0xe4), 0x101, "unused CTL3 never touched");
-	CHECK_EQ_U64(fake_pci_get(sysfs, 0, BUS1, 16, ch1, 0xf0), 0, "fixed CTL restored");
-	CHECK_EQ_U64(fake_pci_get(sysfs, 0, BUS1, 16, ch1, 0xf4), 0, "box control released");
-	CHECK_EQ_U64(fake_pci_get(sysfs, 0, BUS1, 11, 0, 0x40), 1, "UBox node ID intact");
+	CHECK_EQ_U64(fake_pci_get(w.sysfs, 0, BUS1, 16, ch1, 0xd8), 0, "iMC CTL0 restored");
+	CHECK_EQ_U64(fake_pci_get(w.sysfs, 0, BUS1, 16, ch1, 0xe4), 0x101, "unused CTL3 never touched");
+	CHECK_EQ_U64(fake_pci_get(w.sysfs, 0, BUS1, 16, ch1, 0xf0), 0, "fixed CTL restored");
+	CHECK_EQ_U64(fake_pci_get(w.sysfs, 0, BUS1, 16, ch1, 0xf4), 0, "box control released");
+	CHECK_EQ_U64(fake_pci_get(w.sysfs, 0, BUS1, 11, 0, 0x40), 1, "UBox node ID intact");
 	pmon_session_destroy(s);
 
 	/* a box absent from this machine is refused before any access */
@@ -122,7 +104,7 @@ static void refusals(void)
 	char saved[300];
 
 	/* msr module not loaded */
-	snprintf(saved, sizeof(saved), "%s", msr_root);
+	snprintf(saved, sizeof(saved), "%s", w.msr);
 	setenv("PMON_MSR_ROOT", "/nonexistent/cpu", 1);
 	CHECK(pmon_machine_open(&m, "msr", err, sizeof(err)) != PMON_OK, "no msr files");
 	CHECK(strstr(err, "modprobe msr") != NULL, "names the msr module: %s", err);
@@ -138,7 +120,7 @@ static void refusals(void)
 	setenv("PMON_CPUINFO", other, 1);
 	CHECK_EQ_INT(pmon_machine_open(&m, "auto", err, sizeof(err)), PMON_ENOSUPP, "Skylake-SP refused");
 	CHECK(strstr(err, "Gold 6148") && strstr(err, "model 85"), "names the CPU found: %s", err);
-	setenv("PMON_CPUINFO", cpuinfo, 1);
+	setenv("PMON_CPUINFO", w.cpuinfo, 1);
 
 	/* no permission: a child drops to nobody */
 	char why[512];
