@@ -55,7 +55,6 @@ struct pmon_pci_dev {
 	struct pci_fn *fn;            /* sorted by address */
 	int nfn;
 	pthread_mutex_t lock;         /* opening config files */
-	char why[256];                /* reason of a failure while opening */
 	/* libpci callback state */
 	jmp_buf jb;
 	char cbmsg[200];
@@ -64,18 +63,6 @@ struct pmon_pci_dev {
 
 /* The device whose guarded libpci call is running in this thread. */
 static _Thread_local struct pmon_pci_dev *pci_cur;
-
-static void pci_why(struct pmon_pci_dev *p, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void pci_why(struct pmon_pci_dev *p, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(p->why, sizeof(p->why), fmt, ap);
-	va_end(ap);
-}
 
 static _Noreturn void pci_cb_error(char *msg, ...)
 {
@@ -140,12 +127,6 @@ static int fn_cmp(const void *x, const void *y)
 	return addr_cmp(((const struct pci_fn *)x)->addr, ((const struct pci_fn *)y)->addr);
 }
 
-static void copy_why(char *why, size_t whylen, const char *msg)
-{
-	if (why && whylen)
-		snprintf(why, whylen, "%s", msg);
-}
-
 static void pci_free(struct pmon_pci_dev *p)
 {
 	if (!p)
@@ -167,7 +148,7 @@ static void pci_free(struct pmon_pci_dev *p)
 /* Every entry of root/devices must be a DDDD:BB:DD.F name: libpci's scan
  * calls error() on any other, and leaks its directory handle when we jump
  * out of it.  0 or a PMON_E* code. */
-static int pci_check_entries(struct pmon_pci_dev *p, const char *path)
+static int pci_check_entries(const char *path, char *why, size_t whylen)
 {
 	struct dirent *e;
 	DIR *dir = opendir(path);
@@ -176,8 +157,7 @@ static int pci_check_entries(struct pmon_pci_dev *p, const char *path)
 	if (!dir) {
 		int err = errno;
 
-		pci_why(p, "cannot list %s: %s", path, strerror(err));
-		return err == EACCES || err == EPERM ? PMON_EPERM : PMON_EIO;
+		return pmon_why(why, whylen, err == EACCES || err == EPERM ? PMON_EPERM : PMON_EIO, "cannot list %s: %s", path, strerror(err));
 	}
 	while (rc == 0 && (e = readdir(dir))) {
 		unsigned dom, bus, dev, func;
@@ -187,8 +167,7 @@ static int pci_check_entries(struct pmon_pci_dev *p, const char *path)
 			continue;
 		if (sscanf(e->d_name, "%x:%x:%x.%x%c", &dom, &bus, &dev, &func, &end) != 4 ||
 		    bus > 0xff || dev > 0x1f || func > 7) {
-			pci_why(p, "unexpected entry %s in %s (not a PCI address)", e->d_name, path);
-			rc = PMON_EIO;
+			rc = pmon_why(why, whylen, PMON_EIO, "unexpected entry %s in %s (not a PCI address)", e->d_name, path);
 		}
 	}
 	closedir(dir);
@@ -196,7 +175,7 @@ static int pci_check_entries(struct pmon_pci_dev *p, const char *path)
 }
 
 /* Is root/devices a readable directory?  0 or a PMON_E* code. */
-static int pci_check_root(struct pmon_pci_dev *p)
+static int pci_check_root(struct pmon_pci_dev *p, char *why, size_t whylen)
 {
 	char path[PATH_MAX + 16];
 	struct stat st;
@@ -206,18 +185,15 @@ static int pci_check_root(struct pmon_pci_dev *p)
 		int err = errno;
 
 		if (err == EACCES || err == EPERM) {
-			pci_why(p, "PCI sysfs tree %s not accessible: %s", path, strerror(err));
-			return PMON_EPERM;
+			return pmon_why(why, whylen, PMON_EPERM, "PCI sysfs tree %s not accessible: %s", path, strerror(err));
 		}
-		pci_why(p, "PCI sysfs tree %s missing (%s): is sysfs mounted?"
+		return pmon_why(why, whylen, PMON_ENODEV, "PCI sysfs tree %s missing (%s): is sysfs mounted?"
 			" (a test tree is given with PMON_PCI_SYSFS)", path, strerror(err));
-		return PMON_ENODEV;
 	}
 	if (!S_ISDIR(st.st_mode)) {
-		pci_why(p, "PCI sysfs tree %s is not a directory", path);
-		return PMON_ENODEV;
+		return pmon_why(why, whylen, PMON_ENODEV, "PCI sysfs tree %s is not a directory", path);
 	}
-	return pci_check_entries(p, path);
+	return pci_check_entries(path, why, whylen);
 }
 
 /* pci_init() and pci_scan_bus() under a guard; 0, or -1 with p->cbmsg set. */
@@ -248,21 +224,19 @@ static int pci_guarded_ident(struct pmon_pci_dev *p, struct pci_dev *d)
 }
 
 /* Scan the bus and record every function whose IDs can be read. */
-static int pci_scan(struct pmon_pci_dev *p)
+static int pci_scan(struct pmon_pci_dev *p, char *why, size_t whylen)
 {
 	struct pci_dev *d;
 	int n = 0;
 
 	if (pci_guarded_scan(p) != 0) {
-		pci_why(p, "libpci cannot scan %s: %s", p->root, p->cbmsg);
-		return PMON_EIO;
+		return pmon_why(why, whylen, PMON_EIO, "libpci cannot scan %s: %s", p->root, p->cbmsg);
 	}
 	for (d = p->acc->devices; d; d = d->next)
 		n++;
 	p->fn = calloc(n ? (size_t)n : 1, sizeof(*p->fn));
 	if (!p->fn) {
-		pci_why(p, "out of memory scanning PCI devices");
-		return PMON_ENOMEM;
+		return pmon_why(why, whylen, PMON_ENOMEM, "out of memory scanning PCI devices");
 	}
 	for (d = p->acc->devices; d; d = d->next) {
 		struct pci_fn *f = &p->fn[p->nfn];
@@ -296,22 +270,19 @@ int pmon_pci_open(struct pmon_pci_dev **out, const char *sysfs_root, char *why, 
 		sysfs_root = PCI_DEFAULT_ROOT;
 	p = calloc(1, sizeof(*p));
 	if (!p) {
-		copy_why(why, whylen, "out of memory opening PCI access");
-		return PMON_ENOMEM;
+		return pmon_why(why, whylen, PMON_ENOMEM, "out of memory opening PCI access");
 	}
 	if (strlen(sysfs_root) >= sizeof(p->root)) {
 		free(p);
-		copy_why(why, whylen, "PCI sysfs root path too long");
-		return PMON_EINVAL;
+		return pmon_why(why, whylen, PMON_EINVAL, "PCI sysfs root path too long");
 	}
 	strcpy(p->root, sysfs_root);
 	pthread_mutex_init(&p->lock, NULL);
-	rc = pci_check_root(p);
+	rc = pci_check_root(p, why, whylen);
 	if (rc == 0) {
 		p->acc = pci_alloc();
 		if (!p->acc) {
-			pci_why(p, "libpci: pci_alloc failed");
-			rc = PMON_ENOMEM;
+			rc = pmon_why(why, whylen, PMON_ENOMEM, "libpci: pci_alloc failed");
 		}
 	}
 	if (rc == 0) {
@@ -322,14 +293,12 @@ int pmon_pci_open(struct pmon_pci_dev **out, const char *sysfs_root, char *why, 
 		p->acc->writeable = 0;
 		p->acc->method = PCI_ACCESS_SYS_BUS_PCI;
 		if (pci_set_param(p->acc, "sysfs.path", p->root) != 0) {
-			pci_why(p, "libpci has no sysfs.path parameter");
-			rc = PMON_ENOSUPP;
+			rc = pmon_why(why, whylen, PMON_ENOSUPP, "libpci has no sysfs.path parameter");
 		}
 	}
 	if (rc == 0)
-		rc = pci_scan(p);
+		rc = pci_scan(p, why, whylen);
 	if (rc != 0) {
-		copy_why(why, whylen, p->why);
 		pci_free(p);
 		return rc;
 	}

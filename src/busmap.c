@@ -4,7 +4,6 @@
  */
 #define _GNU_SOURCE
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -16,28 +15,6 @@
 #define MAX_UBOX     256
 
 /* Append one message to bm->warn, "; "-separated, truncating safely. */
-static void bm_warn(struct pmon_busmap *bm, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void bm_warn(struct pmon_busmap *bm, const char *fmt, ...)
-{
-	size_t len = strlen(bm->warn);
-	va_list ap;
-	int n;
-
-	if (len + 1 >= sizeof(bm->warn))
-		return;
-	if (len) {
-		snprintf(bm->warn + len, sizeof(bm->warn) - len, "; ");
-		len = strlen(bm->warn);
-	}
-	va_start(ap, fmt);
-	n = vsnprintf(bm->warn + len, sizeof(bm->warn) - len, fmt, ap);
-	va_end(ap);
-	if (n > 0 && (size_t)n >= sizeof(bm->warn) - len)
-		memcpy(bm->warn + sizeof(bm->warn) - 4, "...", 4);
-}
-
 static void bm_init(struct pmon_busmap *bm)
 {
 	memset(bm, 0, sizeof(*bm));
@@ -86,7 +63,8 @@ static void cross_check(struct pmon_busmap *bm, const struct pmon_topo *t, pmon_
 
 	if (hs < 0 || hs == r->socket)
 		return;
-	bm_warn(bm, "bus 0x%02x: UBox node-ID registers say socket %d (CPUNODEID 0x%x,"
+	pmon_why_add(bm->warn, sizeof(bm->warn), "; ",
+		     "bus 0x%02x: UBox node-ID registers say socket %d (CPUNODEID 0x%x,"
 		" GIDNIDMAP 0x%06x), hwloc says socket %d",
 		d.bus, r->socket, r->cpunodeid, r->gidnidmap, hs);
 }
@@ -121,7 +99,8 @@ int pmon_busmap_build(struct pmon_access *a, const struct pmon_topo *t,
 		int rc;
 
 		if (d.domain != bm->domain) {
-			bm_warn(bm, "UBox %04x:%02x:%02x.%x ignored: only PCI domain %04x is mapped",
+			pmon_why_add(bm->warn, sizeof(bm->warn), "; ",
+				     "UBox %04x:%02x:%02x.%x ignored: only PCI domain %04x is mapped",
 				d.domain, d.bus, d.dev, d.func, bm->domain);
 			continue;
 		}
@@ -129,13 +108,15 @@ int pmon_busmap_build(struct pmon_access *a, const struct pmon_topo *t,
 		if (rc != 0)
 			return rc;
 		if (r.socket < 0) {
-			bm_warn(bm, "bus 0x%02x: local node ID %u (CPUNODEID 0x%x) is not in"
+			pmon_why_add(bm->warn, sizeof(bm->warn), "; ",
+				     "bus 0x%02x: local node ID %u (CPUNODEID 0x%x) is not in"
 				" GIDNIDMAP 0x%06x; bus left unmapped",
 				d.bus, r.cpunodeid & 7, r.cpunodeid, r.gidnidmap);
 			continue;
 		}
 		if (bm->socket_bus[r.socket] >= 0) {
-			bm_warn(bm, "bus 0x%02x: node-ID registers say socket %d, already given to"
+			pmon_why_add(bm->warn, sizeof(bm->warn), "; ",
+				     "bus 0x%02x: node-ID registers say socket %d, already given to"
 				" bus 0x%02x; bus left unmapped",
 				d.bus, r.socket, bm->socket_bus[r.socket]);
 			continue;

@@ -1,6 +1,7 @@
 /* errors.c - short texts for libpmon's error codes. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "pmon/pmon.h"
 #include "why.h"
@@ -35,4 +36,21 @@ int pmon_why(char *buf, size_t len, int code, const char *fmt, ...)
 		va_end(ap);
 	}
 	return code;
+}
+
+void pmon_why_add(char *buf, size_t len, const char *sep, const char *fmt, ...)
+{
+	size_t n = strnlen(buf, len);
+	va_list ap;
+	int k;
+
+	if (n && n + strlen(sep) + 1 < len)
+		n += (size_t)snprintf(buf + n, len - n, "%s", sep);
+	if (n + 1 >= len)
+		return;
+	va_start(ap, fmt);
+	k = vsnprintf(buf + n, len - n, fmt, ap);
+	va_end(ap);
+	if (k > 0 && (size_t)k >= len - n && len >= 4)
+		memcpy(buf + len - 4, "...", 4);
 }

@@ -6,7 +6,6 @@
  * uncore PCI functions.  Opening writes no register.
  */
 #define _GNU_SOURCE
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,22 +18,6 @@
 #include "why.h"
 
 #define SNBEP_MODEL 45
-
-static void warn(struct pmon_machine *m, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void warn(struct pmon_machine *m, const char *fmt, ...)
-{
-	size_t n = strlen(m->warnings);
-	if (n + 2 >= sizeof(m->warnings))
-		return;
-	if (n)
-		m->warnings[n++] = '\n';
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(m->warnings + n, sizeof(m->warnings) - n, fmt, ap);
-	va_end(ap);
-}
 
 static int core_pmu_native(const struct pmon_box_type *t, unsigned model)
 {
@@ -77,8 +60,9 @@ static int find_boxes(struct pmon_machine *m, char *why, size_t whylen)
 				if (pmon_busmap_socket(&m->bm, found[i]) != s)
 					continue;
 				if (found[i].dev != fn->dev || found[i].func != fn->func) {
-					warn(m, "8086:%04x found at %02x:%02x.%x, expected device %u function %u; not used",
-					     fn->devid, found[i].bus, found[i].dev, found[i].func, fn->dev, fn->func);
+					pmon_why_add(m->warnings, sizeof(m->warnings), "\n",
+						     "8086:%04x found at %02x:%02x.%x, expected device %u function %u; not used",
+						     fn->devid, found[i].bus, found[i].dev, found[i].func, fn->dev, fn->func);
 					continue;
 				}
 				loc->present = 1;
@@ -94,8 +78,9 @@ static int find_boxes(struct pmon_machine *m, char *why, size_t whylen)
 						loc->extra = found[i];
 					}
 				if (!loc->has_extra)
-					warn(m, "socket %d: %s has no match/mask function 8086:%04x; its filters are unusable",
-					     s, pmus[p].name, xf->devid);
+					pmon_why_add(m->warnings, sizeof(m->warnings), "\n",
+						     "socket %d: %s has no match/mask function 8086:%04x; its filters are unusable",
+						     s, pmus[p].name, xf->devid);
 			}
 		}
 	}
@@ -181,10 +166,11 @@ int pmon_machine_open(pmon_machine_t **out, const char *backend, char *why, size
 		goto fail;
 	}
 	if (m->bm.warn[0])
-		warn(m, "%s", m->bm.warn);
+		pmon_why_add(m->warnings, sizeof(m->warnings), "\n", "%s", m->bm.warn);
 	if (m->bm.nsockets != m->topo.nsockets)
-		warn(m, "hwloc reports %d socket(s) but %d UBox function(s) were found",
-		     m->topo.nsockets, m->bm.nsockets);
+		pmon_why_add(m->warnings, sizeof(m->warnings), "\n",
+			     "hwloc reports %d socket(s) but %d UBox function(s) were found",
+			     m->topo.nsockets, m->bm.nsockets);
 	if ((rc = find_boxes(m, why, whylen)))
 		goto fail;
 	snprintf(m->cpu_name, sizeof(m->cpu_name), "%s", m->id.brand);

@@ -21,7 +21,6 @@
  * unfrozen.  Box controls are write-only in silicon, so their earlier value
  * cannot be saved; an unused box is left at 0, its power-on state.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,18 +64,6 @@ struct pmon_session {
 	char err[512];
 };
 
-static int set_err(pmon_session_t *s, int rc, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int set_err(pmon_session_t *s, int rc, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(s->err, sizeof(s->err), fmt, ap);
-	va_end(ap);
-	return rc;
-}
-
 static void close_session(void *s) { pmon_session_destroy(s); }
 
 int pmon_session_create(pmon_machine_t *m, pmon_session_t **out)
@@ -111,7 +98,7 @@ static int reschedule(pmon_session_t *s, const pmon_encoding_t *extra)
 	if (!all || !ctr) {
 		free(all);
 		free(ctr);
-		return set_err(s, PMON_ENOMEM, "out of memory");
+		return pmon_why(s->err, sizeof(s->err), PMON_ENOMEM, "out of memory");
 	}
 	for (int i = 0; i < s->n; i++)
 		all[i] = s->ev[i].enc;
@@ -130,22 +117,22 @@ int pmon_session_add(pmon_session_t *s, const pmon_encoding_t *given)
 {
 	pmon_encoding_t local = *given, *e = &local;
 	if (s->running)
-		return set_err(s, PMON_EINVAL, "cannot add %s while counting", e->name);
+		return pmon_why(s->err, sizeof(s->err), PMON_EINVAL, "cannot add %s while counting", e->name);
 	/* an encoding made without a machine names a CPU but not its socket */
 	if (e->cpu >= 0 && e->socket < 0) {
 		if (e->cpu >= s->m->topo.ncpus || s->m->topo.cpu_socket[e->cpu] < 0)
-			return set_err(s, PMON_ERANGE, "%s: cpu=%d is not present", e->name, e->cpu);
+			return pmon_why(s->err, sizeof(s->err), PMON_ERANGE, "%s: cpu=%d is not present", e->name, e->cpu);
 		e->socket = s->m->topo.cpu_socket[e->cpu];
 		if (pmon_catalog_pmu(e->pmu)->type->space != PMON_SPACE_CORE)
 			e->cpu = -1;
 	}
 	if (!pmon_machine_pmu_present(s->m, e->pmu, e->socket))
-		return set_err(s, PMON_ENODEV, "%s: box not present", e->name);
+		return pmon_why(s->err, sizeof(s->err), PMON_ENODEV, "%s: box not present", e->name);
 	if (s->n == s->cap) {
 		int cap = s->cap ? s->cap * 2 : 8;
 		struct sess_event *nev = realloc(s->ev, sizeof(*nev) * (size_t)cap);
 		if (!nev)
-			return set_err(s, PMON_ENOMEM, "out of memory");
+			return pmon_why(s->err, sizeof(s->err), PMON_ENOMEM, "out of memory");
 		s->ev = nev;
 		s->cap = cap;
 	}
@@ -161,7 +148,7 @@ int pmon_session_add(pmon_session_t *s, const pmon_encoding_t *given)
 int pmon_session_clear(pmon_session_t *s)
 {
 	if (s->running)
-		return set_err(s, PMON_EINVAL, "cannot clear while counting");
+		return pmon_why(s->err, sizeof(s->err), PMON_EINVAL, "cannot clear while counting");
 	s->n = 0;
 	return PMON_OK;
 }
@@ -211,12 +198,12 @@ static int save(pmon_session_t *s, struct sess_box *bx, enum pmon_reg_kind k, in
 		if (bx->saved[i].kind == k && bx->saved[i].idx == idx)
 			return PMON_OK;
 	if (bx->nsaved >= (int)(sizeof(bx->saved) / sizeof(bx->saved[0])))
-		return set_err(s, PMON_EINVAL, "too many registers in one box");
+		return pmon_why(s->err, sizeof(s->err), PMON_EINVAL, "too many registers in one box");
 	struct saved_reg *r = &bx->saved[bx->nsaved];
 	char why[PMON_WHY_LEN];
 	int rc = pmon_reg_read(s->m, &bx->regs, k, idx, &r->value, why, sizeof why);
 	if (rc)
-		return set_err(s, rc, "reading a %s register before programming failed: %s",
+		return pmon_why(s->err, sizeof(s->err), rc, "reading a %s register before programming failed: %s",
 			       pmon_catalog_pmu(bx->regs.pmu)->name, why);
 	r->kind = k;
 	r->idx = idx;
@@ -251,7 +238,7 @@ static int avoid_busy(pmon_session_t *s)
 		for (int c = 0; c < bx->regs.t->ncounters; c++) {
 			uint64_t v;
 			if ((rc = pmon_reg_read(s->m, &bx->regs, REG_CTL, c, &v, why, sizeof why)))
-				return set_err(s, rc, "reading a %s control failed: %s",
+				return pmon_why(s->err, sizeof(s->err), rc, "reading a %s control failed: %s",
 					       pmon_catalog_pmu(bx->regs.pmu)->name, why);
 			if (v & PMON_CTL_EN) {
 				busy[b] |= 1u << c;
@@ -266,7 +253,7 @@ static int avoid_busy(pmon_session_t *s)
 	if (!enc || !ctr) {
 		free(enc);
 		free(ctr);
-		return set_err(s, PMON_ENOMEM, "out of memory");
+		return pmon_why(s->err, sizeof(s->err), PMON_ENOMEM, "out of memory");
 	}
 	for (int i = 0; i < s->n; i++) {
 		enc[i] = s->ev[i].enc;
@@ -280,7 +267,7 @@ static int avoid_busy(pmon_session_t *s)
 	free(enc);
 	free(ctr);
 	if (rc)
-		return set_err(s, PMON_EBUSY, "counters in use by another agent (perf, another session, "
+		return pmon_why(s->err, sizeof(s->err), PMON_EBUSY, "counters in use by another agent (perf, another session, "
 			       "LIKWID, PCM) leave too few free: %s", sched_why);
 	return PMON_OK;
 }
@@ -294,10 +281,10 @@ static int prepare(pmon_session_t *s)
 	s->boxes = calloc((size_t)s->n, sizeof(*s->boxes));
 	s->nboxes = 0;
 	if (!s->boxes)
-		return set_err(s, PMON_ENOMEM, "out of memory");
+		return pmon_why(s->err, sizeof(s->err), PMON_ENOMEM, "out of memory");
 	for (int i = 0; i < s->n; i++)
 		if ((s->ev[i].box = box_of(s, &s->ev[i].enc)) < 0)
-			return set_err(s, PMON_ENODEV, "%s: box not present", s->ev[i].enc.name);
+			return pmon_why(s->err, sizeof(s->err), PMON_ENODEV, "%s: box not present", s->ev[i].enc.name);
 
 	/* shared filters against the sessions already running */
 	int nothers = pmon_registry_count(&s->m->sessions), total = s->n;
@@ -306,7 +293,7 @@ static int prepare(pmon_session_t *s)
 			total += session_at(s, o)->n;
 	pmon_encoding_t *all = malloc(sizeof(*all) * (size_t)total);
 	if (!all)
-		return set_err(s, PMON_ENOMEM, "out of memory");
+		return pmon_why(s->err, sizeof(s->err), PMON_ENOMEM, "out of memory");
 	int k = 0;
 	for (int i = 0; i < s->n; i++)
 		all[k++] = s->ev[i].enc;
@@ -320,7 +307,7 @@ static int prepare(pmon_session_t *s)
 	rc = pmon_check_filters(s->m, all, total, why, sizeof(why));
 	free(all);
 	if (rc)
-		return set_err(s, PMON_EBUSY, "a running session holds a shared filter: %s", why);
+		return pmon_why(s->err, sizeof(s->err), PMON_EBUSY, "a running session holds a shared filter: %s", why);
 
 	if ((rc = avoid_busy(s)))
 		return rc;
@@ -333,7 +320,7 @@ static int prepare(pmon_session_t *s)
 			return rc;
 		uint64_t en = e->counter < 0 ? bx->regs.t->fixed_en : PMON_CTL_EN;
 		if (saved_value(bx, ck, idx) & en)
-			return set_err(s, PMON_EBUSY,
+			return pmon_why(s->err, sizeof(s->err), PMON_EBUSY,
 				       "%s: %s %s on socket %d is already enabled (control 0x%llx): "
 				       "another agent (perf, another session, LIKWID, PCM) is counting "
 				       "with it, so pmon leaves it alone",
@@ -355,7 +342,7 @@ static int prepare(pmon_session_t *s)
 		if (is_core(bx) && bx->global_bits) {
 			uint64_t g;
 			if ((rc = pmon_reg_read(s->m, &bx->regs, REG_GLOBAL_CTL, 0, &g, why, sizeof why)))
-				return set_err(s, rc, "reading IA32_PERF_GLOBAL_CTRL failed: %s", why);
+				return pmon_why(s->err, sizeof(s->err), rc, "reading IA32_PERF_GLOBAL_CTRL failed: %s", why);
 			bx->global_saved = g & bx->global_bits;
 		}
 	}
@@ -369,7 +356,7 @@ static int wr(pmon_session_t *s, struct sess_box *bx, enum pmon_reg_kind k, int 
 	char why[PMON_WHY_LEN];
 	int rc = pmon_reg_write(s->m, &bx->regs, k, idx, v, why, sizeof why);
 	if (rc)
-		set_err(s, rc, "writing a %s register failed: %s",
+		pmon_why(s->err, sizeof(s->err), rc, "writing a %s register failed: %s",
 			pmon_catalog_pmu(bx->regs.pmu)->name, why);
 	return rc;
 }
@@ -385,7 +372,7 @@ static int global_update(pmon_session_t *s, struct sess_box *bx, int enable)
 		rc = pmon_reg_write(s->m, &bx->regs, REG_GLOBAL_CTL, 0, g, why, sizeof why);
 	}
 	if (rc)
-		set_err(s, rc, "updating IA32_PERF_GLOBAL_CTRL failed: %s", why);
+		pmon_why(s->err, sizeof(s->err), rc, "updating IA32_PERF_GLOBAL_CTRL failed: %s", why);
 	return rc;
 }
 
@@ -399,11 +386,11 @@ static int read_counters(pmon_session_t *s)
 		struct sess_box *bx = &s->boxes[b];
 		if (bx->ctr_mask &&
 		    (rc = pmon_reg_read_counters(s->m, &bx->regs, bx->ctr_mask, bx->raw, why, sizeof why)))
-			return set_err(s, rc, "reading the %s counters failed: %s",
+			return pmon_why(s->err, sizeof(s->err), rc, "reading the %s counters failed: %s",
 				       pmon_catalog_pmu(bx->regs.pmu)->name, why);
 		if (bx->fixed_used &&
 		    (rc = pmon_reg_read(s->m, &bx->regs, REG_FIXED_CTR, 0, &bx->fixed_raw, why, sizeof why)))
-			return set_err(s, rc, "reading the %s fixed counter failed: %s",
+			return pmon_why(s->err, sizeof(s->err), rc, "reading the %s fixed counter failed: %s",
 				       pmon_catalog_pmu(bx->regs.pmu)->name, why);
 	}
 	return PMON_OK;
@@ -529,9 +516,9 @@ undo:
 int pmon_session_start(pmon_session_t *s)
 {
 	if (s->running)
-		return set_err(s, PMON_EINVAL, "already counting");
+		return pmon_why(s->err, sizeof(s->err), PMON_EINVAL, "already counting");
 	if (!s->n)
-		return set_err(s, PMON_EINVAL, "no events to count");
+		return pmon_why(s->err, sizeof(s->err), PMON_EINVAL, "no events to count");
 	pmon_registry_lock(&s->m->sessions);
 	int rc = start_locked(s);
 	pmon_registry_unlock(&s->m->sessions);
@@ -581,7 +568,7 @@ int pmon_session_reset(pmon_session_t *s)
 int pmon_session_stop(pmon_session_t *s, uint64_t *values)
 {
 	if (!s->running)
-		return set_err(s, PMON_EINVAL, "not counting");
+		return pmon_why(s->err, sizeof(s->err), PMON_EINVAL, "not counting");
 	pmon_registry_lock(&s->m->sessions);
 	int rc = freeze_all(s, PMON_BOX_FRZ_EN | PMON_BOX_FRZ);
 	int rc2 = accumulate(s, values);
