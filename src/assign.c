@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "assign.h"
+#include "why.h"
 
 static uint64_t field_bits(const struct pmon_filter_field *f, const uint64_t *filt)
 {
@@ -67,46 +68,99 @@ static int augment(const pmon_encoding_t *const *evs, int i, int n, int *owner,
 	return 0;
 }
 
+/* Do events a and b (b added earlier) disagree on a filter they share?
+ * PMON_ECONFLICT with a message naming both, or PMON_OK. */
+static int pair_conflict(const struct pmon_machine *m, const pmon_encoding_t *a,
+			 const pmon_encoding_t *b, char *err, size_t errlen)
+{
+	if (!same_filters(m, a, b))
+		return PMON_OK;
+	const struct pmon_box_type *t = pmon_catalog_pmu(a->pmu)->type;
+	for (int r = 0; r < t->nfregs; r++) {
+		const struct pmon_filter_reg *fr = &t->fregs[r];
+		if (!fr->whole || !(words_used(t, a) & words_used(t, b) & (1u << fr->word)))
+			continue;
+		if (a->filt[fr->word] != b->filt[fr->word])
+			return pmon_why(err, errlen, PMON_ECONFLICT,
+					"%s and %s need different settings of the box's single %s "
+					"(0x%llx vs 0x%llx); count them in separate event sets",
+					b->name, a->name, fr->name,
+					(unsigned long long)b->filt[fr->word],
+					(unsigned long long)a->filt[fr->word]);
+	}
+	uint32_t both = a->fields_used & b->fields_used;
+	for (int f = 0; f < t->nfields; f++) {
+		if (!(both & (1u << f)))
+			continue;
+		if (field_bits(&t->fields[f], a->filt) != field_bits(&t->fields[f], b->filt))
+			return pmon_why(err, errlen, PMON_ECONFLICT,
+					"%s and %s need different values in the shared filter field '%s' "
+					"(0x%llx vs 0x%llx); count them in separate event sets",
+					b->name, a->name, t->fields[f].name,
+					(unsigned long long)field_bits(&t->fields[f], b->filt),
+					(unsigned long long)field_bits(&t->fields[f], a->filt));
+	}
+	return PMON_OK;
+}
+
 int pmon_check_filters(const struct pmon_machine *m, const pmon_encoding_t *ev, int n,
 		       char *err, size_t errlen)
 {
-	for (int i = 0; i < n; i++) {
-		const struct pmon_box_type *t = pmon_catalog_pmu(ev[i].pmu)->type;
+	for (int i = 0; i < n; i++)
 		for (int j = 0; j < i; j++) {
-			if (!same_filters(m, &ev[i], &ev[j]))
-				continue;
-			for (int r = 0; r < t->nfregs; r++) {
-				const struct pmon_filter_reg *fr = &t->fregs[r];
-				if (!fr->whole || !(words_used(t, &ev[i]) & words_used(t, &ev[j]) & (1u << fr->word)))
-					continue;
-				if (ev[i].filt[fr->word] != ev[j].filt[fr->word]) {
-					snprintf(err, errlen,
-						 "%s and %s need different settings of the box's single %s "
-						 "(0x%llx vs 0x%llx); count them in separate event sets",
-						 ev[j].name, ev[i].name, fr->name,
-						 (unsigned long long)ev[j].filt[fr->word],
-						 (unsigned long long)ev[i].filt[fr->word]);
-					return PMON_ECONFLICT;
-				}
-			}
-			uint32_t both = ev[i].fields_used & ev[j].fields_used;
-			for (int f = 0; f < t->nfields; f++) {
-				if (!(both & (1u << f)))
-					continue;
-				if (field_bits(&t->fields[f], ev[i].filt) != field_bits(&t->fields[f], ev[j].filt)) {
-					snprintf(err, errlen,
-						 "%s and %s need different values in the shared filter field '%s' "
-						 "(0x%llx vs 0x%llx); count them in separate event sets",
-						 ev[j].name, ev[i].name, t->fields[f].name,
-						 (unsigned long long)field_bits(&t->fields[f], ev[j].filt),
-						 (unsigned long long)field_bits(&t->fields[f], ev[i].filt));
-					return PMON_ECONFLICT;
-				}
-			}
+			int rc = pair_conflict(m, &ev[i], &ev[j], err, errlen);
+			if (rc)
+				return rc;
+		}
+	return PMON_OK;
+}
+
+/* Place one counter group: the events idx[0..g-1] of ev (in that order), all
+ * of one box instance.  counter[idx[k]] receives the counter (-1: fixed). */
+static int place_group(const pmon_encoding_t *const *ev, const int *idx, int g, int *counter,
+		       char *err, size_t errlen)
+{
+	const struct pmon_pmu *p = pmon_catalog_pmu(ev[idx[0]]->pmu);
+	const pmon_encoding_t *grp[PMON_SCHED_MAX];
+	int gidx[PMON_SCHED_MAX], ng = 0, fixed_owner = -1;
+	for (int k = 0; k < g; k++) {
+		int j = idx[k];
+		if (ev[j]->fixed) {
+			if (fixed_owner >= 0)
+				return pmon_why(err, errlen, PMON_ECONFLICT,
+						"%s: the fixed counter is already used by %s",
+						ev[j]->name, ev[fixed_owner]->name);
+			fixed_owner = j;
+			counter[j] = -1;
+			continue;
+		}
+		grp[ng] = ev[j];
+		gidx[ng++] = j;
+	}
+	int owner[32];
+	int nc = p->type->ncounters;
+	for (int c = 0; c < nc; c++)
+		owner[c] = -1;
+	for (int k = 0; k < ng; k++) {
+		unsigned seen = 0;
+		if (!augment(grp, k, ng, owner, nc, &seen)) {
+			unsigned allowed = grp[k]->cntmask & ((1u << nc) - 1);
+			return pmon_why(err, errlen, PMON_ECONFLICT,
+					"%s cannot be placed: %s has %d counters, this event may use "
+					"counter mask 0x%x, and the other %d event(s) in that box already need them",
+					grp[k]->name, p->name, nc, allowed, ng - 1);
 		}
 	}
-
+	for (int c = 0; c < nc; c++)
+		if (owner[c] >= 0)
+			counter[gidx[owner[c]]] = c;
 	return PMON_OK;
+}
+
+static int too_many(int n, char *err, size_t errlen)
+{
+	return pmon_why(err, errlen, PMON_ECONFLICT, "too many events (%d, at most %d)", n,
+			PMON_SCHED_MAX);
 }
 
 int pmon_schedule(const struct pmon_machine *m, const pmon_encoding_t *ev, int n,
@@ -115,54 +169,40 @@ int pmon_schedule(const struct pmon_machine *m, const pmon_encoding_t *ev, int n
 	int rc = pmon_check_filters(m, ev, n, err, errlen);
 	if (rc)
 		return rc;
-
+	if (n > PMON_SCHED_MAX)
+		return too_many(n, err, errlen);
+	const pmon_encoding_t *evp[PMON_SCHED_MAX];
+	for (int i = 0; i < n; i++)
+		evp[i] = &ev[i];
 	/* counters, one group at a time */
 	int done[PMON_SCHED_MAX] = { 0 };
-	if (n > PMON_SCHED_MAX) {
-		snprintf(err, errlen, "too many events (%d, at most %d)", n, PMON_SCHED_MAX);
-		return PMON_ECONFLICT;
-	}
 	for (int i = 0; i < n; i++) {
 		if (done[i])
 			continue;
-		const struct pmon_pmu *p = pmon_catalog_pmu(ev[i].pmu);
-		const pmon_encoding_t *grp[PMON_SCHED_MAX];
-		int idx[PMON_SCHED_MAX], g = 0, fixed_owner = -1;
-		for (int j = i; j < n; j++) {
-			if (done[j] || !same_counters(&ev[i], &ev[j]))
-				continue;
-			done[j] = 1;
-			if (ev[j].fixed) {
-				if (fixed_owner >= 0) {
-					snprintf(err, errlen, "%s: the fixed counter is already used by %s",
-						 ev[j].name, ev[fixed_owner].name);
-					return PMON_ECONFLICT;
-				}
-				fixed_owner = j;
-				counter[j] = -1;
-				continue;
+		int idx[PMON_SCHED_MAX], g = 0;
+		for (int j = i; j < n; j++)
+			if (!done[j] && same_counters(&ev[i], &ev[j])) {
+				done[j] = 1;
+				idx[g++] = j;
 			}
-			grp[g] = &ev[j];
-			idx[g++] = j;
-		}
-		int owner[32];
-		int nc = p->type->ncounters;
-		for (int c = 0; c < nc; c++)
-			owner[c] = -1;
-		for (int k = 0; k < g; k++) {
-			unsigned seen = 0;
-			if (!augment(grp, k, g, owner, nc, &seen)) {
-				unsigned allowed = grp[k]->cntmask & ((1u << nc) - 1);
-				snprintf(err, errlen,
-					 "%s cannot be placed: %s has %d counters, this event may use "
-					 "counter mask 0x%x, and the other %d event(s) in that box already need them",
-					 grp[k]->name, p->name, nc, allowed, g - 1);
-				return PMON_ECONFLICT;
-			}
-		}
-		for (int c = 0; c < nc; c++)
-			if (owner[c] >= 0)
-				counter[idx[owner[c]]] = c;
+		if ((rc = place_group(evp, idx, g, counter, err, errlen)))
+			return rc;
 	}
 	return PMON_OK;
+}
+
+int pmon_schedule_add(const struct pmon_machine *m, const pmon_encoding_t *const *ev, int n,
+		      int *counter, char *err, size_t errlen)
+{
+	const pmon_encoding_t *x = ev[n - 1];
+	int rc, idx[PMON_SCHED_MAX], g = 0;
+	for (int j = 0; j < n - 1; j++)
+		if ((rc = pair_conflict(m, x, ev[j], err, errlen)))
+			return rc;
+	if (n > PMON_SCHED_MAX)
+		return too_many(n, err, errlen);
+	for (int j = 0; j < n; j++)
+		if (same_counters(x, ev[j]))
+			idx[g++] = j;
+	return place_group(ev, idx, g, counter, err, errlen);
 }

@@ -12,6 +12,14 @@
 int pmon_schedule(const struct pmon_machine *m, const pmon_encoding_t *ev, int n,
 		  int *counter, char *err, size_t errlen);
 
+/* The same for a set that was placed before and gained one event, ev[n-1]
+ * (pointers, so that a caller's events need not be copied): only the new
+ * event's filters are checked against the others, and only its counter group
+ * is placed again; counter[] holds the earlier placement and receives the new
+ * one, identical to what pmon_schedule() gives for the whole set. */
+int pmon_schedule_add(const struct pmon_machine *m, const pmon_encoding_t *const *ev, int n,
+		      int *counter, char *err, size_t errlen);
+
 /* The shared-filter part alone: PMON_ECONFLICT when two of the events need
  * different values in one filter field (or one whole-register matcher). */
 int pmon_check_filters(const struct pmon_machine *m, const pmon_encoding_t *ev, int n,

@@ -58,6 +58,9 @@ struct pmon_session {
 	struct pmon_machine *m;
 	struct sess_event *ev;
 	int n, cap;
+	/* room for cap events: their encodings and counters while placing one */
+	const pmon_encoding_t **evp;
+	int *ctr;
 	struct sess_box *boxes;
 	int nboxes;
 	int running;
@@ -90,26 +93,22 @@ int pmon_session_counter(const pmon_session_t *s, int i)
 
 /* ---------------------------------------------------------------- events */
 
-static int reschedule(pmon_session_t *s, const pmon_encoding_t *extra)
+/* Place e with the events already added: only its filters are checked and
+ * only its counter group is placed again (pmon_schedule_add).  Room for
+ * s->n + 1 events is there. */
+static int place_new(pmon_session_t *s, const pmon_encoding_t *e)
 {
-	int n = s->n + (extra ? 1 : 0);
-	pmon_encoding_t *all = malloc(sizeof(*all) * (size_t)(n ? n : 1));
-	int *ctr = malloc(sizeof(int) * (size_t)(n ? n : 1));
-	if (!all || !ctr) {
-		free(all);
-		free(ctr);
-		return pmon_why(s->err, sizeof(s->err), PMON_ENOMEM, "out of memory");
+	int n = s->n + 1;
+	for (int i = 0; i < s->n; i++) {
+		s->evp[i] = &s->ev[i].enc;
+		s->ctr[i] = s->ev[i].counter;
 	}
-	for (int i = 0; i < s->n; i++)
-		all[i] = s->ev[i].enc;
-	if (extra)
-		all[s->n] = *extra;
-	int rc = pmon_schedule(s->m, all, n, ctr, s->err, sizeof(s->err));
+	s->evp[s->n] = e;
+	s->ctr[s->n] = 0;
+	int rc = pmon_schedule_add(s->m, s->evp, n, s->ctr, s->err, sizeof(s->err));
 	if (rc == PMON_OK)
 		for (int i = 0; i < n; i++)
-			s->ev[i].counter = ctr[i];
-	free(all);
-	free(ctr);
+			s->ev[i].counter = s->ctr[i];
 	return rc;
 }
 
@@ -131,13 +130,20 @@ int pmon_session_add(pmon_session_t *s, const pmon_encoding_t *given)
 	if (s->n == s->cap) {
 		int cap = s->cap ? s->cap * 2 : 8;
 		struct sess_event *nev = realloc(s->ev, sizeof(*nev) * (size_t)cap);
-		if (!nev)
+		if (nev)
+			s->ev = nev;
+		const pmon_encoding_t **nevp = realloc(s->evp, sizeof(*nevp) * (size_t)cap);
+		if (nevp)
+			s->evp = nevp;
+		int *nctr = realloc(s->ctr, sizeof(*nctr) * (size_t)cap);
+		if (nctr)
+			s->ctr = nctr;
+		if (!nev || !nevp || !nctr)
 			return pmon_why(s->err, sizeof(s->err), PMON_ENOMEM, "out of memory");
-		s->ev = nev;
 		s->cap = cap;
 	}
 	memset(&s->ev[s->n], 0, sizeof(s->ev[s->n]));
-	int rc = reschedule(s, e);
+	int rc = place_new(s, e);
 	if (rc)
 		return rc;
 	s->ev[s->n].enc = *e;
@@ -582,6 +588,8 @@ static void session_free(pmon_session_t *s)
 {
 	free(s->boxes);
 	free(s->ev);
+	free(s->evp);
+	free(s->ctr);
 	free(s);
 }
 

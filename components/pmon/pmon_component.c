@@ -483,6 +483,7 @@ static int _pmon_cleanup_eventset(hwd_control_state_t *ctl)
 	pmon_control_t *c = (pmon_control_t *)ctl;
 	pmon_session_destroy(c->session);
 	c->session = NULL;
+	c->n = 0;
 	return PAPI_OK;
 }
 
@@ -494,8 +495,8 @@ static int _pmon_update_control_state(hwd_control_state_t *ctl, NativeInfo_t *na
 	(void)ctx;
 	if (count > PMON_CMP_MAX_EVENTS)
 		return PAPI_ECOUNT;
-	c->n = 0;
 	if (count == 0) {
+		c->n = 0;
 		/* an empty event set holds no session (PAPI may empty a set after
 		 * cleanup_eventset has run) */
 		pmon_session_destroy(c->session);
@@ -504,9 +505,21 @@ static int _pmon_update_control_state(hwd_control_state_t *ctl, NativeInfo_t *na
 	}
 	if (!c->session && pmon_session_create(machine, &c->session))
 		return PAPI_ENOMEM;
-	pmon_session_clear(c->session);
-	c->n = 0;
-	for (int i = 0; i < count; i++) {
+	/* PAPI passes the whole set: the events the session holds already, in
+	 * the same order, stay as they are, and only the new ones are encoded
+	 * and added (anything else starts the session over) */
+	int keep = 0;
+	if (c->n <= count && pmon_session_count(c->session) == c->n)
+		while (keep < c->n && c->codes[keep] == (unsigned)native[keep].ni_event)
+			keep++;
+	if (keep < c->n) {
+		pmon_session_clear(c->session);
+		keep = 0;
+	}
+	c->n = keep;
+	for (int i = 0; i < keep; i++)
+		native[i].ni_position = i;
+	for (int i = keep; i < count; i++) {
 		pmon_encoding_t enc;
 		unsigned code = (unsigned)native[i].ni_event;
 		if (entry_copy(code, name, sizeof(name), NULL, 0))
@@ -515,8 +528,8 @@ static int _pmon_update_control_state(hwd_control_state_t *ctl, NativeInfo_t *na
 		if (!rc && (rc = pmon_session_add(c->session, &enc)))
 			snprintf(err, sizeof(err), "%s", pmon_session_errmsg(c->session));
 		if (rc) {
+			/* the session keeps the events before this one */
 			complain(err);
-			pmon_session_clear(c->session);
 			return to_papi(rc);
 		}
 		native[i].ni_position = i;
