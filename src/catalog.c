@@ -7,6 +7,7 @@
 #include "pmon/pmon.h"
 #include "access.h"
 #include "catalog.h"
+#include "encode.h"
 
 #define MAX_PMUS 64
 
@@ -152,7 +153,7 @@ static int sim_models(const char *box, uint64_t ctl, uint64_t filt0)
 static int modeled(const struct pmon_box_type *t, const struct pmon_event *ev, int um)
 {
 	char box[32];
-	uint64_t val = 0, ctl, filt0 = 0;
+	uint64_t val = 0, filt0 = 0;
 	int any_default = 0;
 
 	snprintf(box, sizeof(box), "%s%s", t->name, (ev->flags & PMON_EV_FIXED) ? "-fixed" : "");
@@ -168,8 +169,7 @@ static int modeled(const struct pmon_box_type *t, const struct pmon_event *ev, i
 			else if (um < 0 || ev->umasks[u].grp != ev->umasks[um].grp)
 				others |= ev->umasks[u].value;
 		}
-		ctl = ev->code | (1u << PMON_CTL_UMASK_SHIFT) | PMON_CORE_USR | PMON_CORE_OS;
-		return sim_models(t->name, ctl, mine | others);
+		return sim_models(t->name, pmon_event_ctl(ev, 0), mine | others);
 	}
 	if (um < 0 && ev->numasks) {
 		for (int u = 0; u < ev->numasks; u++)
@@ -187,18 +187,10 @@ static int modeled(const struct pmon_box_type *t, const struct pmon_event *ev, i
 			   ((m->flags & PMON_UM_DEFAULT) && (um < 0 || m->grp != ev->umasks[um].grp));
 		if (!take)
 			continue;
-		if (ev->flags & PMON_EV_OFFCORE)
-			filt0 |= m->value;
-		else
-			val |= m->value;
+		val |= m->value;
 		filt0 |= m->filt_set[0];
 	}
-	if (ev->flags & PMON_EV_OFFCORE)
-		ctl = ev->code | (1u << PMON_CTL_UMASK_SHIFT);
-	else
-		ctl = ev->code | (ev->ext ? PMON_CTL_EV_SEL_EXT : 0) |
-		      (val << ((ev->flags & PMON_EV_OCC) ? PMON_PCU_OCC_SEL_SHIFT : PMON_CTL_UMASK_SHIFT));
-	return sim_models(t->name, ctl, filt0);
+	return sim_models(t->name, pmon_event_ctl(ev, val), filt0);
 }
 
 int pmon_event_get(int pmu, int ev, pmon_event_info_t *out)

@@ -65,14 +65,25 @@ static int offcore_word(const struct pmon_box_type *t, const struct pmon_event *
 	return 0;
 }
 
+/* What the phases of one encoding share. */
 struct encode_state {
 	const struct pmon_pmu *pmu;
+	const struct pmon_box_type *t;
 	const struct pmon_event *ev;
+	int is_core;
+	int nsockets, ncpus;       /* bounds of socket=/cpu= (0: unchecked) */
 	uint64_t um_chosen;        /* bit u: umask u applied */
 	uint32_t grp_given;        /* bit g: a umask of group g was named */
+	const char *modname[MAX_ATTRS], *modval[MAX_ATTRS];
+	int nmods;                 /* modifiers named, resolved after the umasks */
 	uint64_t mod_given;        /* bit m: box modifier m given */
 	uint64_t mod_val[64];
 	int socket, cpu;
+	uint64_t ctl, filt[PMON_FILTER_WORDS];
+	uint32_t filled;           /* filter fields that received a value */
+	uint32_t need;             /* filter fields the event needs */
+	char *err;
+	size_t errlen;
 };
 
 /* Resolve "name" among the box modifiers this event accepts; among entries of
@@ -107,117 +118,131 @@ static uint32_t chosen_fields(const struct encode_state *st)
 	return need;
 }
 
-int pmon_encode_pmu(int pmu_idx, const char *evname, char **attrs, int nattrs,
-		    int nsockets, int ncpus, pmon_encoding_t *out, char *err, size_t errlen)
+uint64_t pmon_event_ctl(const struct pmon_event *ev, uint64_t umask)
 {
-	struct encode_state st;
-	memset(&st, 0, sizeof(st));
-	st.socket = -1;
-	st.cpu = -1;
-	st.pmu = pmon_catalog_pmu(pmu_idx);
-	const struct pmon_box_type *t = st.pmu->type;
+	if (ev->flags & PMON_EV_FIXED)
+		return 0;
+	if (ev->flags & PMON_EV_OFFCORE)
+		return ev->code | (1u << PMON_CTL_UMASK_SHIFT) | PMON_CORE_USR | PMON_CORE_OS;
+	return ev->code | (ev->ext ? PMON_CTL_EV_SEL_EXT : 0) |
+	       umask << ((ev->flags & PMON_EV_OCC) ? PMON_PCU_OCC_SEL_SHIFT : PMON_CTL_UMASK_SHIFT);
+}
+
+/* socket=N or cpu=N. */
+static int parse_qualifier(struct encode_state *st, const char *name, const char *val)
+{
+	int is_sock = !strcasecmp(name, "socket");
+	uint64_t v;
+	if (parse_u64(val, &v))
+		return pmon_why(st->err, st->errlen, PMON_EQUAL,
+				"malformed value '%s' for %s= (expected a number)", val, name);
+	if (is_sock && st->is_core)
+		return pmon_why(st->err, st->errlen, PMON_EQUAL,
+				"%s counts per CPU: use cpu=N, not socket=", st->pmu->name);
+	if (st->socket >= 0 || st->cpu >= 0)
+		return pmon_why(st->err, st->errlen, PMON_EQUAL, "socket=/cpu= given more than once");
+	int ns = st->nsockets, nc = st->ncpus;
+	if (is_sock) {
+		if ((ns > 0 && v >= (uint64_t)ns) || v > 7)
+			return pmon_why(st->err, st->errlen, PMON_ERANGE,
+					"socket=%s out of range: this machine has %d socket%s (0-%d)",
+					val, ns > 0 ? ns : 8, ns == 1 ? "" : "s", (ns > 0 ? ns : 8) - 1);
+		st->socket = (int)v;
+	} else {
+		if ((nc > 0 && v >= (uint64_t)nc) || v > 4095)
+			return pmon_why(st->err, st->errlen, PMON_ERANGE,
+					"cpu=%s out of range: this machine has %d CPUs (0-%d)",
+					val, nc > 0 ? nc : 4096, (nc > 0 ? nc : 4096) - 1);
+		st->cpu = (int)v;
+	}
+	return PMON_OK;
+}
+
+/* A name attribute that is not NAME=VALUE: one of the event's umasks. */
+static int parse_umask(struct encode_state *st, const char *attr)
+{
+	const struct pmon_event *ev = st->ev;
 	char umlist[512];
+	int found = -1;
+	for (int u = 0; u < ev->numasks; u++)
+		if (!strcasecmp(ev->umasks[u].name, attr)) {
+			found = u;
+			break;
+		}
+	if (found < 0) {
+		int exists;
+		if (find_mod(st->t, ev, 0, attr, &exists) >= 0 || exists)
+			return pmon_why(st->err, st->errlen, PMON_EQUAL,
+					"modifier '%s' needs a value ('%s=N')", attr, attr);
+		if (!ev->numasks)
+			return pmon_why(st->err, st->errlen, PMON_EUMASK,
+					"event %s takes no umask, but '%s' was given", ev->name, attr);
+		list_umasks(ev, umlist, sizeof(umlist));
+		return pmon_why(st->err, st->errlen, PMON_EUMASK,
+				"umask '%s' is not valid for %s (valid: %s)", attr, ev->name, umlist);
+	}
+	if (st->um_chosen & (1ull << found))
+		return pmon_why(st->err, st->errlen, PMON_EUMASK, "umask %s given twice",
+				ev->umasks[found].name);
+	st->um_chosen |= 1ull << found;
+	st->grp_given |= 1u << ev->umasks[found].grp;
+	return PMON_OK;
+}
 
-	int e = pmon_catalog_event(st.pmu, evname);
-	if (e < 0)
-		return pmon_why(err, errlen, PMON_ENOEVNT, "unknown event '%s' for PMU %s",
-			    evname, st.pmu->name);
-	st.ev = &t->events[e];
-	const struct pmon_event *ev = st.ev;
-	int is_core = t->space == PMON_SPACE_CORE;
-
-	/* pass 1: umasks and qualifiers; modifiers are resolved once the umasks
-	 * (and so the filter fields needed) are known */
-	const char *modname[MAX_ATTRS];
-	const char *modval[MAX_ATTRS];
-	int nmods = 0;
+/* Phase 1: the attributes: umasks and qualifiers now; modifiers are kept to
+ * be resolved once the umasks (and so the filter fields needed) are known. */
+static int parse_attrs(struct encode_state *st, const char *evname, char **attrs, int nattrs)
+{
+	int rc;
 	for (int a = 0; a < nattrs; a++) {
 		char *eq = strchr(attrs[a], '=');
 		if (!attrs[a][0])
-			return pmon_why(err, errlen, PMON_EQUAL, "empty attribute in '%s' (doubled ':'?)",
-				    evname);
-		if (eq) {
-			*eq = 0;
-			const char *name = attrs[a], *val = eq + 1;
-			if (!name[0])
-				return pmon_why(err, errlen, PMON_EQUAL, "modifier with no name ('=%s')", val);
-			if (!val[0])
-				return pmon_why(err, errlen, PMON_EQUAL, "modifier '%s=' has no value", name);
-			uint64_t v;
-			if (!strcasecmp(name, "socket") || !strcasecmp(name, "cpu")) {
-				int is_sock = !strcasecmp(name, "socket");
-				if (parse_u64(val, &v))
-					return pmon_why(err, errlen, PMON_EQUAL,
-						    "malformed value '%s' for %s= (expected a number)", val, name);
-				if (is_sock && is_core)
-					return pmon_why(err, errlen, PMON_EQUAL,
-						    "%s counts per CPU: use cpu=N, not socket=", st.pmu->name);
-				if (st.socket >= 0 || st.cpu >= 0)
-					return pmon_why(err, errlen, PMON_EQUAL,
-						    "socket=/cpu= given more than once");
-				if (is_sock) {
-					if ((nsockets > 0 && v >= (uint64_t)nsockets) || v > 7)
-						return pmon_why(err, errlen, PMON_ERANGE,
-							    "socket=%s out of range: this machine has %d socket%s (0-%d)",
-							    val, nsockets > 0 ? nsockets : 8,
-							    nsockets == 1 ? "" : "s", (nsockets > 0 ? nsockets : 8) - 1);
-					st.socket = (int)v;
-				} else {
-					if ((ncpus > 0 && v >= (uint64_t)ncpus) || v > 4095)
-						return pmon_why(err, errlen, PMON_ERANGE,
-							    "cpu=%s out of range: this machine has %d CPUs (0-%d)",
-							    val, ncpus > 0 ? ncpus : 4096, (ncpus > 0 ? ncpus : 4096) - 1);
-					st.cpu = (int)v;
-				}
-				continue;
-			}
-			if (nmods >= MAX_ATTRS)
-				return pmon_why(err, errlen, PMON_EQUAL, "too many modifiers");
-			modname[nmods] = name;
-			modval[nmods++] = val;
+			return pmon_why(st->err, st->errlen, PMON_EQUAL,
+					"empty attribute in '%s' (doubled ':'?)", evname);
+		if (!eq) {
+			if ((rc = parse_umask(st, attrs[a])))
+				return rc;
 			continue;
 		}
-		/* a umask */
-		int found = -1;
-		for (int u = 0; u < ev->numasks; u++)
-			if (!strcasecmp(ev->umasks[u].name, attrs[a])) {
-				found = u;
-				break;
-			}
-		if (found < 0) {
-			int exists;
-			if (find_mod(t, ev, 0, attrs[a], &exists) >= 0 || exists)
-				return pmon_why(err, errlen, PMON_EQUAL,
-					    "modifier '%s' needs a value ('%s=N')", attrs[a], attrs[a]);
-			if (!ev->numasks)
-				return pmon_why(err, errlen, PMON_EUMASK,
-					    "event %s takes no umask, but '%s' was given", ev->name, attrs[a]);
-			list_umasks(ev, umlist, sizeof(umlist));
-			return pmon_why(err, errlen, PMON_EUMASK,
-				    "umask '%s' is not valid for %s (valid: %s)", attrs[a], ev->name, umlist);
+		*eq = 0;
+		const char *name = attrs[a], *val = eq + 1;
+		if (!name[0])
+			return pmon_why(st->err, st->errlen, PMON_EQUAL, "modifier with no name ('=%s')", val);
+		if (!val[0])
+			return pmon_why(st->err, st->errlen, PMON_EQUAL, "modifier '%s=' has no value", name);
+		if (!strcasecmp(name, "socket") || !strcasecmp(name, "cpu")) {
+			if ((rc = parse_qualifier(st, name, val)))
+				return rc;
+			continue;
 		}
-		if (st.um_chosen & (1ull << found))
-			return pmon_why(err, errlen, PMON_EUMASK, "umask %s given twice", ev->umasks[found].name);
-		st.um_chosen |= 1ull << found;
-		st.grp_given |= 1u << ev->umasks[found].grp;
+		if (st->nmods >= MAX_ATTRS)
+			return pmon_why(st->err, st->errlen, PMON_EQUAL, "too many modifiers");
+		st->modname[st->nmods] = name;
+		st->modval[st->nmods++] = val;
 	}
+	return PMON_OK;
+}
 
-	/* exclusivity inside a group */
+/* Phase 2: the umask rules: exclusivity inside a group, defaults for groups
+ * nothing was named in, groups that must not stay empty. */
+static int umask_rules(struct encode_state *st)
+{
+	const struct pmon_event *ev = st->ev;
+	char umlist[512];
 	for (int u = 0; u < ev->numasks; u++) {
 		const struct pmon_umask *um = &ev->umasks[u];
-		if (!(st.um_chosen & (1ull << u)) || !(um->flags & PMON_UM_EXCL))
+		if (!(st->um_chosen & (1ull << u)) || !(um->flags & PMON_UM_EXCL))
 			continue;
 		for (int w = 0; w < ev->numasks; w++)
-			if (w != u && (st.um_chosen & (1ull << w)) && ev->umasks[w].grp == um->grp)
-				return pmon_why(err, errlen, PMON_EUMASK,
-					    "umask %s of %s cannot be combined with %s",
-					    um->name, ev->name, ev->umasks[w].name);
+			if (w != u && (st->um_chosen & (1ull << w)) && ev->umasks[w].grp == um->grp)
+				return pmon_why(st->err, st->errlen, PMON_EUMASK,
+						"umask %s of %s cannot be combined with %s",
+						um->name, ev->name, ev->umasks[w].name);
 	}
-	/* defaults for groups nothing was named in */
 	for (int u = 0; u < ev->numasks; u++) {
 		const struct pmon_umask *um = &ev->umasks[u];
-		if ((um->flags & PMON_UM_DEFAULT) && !(st.grp_given & (1u << um->grp)))
-			st.um_chosen |= 1ull << u;
+		if ((um->flags & PMON_UM_DEFAULT) && !(st->grp_given & (1u << um->grp)))
+			st->um_chosen |= 1ull << u;
 	}
 	uint32_t need_grps = ev->need_grps | ((ev->flags & PMON_EV_NEED_UM) ? 1u : 0);
 	for (int g = 0; g < 8; g++) {
@@ -225,111 +250,130 @@ int pmon_encode_pmu(int pmu_idx, const char *evname, char **attrs, int nattrs,
 			continue;
 		int have = 0;
 		for (int u = 0; u < ev->numasks; u++)
-			if ((st.um_chosen & (1ull << u)) && ev->umasks[u].grp == g)
+			if ((st->um_chosen & (1ull << u)) && ev->umasks[u].grp == g)
 				have = 1;
-		if (!have) {
-			size_t n = 0;
-			umlist[0] = 0;
-			for (int u = 0; u < ev->numasks && n + 1 < sizeof(umlist); u++)
-				if (ev->umasks[u].grp == g)
-					n += (size_t)snprintf(umlist + n, sizeof(umlist) - n, "%s%s",
-							      n ? ", " : "", ev->umasks[u].name);
-			return pmon_why(err, errlen, PMON_EUMASK, "%s needs a umask%s from: %s", ev->name,
-				    (ev->flags & PMON_EV_OFFCORE) ? (g == 0 ? " (request)" : g == 1 ? " (response)" : "") : "",
-				    umlist);
-		}
+		if (have)
+			continue;
+		size_t n = 0;
+		umlist[0] = 0;
+		for (int u = 0; u < ev->numasks && n + 1 < sizeof(umlist); u++)
+			if (ev->umasks[u].grp == g)
+				n += (size_t)snprintf(umlist + n, sizeof(umlist) - n, "%s%s",
+						      n ? ", " : "", ev->umasks[u].name);
+		return pmon_why(st->err, st->errlen, PMON_EUMASK, "%s needs a umask%s from: %s", ev->name,
+				(ev->flags & PMON_EV_OFFCORE) ? (g == 0 ? " (request)" : g == 1 ? " (response)" : "") : "",
+				umlist);
 	}
+	return PMON_OK;
+}
 
-	/* control word and filter words */
-	memset(out, 0, sizeof(*out));
-	uint64_t ctl = 0, umask = 0, filt[PMON_FILTER_WORDS] = { 0 };
-	uint32_t filled = 0;         /* fields that received a value */
+/* Phase 3: the control word and filter words the chosen umasks give. */
+static int umask_words(struct encode_state *st)
+{
+	const struct pmon_event *ev = st->ev;
+	const struct pmon_box_type *t = st->t;
+	uint64_t umask = 0;
 	for (int u = 0; u < ev->numasks; u++) {
-		if (!(st.um_chosen & (1ull << u)))
+		if (!(st->um_chosen & (1ull << u)))
 			continue;
 		const struct pmon_umask *um = &ev->umasks[u];
 		if (ev->flags & PMON_EV_OFFCORE)
-			filt[offcore_word(t, ev)] |= um->value;
+			st->filt[offcore_word(t, ev)] |= um->value;
 		else
 			umask |= um->value;
-		filt[0] |= um->filt_set[0];
-		filt[1] |= um->filt_set[1];
+		st->filt[0] |= um->filt_set[0];
+		st->filt[1] |= um->filt_set[1];
 		for (int f = 0; f < t->nfields; f++) {
 			const struct pmon_filter_field *fd = &t->fields[f];
 			if (fd->word < 2 && (um->filt_set[fd->word] & (pmon_bits(fd->width) << fd->shift)))
-				filled |= 1u << f;
+				st->filled |= 1u << f;
 		}
 	}
-	if (ev->flags & PMON_EV_FIXED) {
-		if (nmods)
-			return pmon_why(err, errlen, PMON_EQUAL,
-				    "%s counts on the fixed counter and takes no modifier ('%s' given)",
-				    ev->name, modname[0]);
-	} else if (ev->flags & PMON_EV_OFFCORE) {
-		ctl = ev->code | (1u << PMON_CTL_UMASK_SHIFT) | PMON_CORE_USR | PMON_CORE_OS;
-		filled |= ev->fields;
-	} else {
-		ctl = ev->code | (ev->ext ? PMON_CTL_EV_SEL_EXT : 0);
-		if (ev->flags & PMON_EV_OCC)
-			ctl |= umask << PMON_PCU_OCC_SEL_SHIFT;
-		else
-			ctl |= umask << PMON_CTL_UMASK_SHIFT;
-	}
+	if ((ev->flags & PMON_EV_FIXED) && st->nmods)
+		return pmon_why(st->err, st->errlen, PMON_EQUAL,
+				"%s counts on the fixed counter and takes no modifier ('%s' given)",
+				ev->name, st->modname[0]);
+	if (ev->flags & PMON_EV_OFFCORE)
+		st->filled |= ev->fields;
+	st->ctl = pmon_event_ctl(ev, umask);
+	return PMON_OK;
+}
 
-	uint32_t need = chosen_fields(&st);
-	for (int i = 0; i < nmods; i++) {
-		int exists;
-		int m = find_mod(t, ev, need, modname[i], &exists);
-		if (m < 0) {
-			if (!exists)
-				return pmon_why(err, errlen, PMON_EQUAL, "unknown modifier '%s' for %s",
-					    modname[i], st.pmu->name);
-			return pmon_why(err, errlen, PMON_EQUAL, "modifier '%s' does not apply to %s%s",
-				    modname[i], ev->name,
-				    t->mods[0].kind == PMON_MOD_CTL && ev->numasks ?
-				    " with the umasks given" : "");
-		}
-		const struct pmon_modifier *md = &t->mods[m];
-		if (st.mod_given & (1ull << m))
-			return pmon_why(err, errlen, PMON_EQUAL, "modifier '%s' given twice", md->name);
-		uint64_t v;
-		if (parse_u64(modval[i], &v))
-			return pmon_why(err, errlen, PMON_EQUAL, "malformed value '%s' for %s= (expected a number)",
-				    modval[i], md->name);
-		if (md->kind != PMON_MOD_ADDR && (v < md->min || v > md->max))
-			return pmon_why(err, errlen, PMON_ERANGE, "%s=%s out of range %llu-%llu for %s",
-				    md->name, modval[i], (unsigned long long)md->min,
-				    (unsigned long long)md->max, ev->name);
-		st.mod_given |= 1ull << m;
-		st.mod_val[m] = v;
-		if (md->kind == PMON_MOD_CTL) {
-			if (v > pmon_bits(md->width))
-				return pmon_why(err, errlen, PMON_ERANGE, "%s=%s does not fit %u bits",
-					    md->name, modval[i], md->width);
-			ctl |= v << md->shift;
-			continue;
-		}
-		int f = mod_field(t, ev, md);
-		const struct pmon_filter_field *fd = &t->fields[f];
-		if (md->kind == PMON_MOD_ADDR) {
-			uint64_t keep = pmon_bits(fd->width) << fd->shift;
-			if (v > md->max || (v & ~(keep | pmon_bits(fd->shift))))
-				return pmon_why(err, errlen, PMON_ERANGE,
-					    "%s=%s outside the matchable address range (max 0x%llx)",
-					    md->name, modval[i], (unsigned long long)md->max);
-			filt[fd->word] |= v & keep;
-		} else {
-			unsigned w = md->width ? md->width : fd->width;
-			if (v > pmon_bits(w))
-				return pmon_why(err, errlen, PMON_ERANGE, "%s=%s does not fit its %u-bit field %s",
-					    md->name, modval[i], w, fd->name);
-			filt[fd->word] |= v << (fd->shift + md->shift);
-		}
-		ctl |= md->ctl_also;
-		filled |= 1u << f;
-		need |= 1u << f;
+/* One modifier's value into the control word or its filter field. */
+static int apply_modifier(struct encode_state *st, const char *name, const char *val)
+{
+	const struct pmon_event *ev = st->ev;
+	const struct pmon_box_type *t = st->t;
+	int exists;
+	int m = find_mod(t, ev, st->need, name, &exists);
+	if (m < 0) {
+		if (!exists)
+			return pmon_why(st->err, st->errlen, PMON_EQUAL, "unknown modifier '%s' for %s",
+					name, st->pmu->name);
+		return pmon_why(st->err, st->errlen, PMON_EQUAL, "modifier '%s' does not apply to %s%s",
+				name, ev->name,
+				t->mods[0].kind == PMON_MOD_CTL && ev->numasks ? " with the umasks given" : "");
 	}
-	uint32_t missing = need & ~filled;
+	const struct pmon_modifier *md = &t->mods[m];
+	if (st->mod_given & (1ull << m))
+		return pmon_why(st->err, st->errlen, PMON_EQUAL, "modifier '%s' given twice", md->name);
+	uint64_t v;
+	if (parse_u64(val, &v))
+		return pmon_why(st->err, st->errlen, PMON_EQUAL,
+				"malformed value '%s' for %s= (expected a number)", val, md->name);
+	if (md->kind != PMON_MOD_ADDR && (v < md->min || v > md->max))
+		return pmon_why(st->err, st->errlen, PMON_ERANGE, "%s=%s out of range %llu-%llu for %s",
+				md->name, val, (unsigned long long)md->min,
+				(unsigned long long)md->max, ev->name);
+	st->mod_given |= 1ull << m;
+	st->mod_val[m] = v;
+	if (md->kind == PMON_MOD_CTL) {
+		if (v > pmon_bits(md->width))
+			return pmon_why(st->err, st->errlen, PMON_ERANGE, "%s=%s does not fit %u bits",
+					md->name, val, md->width);
+		st->ctl |= v << md->shift;
+		return PMON_OK;
+	}
+	int f = mod_field(t, ev, md);
+	const struct pmon_filter_field *fd = &t->fields[f];
+	if (md->kind == PMON_MOD_ADDR) {
+		uint64_t keep = pmon_bits(fd->width) << fd->shift;
+		if (v > md->max || (v & ~(keep | pmon_bits(fd->shift))))
+			return pmon_why(st->err, st->errlen, PMON_ERANGE,
+					"%s=%s outside the matchable address range (max 0x%llx)",
+					md->name, val, (unsigned long long)md->max);
+		st->filt[fd->word] |= v & keep;
+	} else {
+		unsigned w = md->width ? md->width : fd->width;
+		if (v > pmon_bits(w))
+			return pmon_why(st->err, st->errlen, PMON_ERANGE,
+					"%s=%s does not fit its %u-bit field %s", md->name, val, w, fd->name);
+		st->filt[fd->word] |= v << (fd->shift + md->shift);
+	}
+	st->ctl |= md->ctl_also;
+	st->filled |= 1u << f;
+	st->need |= 1u << f;
+	return PMON_OK;
+}
+
+/* Phase 4: the modifiers, in the order named. */
+static int apply_modifiers(struct encode_state *st)
+{
+	st->need = chosen_fields(st);
+	for (int i = 0; i < st->nmods; i++) {
+		int rc = apply_modifier(st, st->modname[i], st->modval[i]);
+		if (rc)
+			return rc;
+	}
+	return PMON_OK;
+}
+
+/* Phase 5: every needed filter field has a value, and no reserved bit is set. */
+static int check_words(const struct encode_state *st)
+{
+	const struct pmon_event *ev = st->ev;
+	const struct pmon_box_type *t = st->t;
+	uint32_t missing = st->need & ~st->filled;
 	for (int f = 0; f < t->nfields; f++) {
 		if (!(missing & (1u << f)))
 			continue;
@@ -342,48 +386,61 @@ int pmon_encode_pmu(int pmu_idx, const char *evname, char **attrs, int nattrs,
 			}
 		}
 		if (hint)
-			return pmon_why(err, errlen, PMON_EQUAL, "%s needs a value for filter field %s: add :%s=N",
-				    ev->name, t->fields[f].name, hint);
-		return pmon_why(err, errlen, PMON_EQUAL, "%s needs a value for filter field %s",
-			    ev->name, t->fields[f].name);
+			return pmon_why(st->err, st->errlen, PMON_EQUAL,
+					"%s needs a value for filter field %s: add :%s=N",
+					ev->name, t->fields[f].name, hint);
+		return pmon_why(st->err, st->errlen, PMON_EQUAL, "%s needs a value for filter field %s",
+				ev->name, t->fields[f].name);
 	}
-	if (ctl & ~(uint64_t)t->ctl_valid && !(ev->flags & PMON_EV_OFFCORE))
-		return pmon_why(err, errlen, PMON_EINVAL,
-			    "internal table error: %s encodes reserved control bits 0x%llx",
-			    ev->name, (unsigned long long)(ctl & ~(uint64_t)t->ctl_valid));
+	if (st->ctl & ~(uint64_t)t->ctl_valid && !(ev->flags & PMON_EV_OFFCORE))
+		return pmon_why(st->err, st->errlen, PMON_EINVAL,
+				"internal table error: %s encodes reserved control bits 0x%llx",
+				ev->name, (unsigned long long)(st->ctl & ~(uint64_t)t->ctl_valid));
 	for (int r = 0; r < t->nfregs; r++) {
 		const struct pmon_filter_reg *fr = &t->fregs[r];
-		if (fr->word < PMON_FILTER_WORDS && (filt[fr->word] & ~fr->valid))
-			return pmon_why(err, errlen, PMON_ERANGE, "%s: value 0x%llx sets reserved bits of %s",
-				    ev->name, (unsigned long long)filt[fr->word], fr->name);
+		if (fr->word < PMON_FILTER_WORDS && (st->filt[fr->word] & ~fr->valid))
+			return pmon_why(st->err, st->errlen, PMON_ERANGE,
+					"%s: value 0x%llx sets reserved bits of %s",
+					ev->name, (unsigned long long)st->filt[fr->word], fr->name);
 	}
+	return PMON_OK;
+}
 
-	/* the canonical name */
-	size_t n = (size_t)snprintf(out->name, sizeof(out->name), "%s::%s", st.pmu->name, ev->name);
-	for (int u = 0; u < ev->numasks && n < sizeof(out->name); u++)
-		if (st.um_chosen & (1ull << u))
-			n += (size_t)snprintf(out->name + n, sizeof(out->name) - n, ":%s", ev->umasks[u].name);
-	for (int m = 0; m < t->nmods && n < sizeof(out->name); m++)
-		if (st.mod_given & (1ull << m))
-			n += (size_t)snprintf(out->name + n, sizeof(out->name) - n,
+/* Phase 6: the canonical name: PMU::EVENT, the umasks and modifiers in table
+ * order, then the socket (uncore) or CPU. */
+static int canonical_name(const struct encode_state *st, char *name, size_t len)
+{
+	const struct pmon_event *ev = st->ev;
+	const struct pmon_box_type *t = st->t;
+	size_t n = (size_t)snprintf(name, len, "%s::%s", st->pmu->name, ev->name);
+	for (int u = 0; u < ev->numasks && n < len; u++)
+		if (st->um_chosen & (1ull << u))
+			n += (size_t)snprintf(name + n, len - n, ":%s", ev->umasks[u].name);
+	for (int m = 0; m < t->nmods && n < len; m++)
+		if (st->mod_given & (1ull << m))
+			n += (size_t)snprintf(name + n, len - n,
 					      t->mods[m].kind == PMON_MOD_ADDR ? ":%s=0x%llx" : ":%s=%llu",
-					      t->mods[m].name, (unsigned long long)st.mod_val[m]);
-	if (n >= sizeof(out->name))
-		return pmon_why(err, errlen, PMON_EINVAL, "event name too long");
-	if (st.cpu >= 0)
-		n += (size_t)snprintf(out->name + n, sizeof(out->name) - n, ":cpu=%d", st.cpu);
-	else if (!is_core)
-		n += (size_t)snprintf(out->name + n, sizeof(out->name) - n, ":socket=%d",
-				      st.socket < 0 ? 0 : st.socket);
-	if (n >= sizeof(out->name))
-		return pmon_why(err, errlen, PMON_EINVAL, "event name too long");
+					      t->mods[m].name, (unsigned long long)st->mod_val[m]);
+	if (n >= len)
+		return pmon_why(st->err, st->errlen, PMON_EINVAL, "event name too long");
+	if (st->cpu >= 0)
+		n += (size_t)snprintf(name + n, len - n, ":cpu=%d", st->cpu);
+	else if (!st->is_core)
+		n += (size_t)snprintf(name + n, len - n, ":socket=%d", st->socket < 0 ? 0 : st->socket);
+	if (n >= len)
+		return pmon_why(st->err, st->errlen, PMON_EINVAL, "event name too long");
+	if (st->is_core && st->cpu < 0)
+		return pmon_why(st->err, st->errlen, PMON_EQUAL, "%s counts per CPU: add :cpu=N",
+				st->pmu->name);
+	return PMON_OK;
+}
 
-	if (is_core && st.cpu < 0)
-		return pmon_why(err, errlen, PMON_EQUAL, "%s counts per CPU: add :cpu=N", st.pmu->name);
-
-	/* An event that may program a whole-register matcher owns all of it: it
-	 * writes every bit (unset fields as 0) and shares it only with events
-	 * that want the identical setting. */
+/* Phase 7: an event that may program a whole-register matcher owns all of
+ * it: it writes every bit (unset fields as 0) and shares it only with events
+ * that want the identical setting. */
+static void own_whole_registers(struct encode_state *st)
+{
+	const struct pmon_box_type *t = st->t;
 	for (int r = 0; r < t->nfregs; r++) {
 		if (!t->fregs[r].whole)
 			continue;
@@ -393,26 +450,55 @@ int pmon_encode_pmu(int pmu_idx, const char *evname, char **attrs, int nattrs,
 			if (t->fields[f].word == t->fregs[r].word)
 				word_fields |= 1u << f;
 		for (int md = 0; md < t->nmods; md++) {
-			int f = t->mods[md].kind != PMON_MOD_CTL ? mod_field(t, ev, &t->mods[md]) : -1;
-			if ((ev->mods & (1u << md)) && f >= 0 && (word_fields & (1u << f)))
+			int f = t->mods[md].kind != PMON_MOD_CTL ? mod_field(t, st->ev, &t->mods[md]) : -1;
+			if ((st->ev->mods & (1u << md)) && f >= 0 && (word_fields & (1u << f)))
 				reachable = 1;
 		}
-		if (reachable || (need & word_fields))
-			need |= word_fields;
+		if (reachable || (st->need & word_fields))
+			st->need |= word_fields;
 	}
+}
+
+int pmon_encode_pmu(int pmu_idx, const char *evname, char **attrs, int nattrs,
+		    int nsockets, int ncpus, pmon_encoding_t *out, char *err, size_t errlen)
+{
+	struct encode_state st;
+	int rc;
+	memset(&st, 0, sizeof(st));
+	st.socket = -1;
+	st.cpu = -1;
+	st.nsockets = nsockets;
+	st.ncpus = ncpus;
+	st.err = err;
+	st.errlen = errlen;
+	st.pmu = pmon_catalog_pmu(pmu_idx);
+	st.t = st.pmu->type;
+	st.is_core = st.t->space == PMON_SPACE_CORE;
+	int e = pmon_catalog_event(st.pmu, evname);
+	if (e < 0)
+		return pmon_why(err, errlen, PMON_ENOEVNT, "unknown event '%s' for PMU %s",
+				evname, st.pmu->name);
+	st.ev = &st.t->events[e];
+	if ((rc = parse_attrs(&st, evname, attrs, nattrs)) || (rc = umask_rules(&st)))
+		return rc;
+	memset(out, 0, sizeof(*out));
+	if ((rc = umask_words(&st)) || (rc = apply_modifiers(&st)) || (rc = check_words(&st)) ||
+	    (rc = canonical_name(&st, out->name, sizeof(out->name))))
+		return rc;
+	own_whole_registers(&st);
 
 	out->pmu = pmu_idx;
 	out->event = e;
-	out->socket = is_core ? -1 : (st.cpu >= 0 ? -1 : (st.socket < 0 ? 0 : st.socket));
+	out->socket = st.is_core ? -1 : (st.cpu >= 0 ? -1 : (st.socket < 0 ? 0 : st.socket));
 	out->cpu = st.cpu;
-	out->fixed = (ev->flags & PMON_EV_FIXED) != 0;
-	out->ctl = ctl;
-	out->cntmask = ev->cntmask;
-	memcpy(out->filt, filt, sizeof(filt));
-	out->fields_used = need;
-	for (int f = 0; f < t->nfields; f++)
-		if (need & (1u << f))
-			out->filt_used |= 1u << t->fields[f].word;
+	out->fixed = (st.ev->flags & PMON_EV_FIXED) != 0;
+	out->ctl = st.ctl;
+	out->cntmask = st.ev->cntmask;
+	memcpy(out->filt, st.filt, sizeof(st.filt));
+	out->fields_used = st.need;
+	for (int f = 0; f < st.t->nfields; f++)
+		if (st.need & (1u << f))
+			out->filt_used |= 1u << st.t->fields[f].word;
 	return PMON_OK;
 }
 
