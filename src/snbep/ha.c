@@ -35,22 +35,17 @@ static const struct pmon_modifier ha_mods[] = {
 };
 
 const struct pmon_box_type pmon_snbep_ha = {
+	SNBEP_PCI_COMMON_INIT,
 	.name = "ha",
 	.pmu_prefix = "snbep_unc_ha",
 	.perf_name = "uncore_ha",
 	.desc = "SNB-EP home agent: memory requests, directory, tracker, QPI credits, egress",
-	.space = PMON_SPACE_PCI,
 	.max_boxes = 1,
 	.ncounters = 4,
 	.width = 48,
-	.thresh_bits = 8,
 	.ctl_valid = SNBEP_CTL_GENERIC,
-	.has_box_ctl = 1,
 	.has_rst_ctrs = 0,        /* box control bits 1:0 are reserved on the HA */
 	.pci = { { 14, 1, 0x3c46 } },
-	.pci_box_ctl = 0xf4,
-	.pci_ctl0 = 0xd8,
-	.pci_ctr0 = 0xa0,
 	.fregs = ha_fregs,
 	.nfregs = PMON_ARRAY_SIZE(ha_fregs),
 	.fields = ha_fields,

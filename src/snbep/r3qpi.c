@@ -4,28 +4,19 @@
  * to 2-121). */
 #include "snbep.h"
 
-static const struct pmon_modifier r3qpi_mods[] = {
-	SNBEP_MOD_EDGE, SNBEP_MOD_INV, SNBEP_MOD_THRESH8,
-};
-
 const struct pmon_box_type pmon_snbep_r3qpi = {
+	SNBEP_PCI_COMMON_INIT,
 	.name = "r3qpi",
 	.pmu_prefix = "snbep_unc_r3qpi",
 	.perf_name = "uncore_r3qpi",
 	.desc = "SNB-EP R3QPI ring stop: ring traffic to and from a QPI link, QPI credits, ingress/egress queues",
-	.space = PMON_SPACE_PCI,
 	.max_boxes = 2,
 	.ncounters = 3,
 	.width = 44,
-	.thresh_bits = 8,
 	.ctl_valid = SNBEP_CTL_GENERIC,
-	.has_box_ctl = 1,
 	.has_rst_ctrs = 1,
 	.pci = { { 19, 5, 0x3c44 }, { 19, 6, 0x3c45 } },
-	.pci_box_ctl = 0xf4,
-	.pci_ctl0 = 0xd8,
-	.pci_ctr0 = 0xa0,
-	.mods = r3qpi_mods,
-	.nmods = PMON_ARRAY_SIZE(r3qpi_mods),
+	.mods = pmon_snbep_eit8_mods,
+	.nmods = PMON_ARRAY_SIZE(pmon_snbep_eit8_mods),
 	.events = pmon_snbep_r3qpi_events,
 };

@@ -35,6 +35,22 @@
 #define SNBEP_CTL_UBOX     0x1f84ffffu   /* thresh[28:24] */
 #define SNBEP_CTL_PCU      0xdfa4c0ffu   /* ev_sel occ_sel edge ext invert thresh[28:24] occ_inv occ_edge */
 
+/* What every SNB-EP PCI box shares (cf. the kernel's
+ * SNBEP_UNCORE_PCI_COMMON_INIT): the register block of the function (box
+ * control at 0xF4, counter controls from 0xD8, counters from 0xA0 as
+ * low/high dword pairs), a box control, and 8-bit thresholds.  A box adds
+ * its name, instances, counters, control bits, functions and tables. */
+#define SNBEP_PCI_COMMON_INIT \
+	.space = PMON_SPACE_PCI, \
+	.thresh_bits = 8, \
+	.has_box_ctl = 1, \
+	.pci_box_ctl = 0xf4, \
+	.pci_ctl0 = 0xd8, \
+	.pci_ctr0 = 0xa0
+
+/* The modifiers of a box with no filter: e, i and an 8-bit t (boxes.c). */
+extern const struct pmon_modifier pmon_snbep_eit8_mods[3];
+
 extern const struct pmon_box_type pmon_snbep_ubox, pmon_snbep_cbo, pmon_snbep_ha,
 	pmon_snbep_imc, pmon_snbep_pcu, pmon_snbep_qpi, pmon_snbep_r2pcie, pmon_snbep_r3qpi;
 
