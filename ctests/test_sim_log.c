@@ -151,7 +151,8 @@ static void *hammer(void *arg)
 	int cpu = *(int *)arg;
 	for (uint64_t i = 0; i < 20000; i++) {
 		acc->ops->msr_write(acc, cpu, 0x1A6, i & 0xFF, op_why, sizeof op_why);
-		pmon_sim_traffic(sim, cpu, (uint64_t)cpu << 20, PMON_SIM_LOAD, 1);
+		/* a new line each time: every load misses the caches */
+		pmon_sim_traffic(sim, cpu, ((uint64_t)cpu << 22) + i * 64, PMON_SIM_LOAD, 1);
 	}
 	return NULL;
 }
@@ -176,7 +177,7 @@ static void threads(void)
 		pmon_sim_channel_truth(sim, 0, c, &t);
 		rd += t.cas_rd;
 	}
-	CHECK_EQ_U64(rd, 40000, "every load reached DRAM");
+	CHECK_EQ_U64(rd, 40000, "every load (a new line) reached DRAM");
 }
 
 int main(void)

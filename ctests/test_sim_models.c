@@ -43,7 +43,56 @@ static void cases(void)
 	M("ha", 0x000001, 0, 0);            /* REQUESTS */
 	M("ubox", 0x000000, 0, 0);          /* no clockticks in the UBox */
 	M("ubox", 0x000142, 0, 0);          /* EVENT_MSG */
-	M("cbo", 0x000334, 0x7c0000, 0);    /* LLC_LOOKUP */
+	/* CBo: the filter decides too (state 22:18, nid 17:10, opc 31:23) */
+	M("cbo", 0x000334, 0x7c0000, 1);    /* LLC_LOOKUP DATA_READ, any state */
+	M("cbo", 0x000334, 0x040000, 1);    /* ... state I only */
+	M("cbo", 0x000334, 0, 0);           /* no state: counts nothing */
+	M("cbo", 0x001F34, 0x7c0000, 1);    /* ANY */
+	M("cbo", 0x004334, 0x7c0400, 1);    /* DATA_READ + NID, nf=1 */
+	M("cbo", 0x004334, 0x7c0000, 0);    /* NID without a node */
+	M("cbo", 0x000234, 0x7c0000, 0);    /* no bit 0 */
+	M("cbo", 0x000134, 0x7c0000, 0);    /* no request type */
+	M("cbo", 0x000737, 0, 1);           /* LLC_VICTIMS M|E|S */
+	M("cbo", 0x000837, 0, 0);           /* LLC_VICTIMS.MISS (undefined) */
+	M("cbo", 0x004037, 0x400, 1);       /* LLC_VICTIMS.NID */
+	M("cbo", 0x000435, 0, 1);           /* TOR_INSERTS.EVICTION */
+	M("cbo", 0x000A35, 0, 1);           /* MISS_ALL */
+	M("cbo", 0x001035, 0, 1);           /* WB */
+	M("cbo", 0x000835, 0, 0);           /* ALL is an occupancy sub-event */
+	M("cbo", 0x000135, 0x182ull << 23, 1);   /* OPCODE DRd */
+	M("cbo", 0x000135, 0x1c4ull << 23, 1);   /* OPCODE WbMtoI */
+	M("cbo", 0x000335, 0x1c4ull << 23, 0);   /* MISS_OPCODE WbMtoI: never a miss */
+	M("cbo", 0x000335, 0x18cull << 23, 1);   /* MISS_OPCODE WCiLF */
+	M("cbo", 0x000135, 0x181ull << 23, 0);   /* code reads are not produced */
+	M("cbo", 0x000135, 0x19eull << 23, 0);   /* PCIRdCur */
+	M("cbo", 0x004A35, 0x800, 1);       /* NID_MISS_ALL nf=2 */
+	M("cbo", 0x004A35, 0, 0);
+	M("cbo", 0x000836, 0, 1);           /* TOR_OCCUPANCY.ALL */
+	M("cbo", 0x01000836, 0, 0);         /* ... with a threshold: cycles not empty */
+	M("cbo", 0x001036, 0, 0);           /* WB is an inserts sub-event */
+	M("cbo", 0x00080A35, 0, 0);         /* tid_en */
+	M("cbo", 0x000113, 0, 0);           /* RXR_INSERTS: the ring is not modeled */
+	M("cbo", 0x00011B, 0, 0);           /* RING_AD_USED */
+	/* HA */
+	M("ha", 0x000301, 0, 1);            /* REQUESTS.READS */
+	M("ha", 0x000C01, 0, 1);            /* REQUESTS.WRITES */
+	M("ha", 0x000101, 0, 0);            /* half of READS */
+	M("ha", 0x000F1A, 0, 1);            /* IMC_WRITES.ALL */
+	M("ha", 0x00021A, 0, 0);            /* IMC_WRITES.PARTIAL never occurs */
+	M("ha", 0x000306, 0, 1);            /* TRACKER_INSERTS.ALL */
+	M("ha", 0x000510, 0, 1);            /* TXR_BL DRS_CACHE|DRS_QPI */
+	M("ha", 0x000210, 0, 0);            /* TXR_BL.DRS_CORE: no Direct2Core */
+	M("ha", 0x000011, 0, 0);            /* DIRECT2CORE_COUNT */
+	/* QPI */
+	M("qpi", 0x000200, 0, 1);           /* TxL_FLITS_G0.DATA */
+	M("qpi", 0x000401, 0, 1);           /* RxL_FLITS_G0.NON_DATA */
+	M("qpi", 0x000100, 0, 0);           /* G0.IDLE */
+	M("qpi", 0x00201F00, 0, 1);         /* TxL_FLITS_G1 every class */
+	M("qpi", 0x00201802, 0, 1);         /* RxL_FLITS_G1.DRS */
+	M("qpi", 0x00200201, 0, 1);         /* TxL_FLITS_G2.NDR_AK */
+	M("qpi", 0x00200101, 0, 0);         /* G2.NDR_AD */
+	M("qpi", 0x00200C03, 0, 0);         /* G2.NCB */
+	M("qpi", 0x00000113, 0, 0);         /* DIRECT2CORE */
 	/* fixed counters */
 	M("ubox-fixed", 0, 0, 1);
 	M("imc-fixed", 0xff, 0, 1);
@@ -78,8 +127,16 @@ static void cases(void)
 	M("core", 0x01BB, 0x67f800002ull, 1);     /* RFO REMOTE_DRAM */
 	M("core", 0x01B7, 0x10001ull, 1);         /* DRD ANY_RESPONSE */
 	M("core", 0x01B7, 0x10800ull, 1);         /* STREAMING_STORES ANY */
-	M("core", 0x01B7, 0x3f803c0001ull, 0);    /* LLC hit */
-	M("core", 0x01B7, 0x107fc00001ull, 0);    /* remote HITM */
+	M("core", 0x01B7, 0x3f803c0001ull, 1);    /* LLC hit */
+	M("core", 0x01B7, 0x100040001ull, 1);     /* LLC_HITM, snoop not needed */
+	M("core", 0x01B7, 0x800040001ull, 0);     /* LLC hit forwarded: not produced */
+	M("core", 0x01B7, 0x107fc00001ull, 1);    /* L3 miss, HITM */
+	M("core", 0x01B7, 0x800400001ull, 1);     /* local DRAM, SNP_FWD */
+	M("core", 0x01B7, 0x2000400001ull, 0);    /* NON_DRAM */
+	M("core", 0x01B7, 0x10008ull, 1);         /* WB ANY_RESPONSE */
+	M("core", 0x01B7, 0x80020008ull, 1);      /* WB NO_SUPP SNP_NONE */
+	M("core", 0x01B7, 0x10010ull, 1);         /* PF_DATA_RD (prefetch=1) */
+	M("core", 0x01B7, 0x10080ull, 0);         /* PF_LLC_DATA_RD: not produced */
 	M("core", 0x01B7, 0x10004ull, 0);         /* code reads */
 	M("core", 0x01B7, 0x400001ull, 0);        /* no snoop bit */
 	M("core", 0x01B7, 0x600404001ull, 0);     /* reserved bit 14 */
@@ -118,6 +175,8 @@ static const struct target targets[] = {
 };
 
 #define ROW1 (64ull * 4 * 2048)
+/* CBo filter of the sweep: every state and node, opcode 0 (not produced) */
+#define CBO_FILT 0x7ffc00ull
 
 static int never_occurs(const char *box, uint32_t ctl)
 {
@@ -127,9 +186,44 @@ static int never_occurs(const char *box, uint32_t ctl)
 	return (ev == 0x04 && !(um & 0x05)) || (ev == 0x02 && um == 0x02);
 }
 
+/*
+ * The sweep's machine: two sockets of one core (CPU 0 on socket 0, CPU 1
+ * on socket 1), a direct-mapped 64 KiB LLC (set = line mod 1024), 1-way
+ * L1 (16 sets) and L2 (64 sets).  Every line below but R, R2, R3 has its
+ * home on socket 0 and is even (QPI link 0).  From empty caches:
+ */
+#define LA   0ull                  /* LLC set 0, channel 0 row 0 of bank 0 */
+#define LB   (64ull << 10)         /* LLC set 0 */
+#define LC   (128ull << 10)        /* LLC set 0 */
+#define LD   (192ull << 10)        /* LLC set 0, channel 0 */
+#define LF   (256ull << 10)
+#define LE1  (4ull << 10)          /* L2 set 0, LLC set 64 */
+#define LE2  (8ull << 10)          /* L2 set 0, LLC set 128 */
+#define R    (32ull << 30)         /* home socket 1 */
+#define R2   (R + (64ull << 10))
+#define R3   (R + (128ull << 10))
+static void traffic(void)
+{
+	pmon_sim_traffic(sim, 0, LA, PMON_SIM_LOAD, 1);      /* DRAM read, snoop of socket 1 */
+	pmon_sim_traffic(sim, 1, LA, PMON_SIM_LOAD, 1);      /* socket 0 forwards E, keeps S */
+	pmon_sim_traffic(sim, 0, LB, PMON_SIM_LOAD, 1);      /* victim LA: S */
+	pmon_sim_traffic(sim, 0, LC, PMON_SIM_STORE, 1);     /* victim LB: E; RFO */
+	pmon_sim_traffic(sim, 0, LA, PMON_SIM_LOAD, 1);      /* victim LC: M (written); F fwd */
+	pmon_sim_traffic(sim, 0, LD, PMON_SIM_NT_STORE, 1);  /* WCiLF, DRAM write */
+	pmon_sim_traffic(sim, 0, LE1, PMON_SIM_STORE, 1);
+	pmon_sim_traffic(sim, 0, LE2, PMON_SIM_LOAD, 1);     /* L2 victim LE1: WbMtoI */
+	pmon_sim_traffic(sim, 1, LF, PMON_SIM_LOAD, 1);      /* HA 0 data over QPI */
+	pmon_sim_traffic(sim, 1, R, PMON_SIM_LOAD, 1);       /* home 1 snoops socket 0 */
+	pmon_sim_traffic(sim, 0, R2, PMON_SIM_LOAD, 1);      /* request 0 -> 1 */
+	pmon_sim_traffic(sim, 0, R3, PMON_SIM_NT_STORE, 1);  /* completion 1 -> 0 */
+	pmon_sim_traffic(sim, 0, ROW1, PMON_SIM_LOAD, 1);    /* bank 0 row 1: page miss */
+}
+
 static uint64_t drive(const struct target *t, uint32_t ctl)
 {
 	uint64_t v = 0;
+
+	pmon_sim_flush_caches(sim);        /* the same start every time */
 
 	if (t->msr) {
 		wrmsr(0, t->ctl, ctl | 0x400000 | (t->msr == 2 ? 0x10000 : 0));
@@ -140,12 +234,7 @@ static uint64_t drive(const struct target *t, uint32_t ctl)
 		wr(0x3f, t->dev, t->func, t->ctr + 4, 0);
 	}
 	pmon_sim_advance_ns(sim, 1000);
-	/* channel 0, bank 0: rows 0 and 1 in turn (ACT, PRE page miss, CAS
-	 * read and write, RPQ and WPQ), from CPU 0 */
-	pmon_sim_traffic(sim, 0, 0, PMON_SIM_LOAD, 1);
-	pmon_sim_traffic(sim, 0, ROW1, PMON_SIM_LOAD, 1);
-	pmon_sim_traffic(sim, 0, 0, PMON_SIM_STORE, 1);
-	pmon_sim_traffic(sim, 0, ROW1, PMON_SIM_NT_STORE, 1);
+	traffic();
 	if (t->msr)
 		acc->ops->msr_read(acc, 0, t->ctr, &v, op_why, sizeof op_why);
 	else
@@ -158,7 +247,9 @@ static void sweep(void)
 	static const uint32_t umasks[] = { 0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x08, 0x0C, 0x0F, 0x10 };
 	unsigned bad_true = 0, bad_false = 0, tried = 0;
 
-	sim_attach(sim_new("sockets=1,cores=2,threads=1"));
+	sim_attach(sim_new("sockets=2,cores=1,threads=1,llc=64K,llcways=1,l1=1K,l1ways=1,"
+			   "l2=4K,l2ways=1"));
+	wrmsr(0, 0xD14, CBO_FILT);
 	wrmsr(0, 0x38F, 1);
 	wrmsr(0, 0x1A6, 0x3fffff8fffull);   /* every response */
 	wrmsr(0, 0x1A7, 0x3fffff8fffull);
@@ -170,7 +261,9 @@ static void sweep(void)
 					uint32_t ctl = ev | umasks[u] << 8 | (ext ? 0x200000u : 0);
 					if (ctl & ~t->valid)
 						continue;
-					int want = pmon_sim_models(t->box, ctl, 0x3fffff8fffull);
+					int want = pmon_sim_models(t->box, ctl, t->box[0] == 'c' &&
+								   t->box[1] == 'b' ? CBO_FILT
+								   : 0x3fffff8fffull);
 					uint64_t got = drive(t, ctl);
 					tried++;
 					if (want && !got && !never_occurs(t->box, ctl)) {

@@ -23,6 +23,7 @@
 #define DRD_REMOTE_HITM  0x107fc00001ull
 #define STRM_ST_ANY      0x000010800ull
 
+#define MIB(n)  ((uint64_t)(n) << 20)
 #define LOCAL0  0ull                   /* socket 0 memory */
 #define REMOTE0 (32ull << 30)          /* socket 1 memory */
 
@@ -59,16 +60,18 @@ static void per_thread_rsp(void)
 	wrmsr(0, 0x38F, 0xF);
 	wrmsr(1, 0x186, EVT_B7);
 	wrmsr(1, 0x38F, 0xF);
+	/* every call below loads lines no cache holds (a new MiB each time):
+	 * each load is an offcore request */
 	pmon_sim_traffic(sim, 0, LOCAL0, PMON_SIM_LOAD, 100);
 	pmon_sim_traffic(sim, 0, REMOTE0, PMON_SIM_LOAD, 30);
-	pmon_sim_traffic(sim, 1, LOCAL0, PMON_SIM_LOAD, 7);
-	pmon_sim_traffic(sim, 1, REMOTE0, PMON_SIM_LOAD, 9);
+	pmon_sim_traffic(sim, 1, LOCAL0 + MIB(1), PMON_SIM_LOAD, 7);
+	pmon_sim_traffic(sim, 1, REMOTE0 + MIB(1), PMON_SIM_LOAD, 9);
 	CHECK_EQ_U64(rdmsr(0, 0xC1), 100, "CPU 0 counts its local loads with its own RSP_0");
 	CHECK_EQ_U64(rdmsr(1, 0xC1), 9, "CPU 1 counts its remote loads with its own RSP_0");
 	/* the sibling reprogramming its RSP_0 does not disturb CPU 0 */
 	wrmsr(1, RSP0, 0);
-	pmon_sim_traffic(sim, 0, LOCAL0, PMON_SIM_LOAD, 5);
-	pmon_sim_traffic(sim, 1, REMOTE0, PMON_SIM_LOAD, 4);
+	pmon_sim_traffic(sim, 0, LOCAL0 + MIB(2), PMON_SIM_LOAD, 5);
+	pmon_sim_traffic(sim, 1, REMOTE0 + MIB(2), PMON_SIM_LOAD, 4);
 	CHECK_EQ_U64(rdmsr(0, 0xC1), 105, "CPU 0 unaffected by CPU 1's RSP_0 write");
 	CHECK_EQ_U64(rdmsr(1, 0xC1), 9, "CPU 1 with RSP_0 = 0 counts nothing");
 	wrmsr(1, RSP0, DRD_REMOTE_DRAM);
@@ -77,10 +80,10 @@ static void per_thread_rsp(void)
 	 * (RSP_1 any DRAM, while CPU 0's RSP_1 is 0) */
 	wrmsr(0, 0x188, EVT_B7 | ANYTHREAD);
 	wrmsr(1, 0x187, EVT_BB | ANYTHREAD);
-	pmon_sim_traffic(sim, 1, LOCAL0, PMON_SIM_LOAD, 5);
-	pmon_sim_traffic(sim, 1, REMOTE0, PMON_SIM_LOAD, 6);
-	pmon_sim_traffic(sim, 0, LOCAL0, PMON_SIM_LOAD, 3);
-	pmon_sim_traffic(sim, 0, REMOTE0, PMON_SIM_LOAD, 2);
+	pmon_sim_traffic(sim, 1, LOCAL0 + MIB(3), PMON_SIM_LOAD, 5);
+	pmon_sim_traffic(sim, 1, REMOTE0 + MIB(3), PMON_SIM_LOAD, 6);
+	pmon_sim_traffic(sim, 0, LOCAL0 + MIB(4), PMON_SIM_LOAD, 3);
+	pmon_sim_traffic(sim, 0, REMOTE0 + MIB(4), PMON_SIM_LOAD, 2);
 	CHECK_EQ_U64(rdmsr(0, 0xC3), 8, "AnyThread: both threads' local loads, CPU 0's RSP_0");
 	CHECK_EQ_U64(rdmsr(1, 0xC2), 16, "AnyThread: CPU 0's loads through CPU 1's RSP_1");
 	CHECK_EQ_U64(rdmsr(0, 0xC1), 108, "PMC 0: own thread only");
@@ -89,7 +92,7 @@ static void per_thread_rsp(void)
 	wrmsr(2, 0x186, EVT_B7 | ANYTHREAD);
 	wrmsr(2, 0x38F, 1);
 	wrmsr(2, RSP0, DRD_LOCAL_DRAM);
-	pmon_sim_traffic(sim, 0, LOCAL0, PMON_SIM_LOAD, 3);
+	pmon_sim_traffic(sim, 0, LOCAL0 + MIB(5), PMON_SIM_LOAD, 3);
 	CHECK_EQ_U64(rdmsr(2, 0xC1), 0, "core 1 saw nothing of core 0");
 }
 
@@ -108,8 +111,8 @@ static void matching(void)
 		{ RFO_ANY_RESPONSE, 120, "DEMAND_RFO.ANY_RESPONSE" },
 		{ 0x600400002ull, 40, "DEMAND_RFO.LLC_MISS.LOCAL_DRAM" },
 		{ 0x67f800003ull, 100, "DRD|RFO remote DRAM" },
-		{ DRD_LLC_HIT_ANY, 0, "LLC hits: never (no caches)" },
-		{ DRD_REMOTE_HITM, 0, "snoop HITM: never" },
+		{ DRD_LLC_HIT_ANY, 0, "LLC hits: none (every line is new)" },
+		{ DRD_REMOTE_HITM, 0, "snoop HITM: none (no other cache holds a line)" },
 		{ 0x000400001ull, 0, "supplier without snoop bits: nothing" },
 		{ 0x200000001ull, 0, "snoop without supplier bits: nothing" },
 		{ 0x200400001ull, 10, "LOCAL_DRAM + SNOOP_MISS" },
@@ -131,12 +134,13 @@ static void matching(void)
 		wrmsr(cpu, RSP1, t[i].rsp);
 		wrmsr(cpu, 0x187, EVT_BB);
 		wrmsr(cpu, 0x38F, 2);
+		/* distinct lines: every load and store misses every cache */
 		pmon_sim_traffic(sim, cpu, local, PMON_SIM_LOAD, 10);
 		pmon_sim_traffic(sim, cpu, remote, PMON_SIM_LOAD, 20);
-		pmon_sim_traffic(sim, cpu, local, PMON_SIM_STORE, 40);
-		pmon_sim_traffic(sim, cpu, remote, PMON_SIM_STORE, 80);
-		pmon_sim_traffic(sim, cpu, local, PMON_SIM_NT_STORE, 160);
-		pmon_sim_traffic(sim, cpu, remote, PMON_SIM_NT_STORE, 320);
+		pmon_sim_traffic(sim, cpu, local + MIB(1), PMON_SIM_STORE, 40);
+		pmon_sim_traffic(sim, cpu, remote + MIB(1), PMON_SIM_STORE, 80);
+		pmon_sim_traffic(sim, cpu, local + MIB(2), PMON_SIM_NT_STORE, 160);
+		pmon_sim_traffic(sim, cpu, remote + MIB(2), PMON_SIM_NT_STORE, 320);
 		CHECK_EQ_U64(rdmsr(cpu, 0xC2), t[i].want, t[i].what);
 		struct pmon_sim_cpu_truth tr;
 		pmon_sim_cpu_truth(sim, cpu, &tr);
@@ -164,7 +168,7 @@ static void gating(void)
 	wrmsr(0, 0x189, 0x014101B7);              /* cmask 1 */
 	wrmsr(0, 0x186, 0x4101B6);                /* event 0xB6: not offcore */
 	wrmsr(0, 0x187, 0x4102B7);                /* umask 2: not offcore */
-	pmon_sim_traffic(sim, 0, 0, PMON_SIM_LOAD, 50);
+	pmon_sim_traffic(sim, 0, MIB(1), PMON_SIM_LOAD, 50);     /* new lines */
 	CHECK_EQ_U64(rdmsr(0, 0xC3), 50, "globally enabled");
 	CHECK_EQ_U64(rdmsr(0, 0xC4), 50, "cmask 1");
 	CHECK_EQ_U64(rdmsr(0, 0xC1), 0, "0xB6");

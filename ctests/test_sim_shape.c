@@ -99,13 +99,15 @@ static void errors(void)
 {
 	expect_error("socket=2",
 		     "PMON_SIM: unknown key 'socket' (expected sockets, cores, threads, channels, "
-		     "llc, mem, dclk, uclk, tsc, qclk, pclk, nodeids, clock, load)");
+		     "llc, mem, dclk, uclk, tsc, qclk, pclk, nodeids, clock, load, l1, l1ways, l2, "
+		     "l2ways, llcways, prefetch, lat_l1, lat_l2, lat_llc, lat_dram, lat_rdram, "
+		     "lat_rcache)");
 	expect_error("cores=12", "PMON_SIM: cores=12 out of range 1..8");
 	expect_error("sockets=0", "PMON_SIM: sockets=0 out of range 1..8");
 	expect_error("sockets=9", "PMON_SIM: sockets=9 out of range 1..8");
 	expect_error("threads=4", "PMON_SIM: threads=4 out of range 1..2");
 	expect_error("channels=5", "PMON_SIM: channels=5 out of range 1..4");
-	expect_error("llc=128M", "PMON_SIM: llc=128M out of range 1M..64M");
+	expect_error("llc=128M", "PMON_SIM: llc=128M out of range 64K..64M");
 	expect_error("mem=1M", "PMON_SIM: mem=1M out of range 64M..4T");
 	expect_error("dclk=50M", "PMON_SIM: dclk=50M out of range 100M..2G");
 	expect_error("uclk=6G", "PMON_SIM: uclk=6G out of range 100M..5G");
@@ -154,6 +156,50 @@ static void errors(void)
 	parse("cores=99");
 	CHECK_EQ_INT(sh.sockets, 77, "shape untouched on error");
 	CHECK_EQ_INT(pmon_sim_shape_parse("bogus=1", &sh, NULL, 0), -1, "no error buffer");
+}
+
+/* The memory-hierarchy keys (include/pmon/sim.h, MEMORY HIERARCHY). */
+static void cache_keys(void)
+{
+	CHECK_EQ_INT(parse(NULL), 0, "defaults");
+	CHECK_EQ_U64(sh.l1_bytes, 32768, "l1 default 32K");
+	CHECK_EQ_U64(sh.l2_bytes, 262144, "l2 default 256K");
+	CHECK_EQ_INT(sh.l1_ways, 8, "l1ways default");
+	CHECK_EQ_INT(sh.l2_ways, 8, "l2ways default");
+	CHECK_EQ_INT(sh.llc_ways, 20, "llcways default");
+	CHECK_EQ_INT(sh.prefetch, 0, "prefetch off by default");
+	CHECK_EQ_INT((int)sh.lat_ns[PMON_SIM_SUP_L1], 2, "lat_l1");
+	CHECK_EQ_INT((int)sh.lat_ns[PMON_SIM_SUP_L2], 5, "lat_l2");
+	CHECK_EQ_INT((int)sh.lat_ns[PMON_SIM_SUP_LLC], 15, "lat_llc");
+	CHECK_EQ_INT((int)sh.lat_ns[PMON_SIM_SUP_DRAM], 80, "lat_dram");
+	CHECK_EQ_INT((int)sh.lat_ns[PMON_SIM_SUP_RDRAM], 130, "lat_rdram");
+	CHECK_EQ_INT((int)sh.lat_ns[PMON_SIM_SUP_RCACHE], 110, "lat_rcache");
+	CHECK_EQ_INT(parse("l1=16K,l1ways=4,l2=128K,l2ways=16,llc=1M,cores=2,llcways=16,prefetch=1,"
+			   "lat_l1=1,lat_l2=3,lat_llc=11,lat_dram=70,lat_rdram=140,lat_rcache=99"),
+		     0, "every cache key");
+	CHECK_EQ_U64(sh.l1_bytes, 16384, "l1");
+	CHECK_EQ_U64(sh.l2_bytes, 131072, "l2");
+	CHECK_EQ_INT(sh.l1_ways, 4, "l1ways");
+	CHECK_EQ_INT(sh.l2_ways, 16, "l2ways");
+	CHECK_EQ_INT(sh.llc_ways, 16, "llcways");
+	CHECK_EQ_INT(sh.prefetch, 1, "prefetch");
+	CHECK_EQ_INT((int)sh.lat_ns[PMON_SIM_SUP_L1], 1, "lat_l1 set");
+	CHECK_EQ_INT((int)sh.lat_ns[PMON_SIM_SUP_L2], 3, "lat_l2 set");
+	CHECK_EQ_INT((int)sh.lat_ns[PMON_SIM_SUP_LLC], 11, "lat_llc set");
+	CHECK_EQ_INT((int)sh.lat_ns[PMON_SIM_SUP_DRAM], 70, "lat_dram set");
+	CHECK_EQ_INT((int)sh.lat_ns[PMON_SIM_SUP_RDRAM], 140, "lat_rdram set");
+	CHECK_EQ_INT((int)sh.lat_ns[PMON_SIM_SUP_RCACHE], 99, "lat_rcache set");
+	expect_error("prefetch=2", "PMON_SIM: prefetch=2 out of range 0..1");
+	expect_error("l1ways=0", "PMON_SIM: l1ways=0 out of range 1..32");
+	expect_error("lat_dram=100001", "PMON_SIM: lat_dram=100001 out of range 0..100000");
+	expect_error("l1=48K",
+		     "PMON_SIM: l1=49152B with l1ways=8: size / (64 * ways) must be a power of two "
+		     "(the number of sets)");
+	expect_error("l2=256K,l2ways=3",
+		     "PMON_SIM: l2=262144B with l2ways=3: size / (64 * ways) must be a power of two "
+		     "(the number of sets)");
+	expect_error("l1=64K,l2=32K,l2ways=4",
+		     "PMON_SIM: l2 (32768B) is smaller than l1 (65536B): the L2 includes the L1");
 }
 
 static void topology(void)
@@ -227,6 +273,7 @@ static void current_machine(void)
 
 int main(void)
 {
+	cache_keys();
 	defaults();
 	every_key();
 	errors();

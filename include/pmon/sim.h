@@ -30,6 +30,17 @@
 extern "C" {
 #endif
 
+/* Who supplies a line to a core (index of pmon_sim_shape.lat_ns). */
+enum pmon_sim_supplier {
+	PMON_SIM_SUP_L1 = 0,    /* default latency  2 ns */
+	PMON_SIM_SUP_L2,        /*                  5 ns */
+	PMON_SIM_SUP_LLC,       /*                 15 ns */
+	PMON_SIM_SUP_DRAM,      /* local memory    80 ns */
+	PMON_SIM_SUP_RDRAM,     /* remote memory  130 ns */
+	PMON_SIM_SUP_RCACHE,    /* another socket's cache forwards the line 110 ns */
+	PMON_SIM_NSUPPLIERS
+};
+
 struct pmon_sim_shape {
 	int sockets;            /* 1..8, default 2 */
 	int cores;              /* cores per socket 1..8, default 8 (one CBo each) */
@@ -49,7 +60,18 @@ struct pmon_sim_shape {
 	int clock;              /* enum pmon_sim_clock_mode, key "clock"; default manual */
 	uint64_t load_bps;      /* key "load": bytes per second read while time follows
 				   the wall clock, 0..PMON_SIM_LOAD_MAX, default 0 */
+	/* The memory hierarchy (see MEMORY HIERARCHY below). */
+	uint64_t l1_bytes;      /* key l1: private L1D per core, default 32K */
+	uint64_t l2_bytes;      /* key l2: private L2 per core, default 256K */
+	int l1_ways;            /* key l1ways, default 8 */
+	int l2_ways;            /* key l2ways, default 8 */
+	int llc_ways;           /* key llcways: ways of each LLC slice, default 20 */
+	int prefetch;           /* key prefetch=0|1: the L2 streamer, default 0 (off) */
+	/* keys lat_l1, lat_l2, lat_llc, lat_dram, lat_rdram, lat_rcache: the
+	 * documented latency in ns of each supplier (enum pmon_sim_supplier) */
+	uint32_t lat_ns[PMON_SIM_NSUPPLIERS];
 };
+
 
 /* Shape key clock (see pmon_sim_advance_ns). */
 enum pmon_sim_clock_mode {
@@ -118,10 +140,11 @@ uint64_t pmon_sim_now_ns(const pmon_sim_t *sim);
  * 0..sockets*cores*threads-1) to a physical address.  Addresses are split
  * over sockets in contiguous mem_bytes ranges (socket s owns
  * [s*mem_bytes, (s+1)*mem_bytes)), and over the socket's channels by cache line.
- * Until the cache model exists every access reaches DRAM: a LOAD is a DRAM
- * read, a STORE and an NT_STORE are DRAM writes; a bank's open row decides
- * ACT/PRE (open-page policy).  count repeats the access over count
- * consecutive lines starting at addr (stride 64 bytes). */
+ * Every access goes through the issuing core's caches and the memory
+ * hierarchy (MEMORY HIERARCHY below): what reaches DRAM are LLC misses (a
+ * read), write-backs of Modified lines and streaming stores (writes); a
+ * bank's open row decides ACT/PRE (open-page policy).  count repeats the
+ * access over count consecutive lines starting at addr (stride 64 bytes). */
 enum pmon_sim_kind {
 	PMON_SIM_LOAD = 0,
 	PMON_SIM_STORE = 1,
@@ -265,13 +288,24 @@ int pmon_sim_socket_bus(const pmon_sim_t *sim, int socket);
  *  - "core": OFFCORE_RESPONSE 0xB7 (RSP_0) / 0xBB (RSP_1), umask 0x01, cmask
  *    0 or 1, no invert or edge, when filt0 (the RSP value) has no reserved bit
  *    and matches an access the model produces.  Responses produced:
+ *    each request that leaves the core's L2:
  *      LOAD      request DEMAND_DATA_RD (bit 0)
- *      STORE     request DEMAND_RFO (bit 1)
+ *      STORE     request DEMAND_RFO (bit 1): a miss, or a store to a line
+ *                the core holds Shared
+ *      L2 streamer (prefetch=1): PF_DATA_RD (bit 4) / PF_RFO (bit 5)
  *      NT_STORE  request STREAMING_STORES (bit 11)
- *    LOAD/STORE: supplier L3_MISS_LOCAL_DRAM (bit 22) when the address is
- *    homed on the CPU's socket, else the remote DRAM bits 23-30; snoop
- *    SNOOP_MISS (bit 33).  NT_STORE: supplier SUPPLIER_NONE (bit 17), snoop
- *    SNOOP_NONE (bit 31): a streaming store gets no data back.  An access
+ *      dirty L2 victim: request WB (bit 3)
+ *    Reads and RFOs that hit the LLC: supplier LLC_HIT M/E/S/F (bits 18-21)
+ *    by the LLC state at lookup; snoop SNP_NOT_NEEDED (32: no other core
+ *    snooped), SNP_MISS (33: the snooped cores had no copy), SNP_NO_FWD (34:
+ *    a clean copy), HITM (36: a Modified copy).  Reads and RFOs that miss
+ *    it: supplier L3_MISS_LOCAL_DRAM (bit 22) when the line's home is the
+ *    CPU's socket, else the remote DRAM bits 23-30 (also when another
+ *    socket's cache forwards the line); snoop: SNP_NOT_NEEDED with one
+ *    socket, else the other sockets' answer: SNP_MISS, SNP_NO_FWD (a Shared
+ *    copy), SNP_FWD (a clean copy forwarded), HITM (a Modified one).
+ *    NT_STORE and WB: supplier SUPPLIER_NONE (bit 17), snoop SNOOP_NONE
+ *    (bit 31): no data come back.  An access
  *    counts when its request bit is set and either ANY_RESPONSE (bit 16) is
  *    set or both its supplier and its snoop bits intersect the RSP value.
  *    Core counters (PMCs and fixed) count only with USR set (bit 16 of
@@ -281,16 +315,42 @@ int pmon_sim_socket_bus(const pmon_sim_t *sim, int socket);
  *    An offcore counter matches every access it counts (its own thread's,
  *    and with AnyThread the sibling's) against the RSP value of the CPU the
  *    counter belongs to, never against the sibling's RSP.
- *  Everything else counts nothing.
+ *  - "cbo" (LLC slice of the line; MEMORY HIERARCHY and doc/memory-model.md):
+ *    LLC_LOOKUP 0x34: umask bit 0 plus request types DATA_READ 0x02 (reads,
+ *    RFOs, prefetches), WRITE 0x04 (L2 write-backs, streaming stores),
+ *    REMOTE_SNOOP 0x08 (another socket's snoop), ANY 0x1F; the filter's
+ *    state field (I 18, S 19, E 20, M 21, F 22: the LLC state at lookup)
+ *    must not be empty; NID 0x40 with the filter's nid mask (the line's home
+ *    node).  LLC_VICTIMS 0x37: M 0x01, E 0x02, S 0x04 (F victims count as
+ *    S), NID 0x40 (alone: every state); MISS 0x08 is not modeled.
+ *    TOR_INSERTS 0x35 / TOR_OCCUPANCY 0x36 (occupancy: thresh 0 only):
+ *    OPCODE 0x01 and MISS_OPCODE 0x03 with the filter's opc among DRd 0x182,
+ *    RFO 0x180, WCiLF 0x18C and (OPCODE only) WbMtoI 0x1C4; EVICTION 0x04,
+ *    MISS_ALL 0x0A, WB 0x10 (inserts), ALL 0x08 (occupancy), and their NID
+ *    forms (| 0x40).  The TOR holds the slice's core requests (a miss: it
+ *    left for the home agent), write-backs and evictions; snoops are not
+ *    entered.  Occupancy adds each entry's lifetime at its insert (see
+ *    MEMORY HIERARCHY).  tid_en (the thread filter) is not modeled.
+ *  - "ha": REQUESTS 0x01 READS 0x03 / WRITES 0x0C / both; IMC_WRITES 0x1A
+ *    with FULL 0x01 (PARTIAL and ISOCH never occur); TRACKER_INSERTS 0x06
+ *    ALL 0x03; TXR_BL 0x10 DRS_CACHE 0x01 / DRS_QPI 0x04 (data read from
+ *    DRAM for a local / remote requester; no Direct2Core).
+ *  - "qpi": TxL_FLITS_G0 0x00 / RxL_FLITS_G0 0x01 DATA 0x02, NON_DATA 0x04;
+ *    (ev_sel_ext) TxL_FLITS_G1 0x00 / RxL_FLITS_G1 0x02 SNP 0x01, HOM_REQ
+ *    0x02, HOM_NONREQ 0x04, DRS_DATA 0x08, DRS_NONDATA 0x10; TxL_FLITS_G2
+ *    0x01 / RxL_FLITS_G2 0x03 NDR_AK 0x02 (completions).  IDLE, NDR_AD, NCB
+ *    and NCS are not modeled.
+ *  Everything else counts nothing (ring, ingress/egress queues, R2PCIe,
+ *  R3QPI and the rest stay refused: the model carries no such traffic).
  *
- * DRAM.  Every access reaches DRAM for now (a cache model will sit in
- * sim_traffic.c's hierarchy hook).  Home socket = addr / mem_bytes; in it,
+ * DRAM.  What the hierarchy sends to memory reaches DRAM at the line's
+ * home socket.  Home socket = addr / mem_bytes; in it,
  *     line = (addr mod mem_bytes) / 64, channel = line % channels,
  *     cl = line / channels, column = cl % 128 (8 KiB rows),
  *     bank = (cl / 128) % 8, rank = (cl / 1024) % 2, row = cl / 2048.
  * Open-page policy per (rank, bank): row hit = CAS; bank closed = ACT + CAS;
- * other row open = PRE (page miss) + ACT + CAS.  LOAD = CAS RD_REG + RPQ
- * insert; STORE and NT_STORE = CAS WR_WMM + WPQ insert.
+ * other row open = PRE (page miss) + ACT + CAS.  A read = CAS RD_REG + RPQ
+ * insert; a write = CAS WR_WMM + WPQ insert.
  * ====================================================================== */
 
 /* CONCURRENCY.  Every function above and below may be called from several
@@ -355,6 +415,120 @@ struct pmon_sim_violation {
 };
 size_t pmon_sim_violation_count(const pmon_sim_t *sim);
 const struct pmon_sim_violation *pmon_sim_violation_get(const pmon_sim_t *sim, size_t i);
+
+/* ======================================================================
+ * THE MEMORY HIERARCHY (design note: doc/memory-model.md).
+ *
+ * Every access (pmon_sim_traffic, pmon_sim_vtraffic, pmon_sim_vtraffic_refs,
+ * the load= stream) goes through the caches of the issuing CPU's core:
+ *  - per core (its hyperthreads share them): L1D (l1=32K, l1ways=8) and L2
+ *    (l2=256K, l2ways=8), 64-byte lines, write-back, write-allocate, true
+ *    LRU; L2 includes L1 (an L2 eviction invalidates the L1 copy); sets =
+ *    size / (64 * ways) must be a power of two.
+ *  - per socket: the LLC, one slice per core/CBo (llc / cores bytes,
+ *    llcways=20), inclusive of the cores' caches: an LLC victim
+ *    back-invalidates the copies of the cores in its core-valid bits.
+ *    Slice of a line (the real hash is undocumented; this one is uniform):
+ *        h = (line * 0x9E3779B97F4A7C15) >> 32,  slice = (h * cores) >> 32
+ *    (line = physical address / 64), set = line mod sets, sets =
+ *    floor(llc / cores / 64 / llcways).
+ *  - coherence MESIF with core-valid bits; cross-socket requests go to the
+ *    home agent of the line's home socket, which snoops the other sockets
+ *    (home snoop) and moves messages over QPI; see doc/memory-model.md for
+ *    each message, its flits and which counter sees it.
+ *  - LOAD: a read (offcore DEMAND_DATA_RD, TOR opcode DRd); STORE: a read
+ *    for ownership when the core does not own the line (RFO), the line
+ *    becomes Modified and is written to DRAM when it leaves the LLC;
+ *    NT_STORE: no read, the caches' copies are invalidated and the full
+ *    line is written to DRAM at its home (offcore STREAMING_STORES, TOR
+ *    opcode WCiLF).
+ *  - prefetch=1: the L2 streamer.  An L2 demand miss (load or RFO) of line
+ *    L also fetches L+1 into the L2 when it lies in the same 4 KiB page and
+ *    the L2 lacks it (offcore PF_DATA_RD / PF_RFO; TOR opcode DRd / RFO).
+ *  - traffic does not move emulated time.  Occupancy events add, at each
+ *    insert, the entry's lifetime: the supplier's lat_ns converted to the
+ *    box clock, round(lat_ns * hz / 1e9) cycles.
+ * Defaults of the latencies (ns): lat_l1=2, lat_l2=5, lat_llc=15,
+ * lat_dram=80, lat_rdram=130, lat_rcache=110 (0..100000).
+ * ====================================================================== */
+
+/* Emulated memory: virtual addresses of the machine in 4 KiB pages.  Frames
+ * of a socket are handed out in a pseudo-random order (a fixed permutation
+ * of the socket's frames, documented in doc/memory-model.md), so that
+ * channels, banks and LLC slices see realistic address distributions. */
+enum pmon_sim_place {
+	PMON_SIM_FIRST_TOUCH = 0,   /* the socket of the first CPU touching a page */
+	PMON_SIM_ON_SOCKET = 1,     /* the socket given */
+	PMON_SIM_INTERLEAVE = 2,    /* page i of the region on socket i % sockets */
+};
+/* Reserve bytes (rounded up to pages, > 0) of virtual memory; *vaddr = its
+ * page-aligned base, never 0.  Frames are taken at first touch (of the
+ * touching CPU's socket, of `socket`, or interleaved).  PMON_EINVAL: bad
+ * argument; PMON_ENOMEM: no room (a socket's frames run out at first touch:
+ * that access fails with PMON_ENOMEM). */
+int pmon_sim_mem_alloc(pmon_sim_t *sim, uint64_t bytes, enum pmon_sim_place place,
+		       int socket, uint64_t *vaddr);
+/* Release a region (vaddr = its base): its frames return to their sockets,
+ * and the caches drop their lines of them (discarded without a write-back:
+ * freed contents no longer matter; nothing is counted). */
+int pmon_sim_mem_free(pmon_sim_t *sim, uint64_t vaddr);
+/* Physical address of a virtual one: 0, or PMON_EINVAL when it is not in a
+ * region or its page was never touched. */
+int pmon_sim_mem_translate(const pmon_sim_t *sim, uint64_t vaddr, uint64_t *paddr);
+/* count accesses of one kind by cpu to consecutive lines from vaddr (all in
+ * allocated regions, else PMON_ERANGE and nothing is done). */
+int pmon_sim_vtraffic(pmon_sim_t *sim, int cpu, uint64_t vaddr, enum pmon_sim_kind kind,
+		      uint64_t count);
+/* The fast path for kernels: n line references by one CPU, in order; each
+ * element is a line-aligned virtual address OR'ed with its kind (bits 1:0).
+ * One lock round trip per call.  Checks every element before modelling any:
+ * a bad kind or an address outside the regions is PMON_EINVAL / PMON_ERANGE
+ * and nothing is done. */
+int pmon_sim_vtraffic_refs(pmon_sim_t *sim, int cpu, const uint64_t *refs, size_t n);
+/* Write back every dirty line (DRAM writes at the homes, counted by HA/iMC/
+ * QPI like any write-back) and drop every cached line of every socket. */
+int pmon_sim_flush_caches(pmon_sim_t *sim);
+
+/* Ground truth of the hierarchy, independent of any PMON programming. */
+struct pmon_sim_cache_truth {            /* per logical CPU */
+	/* by kind (enum pmon_sim_kind; NT stores bypass L1/L2: always 0) */
+	uint64_t l1_hit[3], l1_miss[3];
+	uint64_t l2_hit[3], l2_miss[3];      /* accesses that missed L1 */
+	uint64_t llc_hit[3], llc_miss[3];    /* demand requests reaching the LLC */
+	uint64_t upgrades;                   /* stores to a Shared line held in L1/L2 */
+	uint64_t hitm;                       /* demand requests answered HITM (core or socket) */
+	uint64_t supplied[PMON_SIM_NSUPPLIERS]; /* demand loads+stores by supplier */
+	uint64_t prefetches;                 /* L2 streamer requests issued */
+	uint64_t writebacks;                 /* dirty L2 victims written to the LLC */
+};
+int pmon_sim_cache_truth(const pmon_sim_t *sim, int cpu, struct pmon_sim_cache_truth *out);
+
+struct pmon_sim_slice_truth {            /* per socket and LLC slice (CBo) */
+	uint64_t lookups, hits, misses;      /* lookups by requests of this socket */
+	uint64_t snoops;                     /* lookups by other sockets' snoops */
+	uint64_t victims[4];                 /* by state: 0 M, 1 E, 2 S, 3 F */
+	uint64_t hitm;                       /* core snoops that found a Modified copy */
+	uint64_t tor_inserts, tor_misses;
+	uint64_t writebacks;                 /* core write-backs (WbMtoI) received */
+};
+int pmon_sim_slice_truth(const pmon_sim_t *sim, int socket, int slice,
+			 struct pmon_sim_slice_truth *out);
+
+struct pmon_sim_ha_truth {               /* per socket (its home agent) */
+	uint64_t reads_local, reads_remote;  /* by the requesting socket */
+	uint64_t writes_local, writes_remote;
+	uint64_t imc_reads, imc_writes;      /* DRAM lines read / written */
+};
+int pmon_sim_ha_truth(const pmon_sim_t *sim, int socket, struct pmon_sim_ha_truth *out);
+
+struct pmon_sim_qpi_truth {              /* per socket and link (port 0..1) */
+	uint64_t tx_data, tx_nondata;        /* flits sent: payload / every other flit */
+	uint64_t rx_data, rx_nondata;
+};
+int pmon_sim_qpi_truth(const pmon_sim_t *sim, int socket, int link,
+		       struct pmon_sim_qpi_truth *out);
+/* The slice (CBo) a physical address maps to (hash above). */
+int pmon_sim_llc_slice(const pmon_sim_t *sim, uint64_t paddr);
 
 #ifdef __cplusplus
 }

@@ -30,6 +30,7 @@ void sim_ctr_set_ctl(struct pmon_sim *sim, struct sim_ctr *c, const struct sim_k
 	c->prev = 0;
 	c->clock = -1;
 	c->sig = 0;
+	c->arg = 0;
 	k->decode(c, (uint32_t)ctl);
 	sim_clock_mark(sim);
 }
@@ -101,9 +102,12 @@ void sim_box_refresh(struct pmon_sim *sim, struct sim_box *b)
 {
 	int frozen = b->frz_en && b->frz;
 
+	b->mon = 0;
 	for (int i = 0; i < b->kind->nctr; i++) {
 		struct sim_ctr *c = &b->ctr[i];
 		c->active = c->enabled && !frozen && (c->clock >= 0 || c->sig);
+		if (c->active && c->sig)
+			b->mon = 1;
 	}
 	if (b->kind->has_fixed)
 		b->fixed.active = b->fixed.enabled && !frozen;

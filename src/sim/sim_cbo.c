@@ -14,12 +14,124 @@
 /* tid 4:0, nid 17:10, state 22:18, opc 31:23 */
 #define C_FILTER_VALID 0xFFFFFC1Fu
 
+/* Filter fields: state 22:18 (I S E M F = bits 18..22), nid 17:10, opc 31:23. */
+#define F_STATE(f) (((f) >> 18) & 0x1Fu)
+#define F_NID(f)   (((f) >> 10) & 0xFFu)
+#define F_OPC(f)   (((f) >> 23) & 0x1FFu)
+
+/* The TOR sub-events the model produces (umask without the NID bit 0x40):
+ * OPCODE 0x01, MISS_OPCODE 0x03, EVICTION 0x04, ALL 0x08 (occupancy),
+ * MISS_ALL 0x0a, WB 0x10 (inserts). */
+static int tor_umask_ok(unsigned umask, int occupancy)
+{
+	switch (umask & ~0x40u) {
+	case 0x01: case 0x03: case 0x04: case 0x0a:
+		return 1;
+	case 0x08:
+		return occupancy;
+	case 0x10:
+		return !occupancy;
+	default:
+		return 0;
+	}
+}
+
 static void cbo_decode(struct sim_ctr *c, uint32_t ctl)
 {
 	unsigned ev = ctl & 0xFF, umask = (ctl >> 8) & 0xFF;
 
-	if (ev == 0x00 && umask == 0 && !(ctl & SIM_CTL_TID_EN))
-		c->clock = SIM_UCLK;          /* CLOCKTICKS */
+	if (ctl & SIM_CTL_TID_EN)
+		return;                       /* the thread filter is not modeled */
+	switch (ev) {
+	case 0x00:                            /* CLOCKTICKS */
+		if (umask == 0)
+			c->clock = SIM_UCLK;
+		break;
+	case 0x34:                            /* LLC_LOOKUP: bit 0 and a request type */
+		if ((umask & 0x01) && (umask & 0x1E) && !(umask & ~0x5Fu))
+			c->sig = SIM_SIG_LLC_LOOKUP;
+		break;
+	case 0x37:                            /* LLC_VICTIMS: M 0x01 E 0x02 S 0x04, NID 0x40 */
+		if (umask && !(umask & ~0x47u))
+			c->sig = SIM_SIG_LLC_VICTIM;
+		break;
+	case 0x35:                            /* TOR_INSERTS */
+		if (tor_umask_ok(umask, 0) && !(umask & ~0x5Fu))
+			c->sig = SIM_SIG_TOR_INS;
+		break;
+	case 0x36:                            /* TOR_OCCUPANCY */
+		if (tor_umask_ok(umask, 1) && !(umask & ~0x5Fu))
+			c->sig = SIM_SIG_TOR_OCC;
+		break;
+	default:
+		break;
+	}
+	c->arg = umask;
+}
+
+static inline int nid_ok(unsigned umask, uint32_t filt, int nid)
+{
+	return !(umask & 0x40) || ((F_NID(filt) >> nid) & 1);
+}
+
+void sim_cbo_lookup(struct sim_box *b, unsigned type, int state, int nid)
+{
+	static const unsigned state_bit[] = {
+		[SIM_I] = 0x01, [SIM_S] = 0x02, [SIM_E] = 0x04, [SIM_M] = 0x08, [SIM_F] = 0x10,
+	};
+
+	if (!b->mon)
+		return;
+	for (int i = 0; i < 4; i++) {
+		struct sim_ctr *c = &b->ctr[i];
+		if (c->active && c->sig == SIM_SIG_LLC_LOOKUP && (c->arg & type) &&
+		    (F_STATE(b->reg[0]) & state_bit[state]) && nid_ok(c->arg, b->reg[0], nid))
+			sim_ctr_events(c, 1);
+	}
+}
+
+void sim_cbo_victim(struct sim_box *b, int state, int nid)
+{
+	/* F victims count as S (the umasks have no F) */
+	unsigned bit = state == SIM_M ? 0x01 : state == SIM_E ? 0x02 : 0x04;
+
+	if (!b->mon)
+		return;
+	for (int i = 0; i < 4; i++) {
+		struct sim_ctr *c = &b->ctr[i];
+		unsigned states = c->arg & 0x07;
+		if (c->active && c->sig == SIM_SIG_LLC_VICTIM && (!states || (states & bit)) &&
+		    nid_ok(c->arg, b->reg[0], nid))
+			sim_ctr_events(c, 1);
+	}
+}
+
+void sim_cbo_tor(struct sim_box *b, enum sim_tor_class cls, unsigned opc, int miss, int nid,
+		 uint64_t occ_cycles)
+{
+	if (!b->mon)
+		return;
+	for (int i = 0; i < 4; i++) {
+		struct sim_ctr *c = &b->ctr[i];
+		int match;
+		if (!c->active || (c->sig != SIM_SIG_TOR_INS && c->sig != SIM_SIG_TOR_OCC))
+			continue;
+		switch (c->arg & ~0x40u) {
+		case 0x01: match = cls != SIM_TOR_EVICT && opc == F_OPC(b->reg[0]); break;
+		case 0x03: match = miss && cls != SIM_TOR_EVICT && opc == F_OPC(b->reg[0]); break;
+		case 0x04: match = cls == SIM_TOR_EVICT; break;
+		case 0x08: match = 1; break;
+		case 0x0a: match = miss; break;
+		case 0x10: match = cls == SIM_TOR_WB; break;
+		default: match = 0; break;
+		}
+		if (!match || !nid_ok(c->arg, b->reg[0], nid))
+			continue;
+		if (c->sig == SIM_SIG_TOR_INS)
+			sim_ctr_events(c, 1);
+		else if (!c->thresh && !c->invert && !c->edge)
+			sim_ctr_add(c, occ_cycles);   /* entries summed over cycles */
+	}
 }
 
 const struct sim_kind sim_kind_cbo = {

@@ -13,8 +13,68 @@ static void ha_decode(struct sim_ctr *c, uint32_t ctl)
 {
 	unsigned ev = ctl & 0xFF, umask = (ctl >> 8) & 0xFF;
 
-	if (ev == 0x00 && umask == 0)
-		c->clock = SIM_UCLK;          /* CLOCKTICKS */
+	switch (ev) {
+	case 0x00:                            /* CLOCKTICKS */
+		if (umask == 0)
+			c->clock = SIM_UCLK;
+		break;
+	case 0x01:                            /* REQUESTS: READS 0x03, WRITES 0x0c */
+		if (umask == 0x03 || umask == 0x0C || umask == 0x0F)
+			c->sig = SIM_SIG_HA_REQ;
+		break;
+	case 0x1A:                            /* IMC_WRITES: FULL (0x01) must be in */
+		if ((umask & 0x01) && !(umask & ~0x0Fu))
+			c->sig = SIM_SIG_HA_IMC_WR;
+		break;
+	case 0x06:                            /* TRACKER_INSERTS.ALL */
+		if (umask == 0x03)
+			c->sig = SIM_SIG_HA_TRACKER;
+		break;
+	case 0x10:                            /* TXR_BL: DRS_CACHE 0x01, DRS_QPI 0x04 */
+		if (umask && !(umask & ~0x05u))
+			c->sig = SIM_SIG_HA_TXR_BL;
+		break;
+	default:
+		break;
+	}
+	c->arg = umask;
+}
+
+/* Every request also allocates a tracker entry. */
+void sim_ha_request(struct sim_box *b, enum sim_ha_what what, int local)
+{
+	unsigned bit = what == SIM_HA_READ ? 0x03 : 0x0C;
+
+	(void)local;                          /* READS/WRITES count both requesters */
+	if (!b->mon)
+		return;
+	for (int i = 0; i < 4; i++) {
+		struct sim_ctr *c = &b->ctr[i];
+		if (!c->active)
+			continue;
+		if ((c->sig == SIM_SIG_HA_REQ && (c->arg & bit)) || c->sig == SIM_SIG_HA_TRACKER)
+			sim_ctr_events(c, 1);
+	}
+}
+
+void sim_ha_imc_write(struct sim_box *b)
+{
+	if (!b->mon)
+		return;
+	for (int i = 0; i < 4; i++)
+		if (b->ctr[i].active && b->ctr[i].sig == SIM_SIG_HA_IMC_WR)
+			sim_ctr_events(&b->ctr[i], 1);
+}
+
+void sim_ha_txr_bl(struct sim_box *b, int to_qpi)
+{
+	unsigned bit = to_qpi ? 0x04 : 0x01;
+
+	if (!b->mon)
+		return;
+	for (int i = 0; i < 4; i++)
+		if (b->ctr[i].active && b->ctr[i].sig == SIM_SIG_HA_TXR_BL && (b->ctr[i].arg & bit))
+			sim_ctr_events(&b->ctr[i], 1);
 }
 
 const struct sim_kind sim_kind_ha = {

@@ -42,6 +42,17 @@ enum sim_clock { SIM_UCLK, SIM_DCLK, SIM_PCLK, SIM_QCLK, SIM_TSC, SIM_NCLOCKS };
 #define SIM_SIG_WPQ          (1u << 8)
 #define SIM_SIG_OFFCORE0     (1u << 9)
 #define SIM_SIG_OFFCORE1     (1u << 10)
+/* Events of the memory hierarchy; the counter's arg holds what the event
+ * selects (umask, direction...), matched by the box's emitter. */
+#define SIM_SIG_LLC_LOOKUP   (1u << 11)   /* CBo, arg = umask */
+#define SIM_SIG_LLC_VICTIM   (1u << 12)   /* CBo, arg = umask */
+#define SIM_SIG_TOR_INS      (1u << 13)   /* CBo, arg = umask */
+#define SIM_SIG_TOR_OCC      (1u << 14)   /* CBo, arg = umask */
+#define SIM_SIG_HA_REQ       (1u << 15)   /* HA REQUESTS, arg = umask */
+#define SIM_SIG_HA_IMC_WR    (1u << 16)   /* HA IMC_WRITES */
+#define SIM_SIG_HA_TRACKER   (1u << 17)   /* HA TRACKER_INSERTS */
+#define SIM_SIG_HA_TXR_BL    (1u << 18)   /* HA TXR_BL, arg = umask */
+#define SIM_SIG_QPI_FLITS    (1u << 19)   /* QPI, arg = rx << 16 | group << 8 | umask */
 
 /* Offcore-response MSR bits (Intel's SNB-EP matrix bit definitions). */
 #define SIM_RSP_VALID            0x3fffff8fffull
@@ -53,8 +64,19 @@ enum sim_clock { SIM_UCLK, SIM_DCLK, SIM_PCLK, SIM_QCLK, SIM_TSC, SIM_NCLOCKS };
 #define SIM_RSP_SUPPLIER_NONE    (1ull << 17)
 #define SIM_RSP_LOCAL_DRAM       (1ull << 22)
 #define SIM_RSP_REMOTE_DRAM      (0xffull << 23)   /* bits 30:23 */
+#define SIM_RSP_WB               (1ull << 3)
+#define SIM_RSP_PF_DATA_RD       (1ull << 4)
+#define SIM_RSP_PF_RFO           (1ull << 5)
+#define SIM_RSP_LLC_HITM         (1ull << 18)
+#define SIM_RSP_LLC_HITE         (1ull << 19)
+#define SIM_RSP_LLC_HITS         (1ull << 20)
+#define SIM_RSP_LLC_HITF         (1ull << 21)
 #define SIM_RSP_SNOOP_NONE       (1ull << 31)
+#define SIM_RSP_SNOOP_NOT_NEEDED (1ull << 32)
 #define SIM_RSP_SNOOP_MISS       (1ull << 33)
+#define SIM_RSP_SNOOP_NO_FWD     (1ull << 34)
+#define SIM_RSP_SNOOP_FWD        (1ull << 35)
+#define SIM_RSP_SNOOP_HITM       (1ull << 36)
 /* Does an access (request, supplier, snoop) count under this RSP value? */
 int sim_offcore_match(uint64_t rsp, uint64_t req, uint64_t supplier, uint64_t snoop);
 
@@ -81,6 +103,7 @@ struct sim_ctr {
 	uint8_t prev;           /* edge detector: last cycle's output */
 	uint8_t enabled;        /* control-level enable */
 	uint8_t active;         /* counting now */
+	uint32_t arg;           /* memory-hierarchy events: what the event selects */
 	uint64_t *ovf;          /* core counters: IA32_PERF_GLOBAL_STATUS */
 	uint64_t ovf_bit;
 };
@@ -109,6 +132,7 @@ struct sim_box {
 	struct sim_ctr ctr[4];
 	struct sim_ctr fixed;
 	uint32_t reg[4];        /* filter/match registers, box specific */
+	uint8_t mon;            /* some active counter counts a memory signal */
 };
 
 /* Kinds (one file per family). */
@@ -127,12 +151,52 @@ struct sim_chan {
 	uint64_t rpq, wpq;
 };
 
+/* ---- the memory hierarchy ---- */
+enum sim_st { SIM_I = 0, SIM_S = 1, SIM_E = 2, SIM_M = 3, SIM_F = 4 };
+
+/* One set-associative array: ways entries per set, in flat arrays. */
+struct sim_cache {
+	uint64_t *tag;          /* line + 1; 0 = empty way */
+	uint32_t *age;          /* LRU stamp: larger = more recently used */
+	uint8_t *st;            /* enum sim_st */
+	uint8_t *cv;            /* LLC only: core-valid bits (bit = core in socket) */
+	uint32_t sets, ways;
+	uint32_t setmask;       /* sets - 1 when sets is a power of two, else 0 */
+	uint32_t clk;           /* last stamp handed out */
+};
+
+struct sim_pcore {              /* a physical core's private caches */
+	struct sim_cache l1, l2;
+};
+
+/* A region of the emulated virtual memory (sim_mem.c). */
+struct sim_region {
+	uint64_t base, pages;
+	int place, socket;
+	uint64_t *frame;        /* per page: physical frame number + 1, 0 untouched */
+};
+
+/* Per-socket frame allocator: a fixed pseudo-random permutation of the
+ * socket's frames, taken in order; freed frames are reused first. */
+struct sim_frames {
+	uint64_t nframes, next;
+	uint64_t *free;
+	size_t nfree, capfree;
+	int bits;               /* permutation domain 2^bits >= nframes, bits even */
+	uint32_t key;
+};
+
 struct sim_socket {
 	int slot;               /* bus slot (rank of the node ID) */
 	int bus, nodeid;
 	struct sim_box ubox, cbo[SIM_MAX_CORES], pcu, ha;
 	struct sim_box imc[SIM_MAX_CHANS], qpi[2], r2pcie, r3qpi[2];
 	struct sim_chan chan[SIM_MAX_CHANS];
+	struct sim_cache llc[SIM_MAX_CORES];       /* one per slice */
+	struct pmon_sim_slice_truth slice_truth[SIM_MAX_CORES];
+	struct pmon_sim_ha_truth ha_truth;
+	struct pmon_sim_qpi_truth qpi_truth[2];
+	struct sim_frames frames;
 };
 
 /* Core PMU of one logical CPU, with its own offcore RSP_0/1 (per thread on
@@ -143,6 +207,8 @@ struct sim_thread {
 	uint64_t fixed_ctrl, global_ctrl, global_status;
 	uint64_t rsp[2];        /* MSR_OFFCORE_RSP_0/1 */
 	struct pmon_sim_cpu_truth truth;
+	struct pmon_sim_cache_truth ctruth;
+	int sock, lcore, gcore;     /* its socket, core in the socket, core in the machine */
 };
 
 /* The access being served (for violation records). */
@@ -183,6 +249,18 @@ struct pmon_sim {
 	size_t viol_n, viol_total;
 	struct sim_cur cur;
 	char why[160];          /* reason of the last failed access */
+
+	/* the memory hierarchy */
+	struct sim_pcore *pcore;                   /* [sockets * cores] */
+	uint64_t lines_per_socket;                 /* mem_bytes / 64 */
+	int lps_shift;                             /* log2 of it when a power of two, else -1 */
+	uint64_t occ_uclk[PMON_SIM_NSUPPLIERS];    /* latencies in UCLK cycles */
+	struct sim_region *regions;
+	size_t nregions, capregions;
+	uint64_t vnext;                            /* next free virtual address */
+	uint64_t frames_total;                     /* 4 KiB frames per socket */
+	struct sim_region *last_region;            /* translation cache */
+	uint64_t last_vpage, last_pline;
 };
 
 /* ---- counters and boxes (sim_box.c) ---- */
@@ -250,21 +328,6 @@ int sim_qpi_mm_read(struct sim_box *b, uint32_t off, uint32_t *val);
 int sim_qpi_mm_write(struct pmon_sim *sim, struct sim_box *b, uint32_t off, uint32_t val);
 
 /* ---- memory traffic ---- */
-/* One cache-line access on its way through the hierarchy (sim_traffic.c's
- * hook fills in who supplies it and which DRAM operations it causes). */
-struct sim_xact {
-	int cpu, socket;        /* requester */
-	int home;               /* socket owning the address */
-	uint64_t local;         /* address within the home socket's memory */
-	enum pmon_sim_kind kind;
-	uint64_t req, supplier, snoop;   /* offcore-response view */
-	int nops;
-	struct {
-		int home;
-		uint64_t local;
-		int write;
-	} op[2];                /* DRAM operations caused */
-};
 /* count line accesses from addr on (lines checked to exist), lock held. */
 void sim_traffic_lines(struct pmon_sim *sim, int cpu, uint64_t addr,
 		       enum pmon_sim_kind kind, uint64_t count);
@@ -275,6 +338,47 @@ void sim_dram_init(struct sim_chan *ch);
 void sim_dram_access(struct pmon_sim *sim, int home, uint64_t local_addr, int write);
 void sim_dram_locate(const struct pmon_sim_shape *sh, uint64_t local_addr,
 		     struct pmon_sim_dram_loc *out);
+
+/* ---- the memory hierarchy (sim_cache.c, sim_llc.c, sim_mem.c) ---- */
+int sim_hier_init(struct pmon_sim *sim);
+void sim_hier_free(struct pmon_sim *sim);
+/* One line access (line = physical address / 64) by cpu, lock held. */
+void sim_line_access(struct pmon_sim *sim, int cpu, uint64_t line, enum pmon_sim_kind kind);
+/* Drop every cached copy of a line, in every socket, without a write-back. */
+void sim_line_discard(struct pmon_sim *sim, uint64_t line);
+void sim_flush(struct pmon_sim *sim);
+void sim_frames_init(struct sim_frames *f, uint64_t nframes, int socket);
+void sim_mem_free_all(struct pmon_sim *sim);
+static inline int sim_line_home(const struct pmon_sim *sim, uint64_t line)
+{
+	return sim->lps_shift >= 0 ? (int)(line >> sim->lps_shift)
+				   : (int)(line / sim->lines_per_socket);
+}
+static inline unsigned sim_line_slice(uint64_t line, int cores)
+{
+	uint64_t h = (line * 0x9E3779B97F4A7C15ull) >> 32;
+	return (unsigned)((h * (uint64_t)cores) >> 32);
+}
+/* Events the hierarchy raises in the boxes (each returns at once when no
+ * counter of the box counts a memory signal). */
+#define SIM_LOOKUP_READ   0x02u        /* LLC_LOOKUP request types */
+#define SIM_LOOKUP_WRITE  0x04u
+#define SIM_LOOKUP_SNOOP  0x08u
+enum sim_tor_class { SIM_TOR_REQ, SIM_TOR_WB, SIM_TOR_EVICT };
+#define SIM_OPC_RFO     0x180u
+#define SIM_OPC_DRD     0x182u
+#define SIM_OPC_WCILF   0x18cu
+#define SIM_OPC_WBMTOI  0x1c4u
+void sim_cbo_lookup(struct sim_box *b, unsigned type, int state, int nid);
+void sim_cbo_victim(struct sim_box *b, int state, int nid);
+void sim_cbo_tor(struct sim_box *b, enum sim_tor_class cls, unsigned opc, int miss, int nid,
+		 uint64_t occ_cycles);
+enum sim_ha_what { SIM_HA_READ, SIM_HA_WRITE };
+void sim_ha_request(struct sim_box *b, enum sim_ha_what what, int local);
+void sim_ha_imc_write(struct sim_box *b);
+void sim_ha_txr_bl(struct sim_box *b, int to_qpi);
+enum sim_qpi_class { SIM_QPI_SNP, SIM_QPI_HOM_REQ, SIM_QPI_HOM_NONREQ, SIM_QPI_DRS, SIM_QPI_NDR };
+void sim_qpi_count(struct sim_box *b, int rx, enum sim_qpi_class cls, unsigned data_flits);
 
 /* ---- log and violations (sim_log.c) ---- */
 int sim_log_init(struct pmon_sim *sim, size_t cap);

@@ -98,6 +98,13 @@ pmon_sim_t *pmon_sim_create(const struct pmon_sim_shape *shape)
 	assign_buses(sim);
 	for (int p = 0; p < shape->sockets; p++)
 		init_socket(sim, p);
+	sim->frames_total = shape->mem_bytes / 4096;
+	for (int p = 0; p < shape->sockets; p++)
+		sim_frames_init(&sim->sock[p].frames, sim->frames_total, p);
+	if (sim_hier_init(sim)) {
+		pmon_sim_destroy(sim);
+		return NULL;
+	}
 	sim_core_init(sim);
 	sim->clk_dirty = 1;
 	sim_clock_init(sim);
@@ -113,6 +120,8 @@ void pmon_sim_destroy(pmon_sim_t *sim)
 		cur = NULL;
 	pthread_mutex_unlock(&cur_lock);
 	sim_log_free(sim);
+	sim_hier_free(sim);
+	sim_mem_free_all(sim);
 	free(sim->clk);
 	free(sim->cpu);
 	pthread_mutex_destroy(&sim->lock);

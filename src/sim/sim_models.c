@@ -20,15 +20,24 @@ const struct sim_kind *sim_kind_find(const char *name)
 	return NULL;
 }
 
+#define READS (SIM_RSP_DEMAND_DATA_RD | SIM_RSP_DEMAND_RFO | SIM_RSP_PF_DATA_RD | SIM_RSP_PF_RFO)
+
 /* Can any access the model produces match this RSP value? */
 static int offcore_modeled(uint64_t rsp)
 {
 	static const struct {
 		uint64_t req, supplier, snoop;
 	} produced[] = {
-		{ SIM_RSP_DEMAND_DATA_RD | SIM_RSP_DEMAND_RFO, SIM_RSP_LOCAL_DRAM, SIM_RSP_SNOOP_MISS },
-		{ SIM_RSP_DEMAND_DATA_RD | SIM_RSP_DEMAND_RFO, SIM_RSP_REMOTE_DRAM, SIM_RSP_SNOOP_MISS },
-		{ SIM_RSP_STREAMING_STORES, SIM_RSP_SUPPLIER_NONE, SIM_RSP_SNOOP_NONE },
+		/* reads and RFOs (the L2 streamer's with prefetch=1) hitting the LLC */
+		{ READS, SIM_RSP_LLC_HITM | SIM_RSP_LLC_HITE | SIM_RSP_LLC_HITS | SIM_RSP_LLC_HITF,
+		  SIM_RSP_SNOOP_NOT_NEEDED | SIM_RSP_SNOOP_MISS | SIM_RSP_SNOOP_NO_FWD |
+		  SIM_RSP_SNOOP_HITM },
+		/* ... missing it: served by the home's memory or another socket */
+		{ READS, SIM_RSP_LOCAL_DRAM | SIM_RSP_REMOTE_DRAM,
+		  SIM_RSP_SNOOP_NOT_NEEDED | SIM_RSP_SNOOP_MISS | SIM_RSP_SNOOP_NO_FWD |
+		  SIM_RSP_SNOOP_FWD | SIM_RSP_SNOOP_HITM },
+		/* streaming stores and the cores' write-backs: no data back */
+		{ SIM_RSP_STREAMING_STORES | SIM_RSP_WB, SIM_RSP_SUPPLIER_NONE, SIM_RSP_SNOOP_NONE },
 	};
 
 	if (rsp & ~SIM_RSP_VALID)
@@ -37,6 +46,34 @@ static int offcore_modeled(uint64_t rsp)
 		if (sim_offcore_match(rsp, produced[i].req, produced[i].supplier, produced[i].snoop))
 			return 1;
 	return 0;
+}
+
+/* The CBo filter decides too: a lookup needs a state, a NID sub-event a
+ * node, an opcode sub-event an opcode the model produces; occupancy has no
+ * threshold (cycles with entries are not modeled). */
+static int cbo_filter_modeled(const struct sim_ctr *c, unsigned thresh, uint64_t f)
+{
+	unsigned umask = c->arg, opc = (unsigned)(f >> 23) & 0x1FF;
+
+	if ((umask & 0x40) && !((f >> 10) & 0xFF))
+		return 0;
+	switch (c->sig) {
+	case SIM_SIG_LLC_LOOKUP:
+		return ((f >> 18) & 0x1F) != 0;
+	case SIM_SIG_TOR_OCC:
+		if (thresh)
+			return 0;
+		/* fall through */
+	case SIM_SIG_TOR_INS:
+		if ((umask & 0x3F) == 0x01)
+			return opc == SIM_OPC_DRD || opc == SIM_OPC_RFO || opc == SIM_OPC_WCILF ||
+			       opc == SIM_OPC_WBMTOI;
+		if ((umask & 0x3F) == 0x03)
+			return opc == SIM_OPC_DRD || opc == SIM_OPC_RFO || opc == SIM_OPC_WCILF;
+		return 1;
+	default:
+		return 1;
+	}
 }
 
 int pmon_sim_models(const char *box_type, uint64_t ctl, uint64_t filt0)
@@ -67,5 +104,7 @@ int pmon_sim_models(const char *box_type, uint64_t ctl, uint64_t filt0)
 		return 0;
 	if (c.sig & (SIM_SIG_OFFCORE0 | SIM_SIG_OFFCORE1))
 		return offcore_modeled(filt0);
+	if (!strcmp(box_type, "cbo"))
+		return cbo_filter_modeled(&c, thresh, filt0);
 	return 1;
 }

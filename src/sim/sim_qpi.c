@@ -5,12 +5,60 @@
  */
 #include "sim_internal.h"
 
+static void flits(struct sim_ctr *c, unsigned rx, unsigned grp, unsigned umask, unsigned valid)
+{
+	if (umask && !(umask & ~valid)) {
+		c->sig = SIM_SIG_QPI_FLITS;
+		c->arg = rx << 16 | grp << 8 | umask;
+	}
+}
+
 static void qpi_decode(struct sim_ctr *c, uint32_t ctl)
 {
 	unsigned ev = ctl & 0xFF, umask = (ctl >> 8) & 0xFF;
 
-	if (ev == 0x14 && umask == 0 && !(ctl & SIM_CTL_EXT))
-		c->clock = SIM_QCLK;          /* CLOCKTICKS */
+	if (!(ctl & SIM_CTL_EXT)) {
+		if (ev == 0x14 && umask == 0)
+			c->clock = SIM_QCLK;  /* CLOCKTICKS */
+		else if (ev == 0x00 || ev == 0x01)   /* Tx/RxL_FLITS_G0: DATA, NON_DATA */
+			flits(c, ev, 0, umask, 0x06);
+		return;
+	}
+	switch (ev) {
+	case 0x00: flits(c, 0, 1, umask, 0x1F); break;   /* TxL_FLITS_G1 */
+	case 0x02: flits(c, 1, 1, umask, 0x1F); break;   /* RxL_FLITS_G1 */
+	case 0x01: flits(c, 0, 2, umask, 0x02); break;   /* TxL_FLITS_G2: NDR_AK */
+	case 0x03: flits(c, 1, 2, umask, 0x02); break;   /* RxL_FLITS_G2: NDR_AK */
+	default: break;
+	}
+}
+
+/* One message through a port: a header flit, and data flits for DRS. */
+void sim_qpi_count(struct sim_box *b, int rx, enum sim_qpi_class cls, unsigned data)
+{
+	if (!b->mon)
+		return;
+	for (int i = 0; i < 4; i++) {
+		struct sim_ctr *c = &b->ctr[i];
+		unsigned um = c->arg & 0xFF, grp = (c->arg >> 8) & 0xFF;
+		uint64_t n = 0;
+		if (!c->active || c->sig != SIM_SIG_QPI_FLITS || (int)(c->arg >> 16) != rx)
+			continue;
+		if (grp == 0) {
+			n = ((um & 0x02) ? data : 0) + ((um & 0x04) ? 1 : 0);
+		} else if (grp == 1) {
+			if (((um & 0x01) && cls == SIM_QPI_SNP) ||
+			    ((um & 0x02) && cls == SIM_QPI_HOM_REQ) ||
+			    ((um & 0x04) && cls == SIM_QPI_HOM_NONREQ) ||
+			    ((um & 0x10) && cls == SIM_QPI_DRS))
+				n = 1;
+			if ((um & 0x08) && cls == SIM_QPI_DRS)
+				n += data;
+		} else if (cls == SIM_QPI_NDR) {
+			n = 1;
+		}
+		sim_ctr_events(c, n);
+	}
 }
 
 const struct sim_kind sim_kind_qpi = {

@@ -22,7 +22,7 @@ static const struct key_def keys[] = {
 	{ "cores",    K_INT,  1, SIM_MAX_CORES, "1..8" },
 	{ "threads",  K_INT,  1, 2, "1..2" },
 	{ "channels", K_INT,  1, SIM_MAX_CHANS, "1..4" },
-	{ "llc",      K_SIZE, 1ull << 20, 64ull << 20, "1M..64M" },
+	{ "llc",      K_SIZE, 64ull << 10, 64ull << 20, "64K..64M" },
 	{ "mem",      K_SIZE, 64ull << 20, 4ull << 40, "64M..4T" },
 	{ "dclk",     K_FREQ, 100000000ull, 2000000000ull, "100M..2G" },
 	{ "uclk",     K_FREQ, 100000000ull, 5000000000ull, "100M..5G" },
@@ -34,6 +34,18 @@ static const struct key_def keys[] = {
 	{ "load",     K_RATE, 0, PMON_SIM_LOAD_MAX,
 	  "0..2G (the emulator models every line of the stream; a faster one would "
 	  "take most of a CPU)" },
+	{ "l1",       K_SIZE, 1ull << 10, 1ull << 20, "1K..1M" },
+	{ "l1ways",   K_INT,  1, 32, "1..32" },
+	{ "l2",       K_SIZE, 4ull << 10, 16ull << 20, "4K..16M" },
+	{ "l2ways",   K_INT,  1, 32, "1..32" },
+	{ "llcways",  K_INT,  1, 32, "1..32" },
+	{ "prefetch", K_INT,  0, 1, "0..1" },
+	{ "lat_l1",   K_INT,  0, 100000, "0..100000" },
+	{ "lat_l2",   K_INT,  0, 100000, "0..100000" },
+	{ "lat_llc",  K_INT,  0, 100000, "0..100000" },
+	{ "lat_dram", K_INT,  0, 100000, "0..100000" },
+	{ "lat_rdram", K_INT, 0, 100000, "0..100000" },
+	{ "lat_rcache", K_INT, 0, 100000, "0..100000" },
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
@@ -69,6 +81,18 @@ static void defaults(struct pmon_sim_shape *sh)
 	sh->load_bps = 0;
 	for (int i = 0; i < SIM_MAX_SOCKETS; i++)
 		sh->nodeids[i] = i;
+	sh->l1_bytes = 32ull << 10;
+	sh->l2_bytes = 256ull << 10;
+	sh->l1_ways = 8;
+	sh->l2_ways = 8;
+	sh->llc_ways = 20;
+	sh->prefetch = 0;
+	sh->lat_ns[PMON_SIM_SUP_L1] = 2;
+	sh->lat_ns[PMON_SIM_SUP_L2] = 5;
+	sh->lat_ns[PMON_SIM_SUP_LLC] = 15;
+	sh->lat_ns[PMON_SIM_SUP_DRAM] = 80;
+	sh->lat_ns[PMON_SIM_SUP_RDRAM] = 130;
+	sh->lat_ns[PMON_SIM_SUP_RCACHE] = 110;
 }
 
 /*
@@ -140,7 +164,8 @@ static int sim_parse_u64(const char *s, size_t n, int size_suffix, uint64_t *out
 static const char *expected_list(void)
 {
 	return "sockets, cores, threads, channels, llc, mem, dclk, uclk, tsc, qclk, pclk, "
-	       "nodeids, clock, load";
+	       "nodeids, clock, load, l1, l1ways, l2, l2ways, llcways, prefetch, lat_l1, "
+	       "lat_l2, lat_llc, lat_dram, lat_rdram, lat_rcache";
 }
 
 static int set_value(struct pmon_sim_shape *sh, const struct key_def *k, uint64_t v)
@@ -158,7 +183,52 @@ static int set_value(struct pmon_sim_shape *sh, const struct key_def *k, uint64_
 	else if (!strcmp(k->name, "pclk")) sh->pclk_hz = v;
 	else if (!strcmp(k->name, "clock")) sh->clock = (int)v;
 	else if (!strcmp(k->name, "load")) sh->load_bps = v;
+	else if (!strcmp(k->name, "l1")) sh->l1_bytes = v;
+	else if (!strcmp(k->name, "l2")) sh->l2_bytes = v;
+	else if (!strcmp(k->name, "l1ways")) sh->l1_ways = (int)v;
+	else if (!strcmp(k->name, "l2ways")) sh->l2_ways = (int)v;
+	else if (!strcmp(k->name, "llcways")) sh->llc_ways = (int)v;
+	else if (!strcmp(k->name, "prefetch")) sh->prefetch = (int)v;
+	else if (!strcmp(k->name, "lat_l1")) sh->lat_ns[PMON_SIM_SUP_L1] = (uint32_t)v;
+	else if (!strcmp(k->name, "lat_l2")) sh->lat_ns[PMON_SIM_SUP_L2] = (uint32_t)v;
+	else if (!strcmp(k->name, "lat_llc")) sh->lat_ns[PMON_SIM_SUP_LLC] = (uint32_t)v;
+	else if (!strcmp(k->name, "lat_dram")) sh->lat_ns[PMON_SIM_SUP_DRAM] = (uint32_t)v;
+	else if (!strcmp(k->name, "lat_rdram")) sh->lat_ns[PMON_SIM_SUP_RDRAM] = (uint32_t)v;
+	else if (!strcmp(k->name, "lat_rcache")) sh->lat_ns[PMON_SIM_SUP_RCACHE] = (uint32_t)v;
 	else return -1;
+	return 0;
+}
+
+/* A private cache: sets = bytes / (64 * ways), a power of two. */
+static int private_cache(const char *key, uint64_t bytes, int ways, char *err, size_t errlen)
+{
+	uint64_t sets = bytes / 64 / (uint64_t)ways;
+
+	if (sets == 0 || sets * 64 * (uint64_t)ways != bytes || (sets & (sets - 1))) {
+		fail(err, errlen, "PMON_SIM: %s=%lluB with %sways=%d: size / (64 * ways) must be a "
+		     "power of two (the number of sets)", key, (unsigned long long)bytes, key, ways);
+		return -1;
+	}
+	return 0;
+}
+
+static int cache_geometry(const struct pmon_sim_shape *sh, char *err, size_t errlen)
+{
+	if (private_cache("l1", sh->l1_bytes, sh->l1_ways, err, errlen) ||
+	    private_cache("l2", sh->l2_bytes, sh->l2_ways, err, errlen))
+		return -1;
+	if (sh->l2_bytes < sh->l1_bytes) {
+		fail(err, errlen, "PMON_SIM: l2 (%lluB) is smaller than l1 (%lluB): the L2 "
+		     "includes the L1", (unsigned long long)sh->l2_bytes,
+		     (unsigned long long)sh->l1_bytes);
+		return -1;
+	}
+	if (sh->mem_bytes % 4096) {
+		fail(err, errlen, "PMON_SIM: mem=%lluB is not a multiple of the 4 KiB page",
+		     (unsigned long long)sh->mem_bytes);
+		return -1;
+	}
+	/* llc >= 64K and cores <= 8: a slice holds >= 128 lines, >= llcways */
 	return 0;
 }
 
@@ -330,6 +400,8 @@ int sim_shape_parse(const char *spec, struct pmon_sim_shape *shape, int *clock_n
 					return -1;
 				}
 	}
+	if (cache_geometry(&sh, err, errlen))
+		return -1;
 	*shape = sh;
 	if (clock_named) {
 		*clock_named = 0;

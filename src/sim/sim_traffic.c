@@ -1,97 +1,21 @@
 /*
- * sim_traffic.c - memory traffic from the cores: each cache-line access
- * goes through the memory hierarchy hook, then to DRAM and to the core's
- * offcore-response counters.  The load= stream (run while time follows the
- * wall clock) takes the same path, line by line.
+ * sim_traffic.c - memory traffic by physical address: each cache-line
+ * access goes through the issuing core's caches (sim_cache.c), and what
+ * misses them through the LLC, the home agents and QPI to DRAM
+ * (sim_llc.c).  The load= stream (run while time follows the wall clock)
+ * takes the same path, line by line.
  */
 #include <string.h>
 
 #include "sim_internal.h"
 
-/*
- * The memory hierarchy between a core and DRAM.  The cache model (per-core
- * L1/L2, the LLC slices of each socket, write-backs, snoops) belongs here:
- * it decides who supplies the line, the snoop outcome, and which DRAM
- * operations result (a fill, a victim write-back...).  For now nothing is
- * cached: every access reaches DRAM at its home socket.
- */
-static void hierarchy(struct pmon_sim *sim, struct sim_xact *x)
-{
-	(void)sim;
-	x->nops = 0;
-	x->req = x->supplier = x->snoop = 0;
-	switch (x->kind) {
-	case PMON_SIM_LOAD:
-		x->req = SIM_RSP_DEMAND_DATA_RD;
-		break;
-	case PMON_SIM_STORE:
-		x->req = SIM_RSP_DEMAND_RFO;
-		break;
-	case PMON_SIM_NT_STORE:
-		x->req = SIM_RSP_STREAMING_STORES;
-		break;
-	}
-	if (x->kind == PMON_SIM_NT_STORE) {
-		x->supplier = SIM_RSP_SUPPLIER_NONE;   /* no data comes back */
-		x->snoop = SIM_RSP_SNOOP_NONE;
-	} else {
-		x->supplier = x->home == x->socket ? SIM_RSP_LOCAL_DRAM : SIM_RSP_REMOTE_DRAM;
-		x->snoop = SIM_RSP_SNOOP_MISS;
-	}
-	x->op[0].home = x->home;
-	x->op[0].local = x->local;
-	x->op[0].write = x->kind != PMON_SIM_LOAD;
-	x->nops = 1;
-}
-
-static void access_line(struct pmon_sim *sim, int cpu, int socket, int home,
-			uint64_t local_addr, enum pmon_sim_kind kind)
-{
-	struct sim_xact x;
-	struct pmon_sim_cpu_truth *t = &sim->cpu[cpu].truth;
-	int local;
-
-	/* field by field: a memset of the whole record costs more than the rest
-	 * of the line's model on some machines (the load= stream issues
-	 * millions of lines); hierarchy() fills in the rest, op[] up to nops */
-	x.cpu = cpu;
-	x.socket = socket;
-	x.home = home;
-	x.local = local_addr;
-	x.kind = kind;
-	hierarchy(sim, &x);
-	for (int i = 0; i < x.nops; i++)
-		sim_dram_access(sim, x.op[i].home, x.op[i].local, x.op[i].write);
-	sim_core_offcore(sim, cpu, x.req, x.supplier, x.snoop);
-
-	local = x.home == socket;
-	switch (kind) {
-	case PMON_SIM_LOAD:
-		if (local) t->load_local++; else t->load_remote++;
-		break;
-	case PMON_SIM_STORE:
-		if (local) t->store_local++; else t->store_remote++;
-		break;
-	case PMON_SIM_NT_STORE:
-		if (local) t->nt_local++; else t->nt_remote++;
-		break;
-	}
-}
-
 void sim_traffic_lines(struct pmon_sim *sim, int cpu, uint64_t addr,
 		       enum pmon_sim_kind kind, uint64_t count)
 {
-	uint64_t mem = sim->shape.mem_bytes, local = addr % mem;
-	int socket = sim_cpu_socket(sim, cpu), home = (int)(addr / mem);
+	uint64_t line = addr / 64;
 
-	for (uint64_t i = 0; i < count; i++) {
-		access_line(sim, cpu, socket, home, local, kind);
-		local += 64;              /* mem_bytes is a multiple of 64 */
-		if (local == mem) {
-			local = 0;
-			home++;
-		}
-	}
+	for (uint64_t i = 0; i < count; i++)
+		sim_line_access(sim, cpu, line + i, kind);
 }
 
 int pmon_sim_traffic(pmon_sim_t *sim, int cpu, uint64_t addr, enum pmon_sim_kind kind,
@@ -142,4 +66,58 @@ void pmon_sim_cpu_truth(const pmon_sim_t *sim, int cpu, struct pmon_sim_cpu_trut
 	sim_lock(sim);
 	*out = sim->cpu[cpu].truth;
 	sim_unlock(sim);
+}
+
+int pmon_sim_cache_truth(const pmon_sim_t *sim, int cpu, struct pmon_sim_cache_truth *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!sim || cpu < 0 || cpu >= sim->ncpus)
+		return PMON_EINVAL;
+	sim_lock(sim);
+	*out = sim->cpu[cpu].ctruth;
+	sim_unlock(sim);
+	return 0;
+}
+
+int pmon_sim_slice_truth(const pmon_sim_t *sim, int socket, int slice,
+			 struct pmon_sim_slice_truth *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!sim || socket < 0 || socket >= sim->shape.sockets || slice < 0 ||
+	    slice >= sim->shape.cores)
+		return PMON_EINVAL;
+	sim_lock(sim);
+	*out = sim->sock[socket].slice_truth[slice];
+	sim_unlock(sim);
+	return 0;
+}
+
+int pmon_sim_ha_truth(const pmon_sim_t *sim, int socket, struct pmon_sim_ha_truth *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!sim || socket < 0 || socket >= sim->shape.sockets)
+		return PMON_EINVAL;
+	sim_lock(sim);
+	*out = sim->sock[socket].ha_truth;
+	sim_unlock(sim);
+	return 0;
+}
+
+int pmon_sim_qpi_truth(const pmon_sim_t *sim, int socket, int link,
+		       struct pmon_sim_qpi_truth *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!sim || socket < 0 || socket >= sim->shape.sockets || link < 0 || link > 1)
+		return PMON_EINVAL;
+	sim_lock(sim);
+	*out = sim->sock[socket].qpi_truth[link];
+	sim_unlock(sim);
+	return 0;
+}
+
+int pmon_sim_llc_slice(const pmon_sim_t *sim, uint64_t paddr)
+{
+	if (!sim)
+		return PMON_EINVAL;
+	return (int)sim_line_slice(paddr / 64, sim->shape.cores);
 }

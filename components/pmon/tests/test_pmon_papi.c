@@ -142,6 +142,7 @@ static void counting(pmon_sim_t *sim)
 	pmon_sim_advance_ns(sim, 250000);
 	pmon_sim_traffic(sim, 0, 0, PMON_SIM_LOAD, 10000);
 	pmon_sim_traffic(sim, 2, 4096, PMON_SIM_STORE, 3000);
+	pmon_sim_flush_caches(sim);            /* the stored (Modified) lines reach DRAM */
 	CHECK_EQ_INT(PAPI_read(es, v), PAPI_OK, "read");
 	pmon_sim_channel_truth(sim, 0, 0, &t1);
 	uint64_t ns1 = pmon_sim_now_ns(sim);

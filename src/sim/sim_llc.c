@@ -1,0 +1,410 @@
+/*
+ * sim_llc.c - past the cores' L2: the LLC slices of each socket (MESIF
+ * states, core-valid bits, inclusive back-invalidation), the home agents
+ * (home snoop: the home snoops every socket but the requester's), the DRAM
+ * operations they cause and the QPI messages between sockets.  Every event
+ * a PMON box sees is raised here, next to the ground truth it mirrors.
+ *
+ * QPI messages and their flits (a flit carries 8 bytes of payload):
+ *   request (RdData/RdInvOwn/InvItoE/WbMtoI/WcIL)  HOM_REQ     1 non-data
+ *   snoop                                          SNP         1 non-data
+ *   snoop response                                 HOM_NONREQ  1 non-data
+ *   data (a full line)                             DRS         1 header + 8 data
+ *   completion without data                        NDR         1 non-data
+ * The link a message takes is bit 0 of its line number (both links join
+ * every pair of sockets in the model).
+ */
+#include "sim_hier.h"
+
+static inline int nid_of(const struct pmon_sim *sim, int socket)
+{
+	return sim->sock[socket].nodeid;
+}
+
+static void qpi_msg(struct pmon_sim *sim, int from, int to, uint64_t line,
+		    enum sim_qpi_class cls, unsigned data)
+{
+	int link = (int)(line & 1);
+	struct pmon_sim_qpi_truth *tx = &sim->sock[from].qpi_truth[link];
+	struct pmon_sim_qpi_truth *rx = &sim->sock[to].qpi_truth[link];
+
+	tx->tx_data += data;
+	tx->tx_nondata++;
+	rx->rx_data += data;
+	rx->rx_nondata++;
+	sim_qpi_count(&sim->sock[from].qpi[link], 0, cls, data);
+	sim_qpi_count(&sim->sock[to].qpi[link], 1, cls, data);
+}
+
+static inline uint64_t local_addr(const struct pmon_sim *sim, uint64_t line, int home)
+{
+	return (line - (uint64_t)home * sim->lines_per_socket) * 64;
+}
+
+/* A full-line write at the home's DRAM, issued by the home agent. */
+static void dram_write(struct pmon_sim *sim, int home, uint64_t line)
+{
+	struct sim_socket *h = &sim->sock[home];
+
+	h->ha_truth.imc_writes++;
+	sim_ha_imc_write(&h->ha);
+	sim_dram_access(sim, home, local_addr(sim, line, home), 1);
+}
+
+/* A request arriving at the home agent of `home` from socket `from`. */
+static void ha_request(struct pmon_sim *sim, int home, int from, enum sim_ha_what what)
+{
+	struct sim_socket *h = &sim->sock[home];
+	int local = home == from;
+
+	if (what == SIM_HA_READ) {
+		if (local) h->ha_truth.reads_local++; else h->ha_truth.reads_remote++;
+	} else {
+		if (local) h->ha_truth.writes_local++; else h->ha_truth.writes_remote++;
+	}
+	sim_ha_request(&h->ha, what, local);
+}
+
+/* A Modified line leaves socket `from` for memory (WbMtoI + data). */
+static void write_home(struct pmon_sim *sim, int from, uint64_t line)
+{
+	int home = sim_line_home(sim, line);
+
+	ha_request(sim, home, from, SIM_HA_WRITE);
+	if (home != from) {
+		qpi_msg(sim, from, home, line, SIM_QPI_HOM_REQ, 0);
+		qpi_msg(sim, from, home, line, SIM_QPI_DRS, 8);
+	}
+	dram_write(sim, home, line);
+	if (home != from)
+		qpi_msg(sim, home, from, line, SIM_QPI_NDR, 0);
+}
+
+/* Drop an LLC entry and its cores' copies; returns 1 when the data were
+ * dirty (the LLC copy or a core's). */
+static int llc_drop(struct pmon_sim *sim, int socket, struct sim_cache *c, size_t i)
+{
+	uint64_t line = c->tag[i] - 1;
+	int dirty = c->st[i] == SIM_M;
+	unsigned cv = c->cv[i];
+
+	while (cv) {
+		int k = __builtin_ctz(cv);
+		cv &= cv - 1;
+		if (sim_core_snoop(&sim->pcore[socket * sim->shape.cores + k], line, SIM_I) == SIM_M)
+			dirty = 1;
+	}
+	c->tag[i] = 0;
+	c->cv[i] = 0;
+	return dirty;
+}
+
+/* The LLC evicts way i of a slice to make room. */
+static void llc_evict(struct pmon_sim *sim, int socket, unsigned slice, size_t i)
+{
+	struct sim_socket *s = &sim->sock[socket];
+	struct sim_cache *c = &s->llc[slice];
+	uint64_t line = c->tag[i] - 1;
+	int st = c->st[i], home = sim_line_home(sim, line), nid = nid_of(sim, home);
+	int dirty = llc_drop(sim, socket, c, i);
+	static const int vidx[] = { [SIM_M] = 0, [SIM_E] = 1, [SIM_S] = 2, [SIM_F] = 3 };
+
+	if (dirty)
+		st = SIM_M;
+	s->slice_truth[slice].victims[vidx[st]]++;
+	s->slice_truth[slice].tor_inserts++;
+	sim_cbo_victim(&s->cbo[slice], st, nid);
+	sim_cbo_tor(&s->cbo[slice], SIM_TOR_EVICT, 0, 0, nid, sim->occ_uclk[PMON_SIM_SUP_LLC]);
+	if (dirty)
+		write_home(sim, socket, line);
+}
+
+/* Another socket's snoop of a line (home snoop): the lookup it makes in
+ * that socket's slice, and the state the socket held it in (M when dirty
+ * anywhere in it).  inval: the line leaves the socket; else it stays
+ * Shared there. */
+static int socket_snoop(struct pmon_sim *sim, int socket, uint64_t line, int inval)
+{
+	struct sim_socket *s = &sim->sock[socket];
+	unsigned slice = sim_line_slice(line, sim->shape.cores);
+	struct sim_cache *c = &s->llc[slice];
+	long i = cache_find(c, cache_base(c, line), line);
+	int st = i >= 0 ? c->st[i] : SIM_I;
+
+	s->slice_truth[slice].snoops++;
+	sim_cbo_lookup(&s->cbo[slice], SIM_LOOKUP_SNOOP, st, nid_of(sim, sim_line_home(sim, line)));
+	if (i < 0)
+		return SIM_I;
+	if (inval)
+		return llc_drop(sim, socket, c, (size_t)i) ? SIM_M : st;
+	if (st == SIM_E || st == SIM_M) {
+		unsigned cv = c->cv[i];
+		while (cv) {
+			int k = __builtin_ctz(cv);
+			cv &= cv - 1;
+			if (sim_core_snoop(&sim->pcore[socket * sim->shape.cores + k], line,
+					   SIM_S) == SIM_M)
+				st = SIM_M;
+		}
+	}
+	c->st[i] = SIM_S;
+	return st;
+}
+
+/* The home agent serves an LLC miss (or an ownership upgrade: no data) of
+ * socket r.  Fills r->supplier, rsp_sup, rsp_snoop, hitm; returns 1 when
+ * another socket keeps a copy (the requester's line is then Forward), 2
+ * when the data arrived Modified (RFO forwarded from a Modified copy). */
+static int ha_read(struct pmon_sim *sim, int req, uint64_t line, int rfo, int need_data,
+		   struct sim_llc_res *r)
+{
+	int home = sim_line_home(sim, line), local = home == req;
+	int fwd = -1, shared = 0, hitm = 0, snooped = 0;
+	struct sim_socket *h = &sim->sock[home];
+
+	ha_request(sim, home, req, SIM_HA_READ);
+	if (!local)
+		qpi_msg(sim, req, home, line, SIM_QPI_HOM_REQ, 0);
+	for (int o = 0; o < sim->shape.sockets; o++) {
+		if (o == req)
+			continue;
+		snooped = 1;
+		if (o != home)
+			qpi_msg(sim, home, o, line, SIM_QPI_SNP, 0);
+		int st = socket_snoop(sim, o, line, rfo);
+		if (st == SIM_M) {
+			hitm = 1;
+			fwd = o;
+			if (!rfo) {           /* forwarded Shared: memory takes the data */
+				if (o != home)
+					qpi_msg(sim, o, home, line, SIM_QPI_DRS, 8);
+				h->ha_truth.writes_local += o == home;
+				h->ha_truth.writes_remote += o != home;
+				sim_ha_request(&h->ha, SIM_HA_WRITE, o == home);
+				dram_write(sim, home, line);
+			}
+		} else if ((st == SIM_E || st == SIM_F) && fwd < 0) {
+			fwd = o;
+		} else if (st == SIM_S) {
+			shared = 1;
+		}
+		if (o != home)
+			qpi_msg(sim, o, home, line, SIM_QPI_HOM_NONREQ, 0);
+	}
+	r->hitm = hitm;
+	r->rsp_sup = local ? SIM_RSP_LOCAL_DRAM : SIM_RSP_REMOTE_DRAM;
+	if (fwd >= 0 && need_data) {
+		qpi_msg(sim, fwd, req, line, SIM_QPI_DRS, 8);
+		if (!local)
+			qpi_msg(sim, home, req, line, SIM_QPI_NDR, 0);
+		r->supplier = PMON_SIM_SUP_RCACHE;
+		r->rsp_snoop = hitm ? SIM_RSP_SNOOP_HITM : SIM_RSP_SNOOP_FWD;
+		if (!rfo)
+			shared = 1;
+	} else if (need_data) {
+		h->ha_truth.imc_reads++;
+		sim_dram_access(sim, home, local_addr(sim, line, home), 0);
+		sim_ha_txr_bl(&h->ha, !local);
+		if (!local)
+			qpi_msg(sim, home, req, line, SIM_QPI_DRS, 8);
+		r->supplier = local ? PMON_SIM_SUP_DRAM : PMON_SIM_SUP_RDRAM;
+		r->rsp_snoop = !snooped ? SIM_RSP_SNOOP_NOT_NEEDED
+			     : (shared || fwd >= 0) ? SIM_RSP_SNOOP_NO_FWD : SIM_RSP_SNOOP_MISS;
+	} else {                          /* ownership only: a completion */
+		if (!local)
+			qpi_msg(sim, home, req, line, SIM_QPI_NDR, 0);
+	}
+	if (rfo)
+		return hitm ? 2 : 0;
+	return shared ? 1 : 0;
+}
+
+static const uint64_t hit_bits[] = {
+	[SIM_M] = SIM_RSP_LLC_HITM, [SIM_E] = SIM_RSP_LLC_HITE,
+	[SIM_S] = SIM_RSP_LLC_HITS, [SIM_F] = SIM_RSP_LLC_HITF,
+};
+
+void sim_llc_request(struct sim_ctx *x, uint64_t line, int rfo, struct sim_llc_res *r)
+{
+	struct pmon_sim *sim = x->sim;
+	struct sim_socket *s = &sim->sock[x->sock];
+	unsigned slice = sim_line_slice(line, sim->shape.cores);
+	struct sim_cache *c = &s->llc[slice];
+	struct pmon_sim_slice_truth *st = &s->slice_truth[slice];
+	size_t base = cache_base(c, line);
+	long i = cache_find(c, base, line);
+	int home = sim_line_home(sim, line), nid = nid_of(sim, home);
+	unsigned me = 1u << x->lcore, opc = rfo ? SIM_OPC_RFO : SIM_OPC_DRD;
+	int state = i >= 0 ? c->st[i] : SIM_I;
+
+	st->lookups++;
+	st->tor_inserts++;
+	sim_cbo_lookup(&s->cbo[slice], SIM_LOOKUP_READ, state, nid);
+	r->hitm = 0;
+	if (i >= 0) {
+		unsigned others = c->cv[i] & ~me;
+		int hit = 0, hitm = 0, snooped = others != 0, miss = 0;
+		st->hits++;
+		if (rfo || state == SIM_E || state == SIM_M) {
+			while (others) {
+				int k = __builtin_ctz(others);
+				others &= others - 1;
+				int cs = sim_core_snoop(&sim->pcore[x->sock * sim->shape.cores + k],
+							line, rfo ? SIM_I : SIM_S);
+				if (cs == SIM_M)
+					hitm = 1;
+				else if (cs != SIM_I)
+					hit = 1;
+			}
+		} else {
+			snooped = 0;          /* S/F: the cores hold it Shared, no snoop */
+		}
+		if (hitm) {
+			st->hitm++;
+			c->st[i] = SIM_M;     /* the data came back into the LLC */
+		}
+		r->hitm = hitm;
+		r->rsp_sup = hit_bits[state];
+		r->rsp_snoop = hitm ? SIM_RSP_SNOOP_HITM : hit ? SIM_RSP_SNOOP_NO_FWD
+			     : snooped ? SIM_RSP_SNOOP_MISS : SIM_RSP_SNOOP_NOT_NEEDED;
+		if (rfo) {
+			if (c->st[i] == SIM_S || c->st[i] == SIM_F) {
+				/* other sockets may share it: ownership from the home */
+				struct sim_llc_res o;
+				miss = 1;
+				st->tor_misses++;
+				ha_read(sim, x->sock, line, 1, 0, &o);
+				c->st[i] = SIM_E;
+			}
+			c->cv[i] = (uint8_t)me;
+			r->grant = SIM_M;
+		} else {
+			int shared = hit || hitm || c->st[i] == SIM_S || c->st[i] == SIM_F ||
+				     (c->cv[i] & ~me);
+			c->cv[i] |= (uint8_t)me;
+			r->grant = shared ? SIM_S : SIM_E;
+		}
+		cache_touch(c, (size_t)i);
+		r->supplier = PMON_SIM_SUP_LLC;
+		sim_cbo_tor(&s->cbo[slice], SIM_TOR_REQ, opc, miss, nid,
+			    sim->occ_uclk[PMON_SIM_SUP_LLC]);
+		return;
+	}
+	st->misses++;
+	st->tor_misses++;
+	size_t v = cache_victim(c, base);
+	if (c->tag[v])
+		llc_evict(sim, x->sock, slice, v);
+	int how = ha_read(sim, x->sock, line, rfo, 1, r);
+	c->tag[v] = line + 1;
+	c->cv[v] = (uint8_t)me;
+	if (rfo) {
+		c->st[v] = how == 2 ? SIM_M : SIM_E;
+		r->grant = SIM_M;
+	} else {
+		c->st[v] = how ? SIM_F : SIM_E;
+		r->grant = how ? SIM_S : SIM_E;
+	}
+	cache_touch(c, v);
+	sim_cbo_tor(&s->cbo[slice], SIM_TOR_REQ, opc, 1, nid, sim->occ_uclk[r->supplier]);
+}
+
+/* A core's dirty L2 victim arrives (WbMtoI): the LLC copy becomes
+ * Modified and the core's valid bit clears. */
+void sim_llc_writeback(struct sim_ctx *x, uint64_t line)
+{
+	struct pmon_sim *sim = x->sim;
+	struct sim_socket *s = &sim->sock[x->sock];
+	unsigned slice = sim_line_slice(line, sim->shape.cores);
+	struct sim_cache *c = &s->llc[slice];
+	long i = cache_find(c, cache_base(c, line), line);
+	int nid = nid_of(sim, sim_line_home(sim, line));
+
+	s->slice_truth[slice].lookups++;
+	s->slice_truth[slice].hits += i >= 0;
+	s->slice_truth[slice].misses += i < 0;
+	s->slice_truth[slice].writebacks++;
+	s->slice_truth[slice].tor_inserts++;
+	x->t->writebacks++;
+	sim_cbo_lookup(&s->cbo[slice], SIM_LOOKUP_WRITE, i >= 0 ? c->st[i] : SIM_I, nid);
+	sim_cbo_tor(&s->cbo[slice], SIM_TOR_WB, SIM_OPC_WBMTOI, 0, nid,
+		    sim->occ_uclk[PMON_SIM_SUP_LLC]);
+	sim_core_offcore(sim, x->cpu, SIM_RSP_WB, SIM_RSP_SUPPLIER_NONE, SIM_RSP_SNOOP_NONE);
+	if (i >= 0) {
+		c->st[i] = SIM_M;
+		c->cv[i] &= (uint8_t)~(1u << x->lcore);
+	} else {
+		write_home(sim, x->sock, line);   /* not reached: the LLC is inclusive */
+	}
+}
+
+/* A streaming store: every cached copy goes, the full line is written at
+ * the home without being read. */
+void sim_llc_nt_store(struct sim_ctx *x, uint64_t line)
+{
+	struct pmon_sim *sim = x->sim;
+	struct sim_socket *s = &sim->sock[x->sock];
+	unsigned slice = sim_line_slice(line, sim->shape.cores);
+	struct sim_cache *c = &s->llc[slice];
+	long i = cache_find(c, cache_base(c, line), line);
+	int home = sim_line_home(sim, line), nid = nid_of(sim, home), local = home == x->sock;
+
+	s->slice_truth[slice].lookups++;
+	s->slice_truth[slice].hits += i >= 0;
+	s->slice_truth[slice].misses += i < 0;
+	s->slice_truth[slice].tor_inserts++;
+	s->slice_truth[slice].tor_misses++;
+	sim_cbo_lookup(&s->cbo[slice], SIM_LOOKUP_WRITE, i >= 0 ? c->st[i] : SIM_I, nid);
+	sim_core_snoop(x->pc, line, SIM_I);
+	if (i >= 0)
+		llc_drop(sim, x->sock, c, (size_t)i);  /* overwritten: no write-back */
+	ha_request(sim, home, x->sock, SIM_HA_WRITE);
+	if (!local) {
+		qpi_msg(sim, x->sock, home, line, SIM_QPI_HOM_REQ, 0);
+		qpi_msg(sim, x->sock, home, line, SIM_QPI_DRS, 8);
+	}
+	for (int o = 0; o < sim->shape.sockets; o++) {
+		if (o == x->sock)
+			continue;
+		if (o != home)
+			qpi_msg(sim, home, o, line, SIM_QPI_SNP, 0);
+		socket_snoop(sim, o, line, 1);
+		if (o != home)
+			qpi_msg(sim, o, home, line, SIM_QPI_HOM_NONREQ, 0);
+	}
+	dram_write(sim, home, line);
+	if (!local)
+		qpi_msg(sim, home, x->sock, line, SIM_QPI_NDR, 0);
+	sim_cbo_tor(&s->cbo[slice], SIM_TOR_REQ, SIM_OPC_WCILF, 1, nid,
+		    sim->occ_uclk[local ? PMON_SIM_SUP_DRAM : PMON_SIM_SUP_RDRAM]);
+	sim_core_offcore(sim, x->cpu, SIM_RSP_STREAMING_STORES, SIM_RSP_SUPPLIER_NONE,
+			 SIM_RSP_SNOOP_NONE);
+}
+
+void sim_flush(struct pmon_sim *sim)
+{
+	for (int s = 0; s < sim->shape.sockets; s++)
+		for (int k = 0; k < sim->shape.cores; k++) {
+			struct sim_cache *c = &sim->sock[s].llc[k];
+			for (size_t i = 0; i < (size_t)c->sets * c->ways; i++) {
+				if (!c->tag[i])
+					continue;
+				uint64_t line = c->tag[i] - 1;
+				if (llc_drop(sim, s, c, i))
+					write_home(sim, s, line);
+			}
+		}
+	sim_cores_clear(sim);
+}
+
+void sim_line_discard(struct pmon_sim *sim, uint64_t line)
+{
+	unsigned slice = sim_line_slice(line, sim->shape.cores);
+
+	for (int s = 0; s < sim->shape.sockets; s++) {
+		struct sim_cache *c = &sim->sock[s].llc[slice];
+		long i = cache_find(c, cache_base(c, line), line);
+		if (i >= 0)
+			llc_drop(sim, s, c, (size_t)i);
+	}
+}
