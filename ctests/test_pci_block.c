@@ -6,6 +6,7 @@
  * emulated machine (its QPI clock counter is made to carry between the two
  * dwords by advancing emulated time).
  *
+ * The fixed counter of an iMC channel comes in the same block (0xA0-0xD7).
  * A spy backend shares the machine's backend and replaces its block read:
  * it counts the block reads and, when armed, makes the carry happen. */
 #define _GNU_SOURCE
@@ -111,7 +112,7 @@ static void on_files(void)
 {
 	pmon_machine_t *m;
 	pmon_session_t *s;
-	uint64_t v[4];
+	uint64_t v[5];
 	const unsigned ch1 = 1;                      /* iMC channel 1: function 1 */
 	const pmon_pci_addr_t imc1 = { 0, BUS1, 16, ch1 };
 
@@ -129,6 +130,9 @@ static void on_files(void)
 	CHECK_EQ_INT(add(m, s, "snbep_unc_imc1::UNC_M_CAS_COUNT:WR:socket=1"), PMON_OK, err);
 	CHECK_EQ_INT(add(m, s, "snbep_unc_imc1::UNC_M_ACT_COUNT:socket=1"), PMON_OK, err);
 	CHECK_EQ_INT(add(m, s, "snbep_unc_imc1::UNC_M_PRE_COUNT:PAGE_MISS:socket=1"), PMON_OK, err);
+	CHECK_EQ_INT(add(m, s, "snbep_unc_imc1::UNC_M_CLOCKTICKS:socket=1"), PMON_OK, err);
+	CHECK_EQ_INT(pmon_session_counter(s, 4), -1, "DCLK on the fixed counter");
+	put_ctr(ch1, 0xd0, 500, 0);
 	for (int i = 0; i < 4; i++)
 		put_ctr(ch1, 0xa0 + 8 * (unsigned)pmon_session_counter(s, i), 1000u * (unsigned)i, 0);
 	/* the counter under test starts at HI0:0x10000000 */
@@ -136,14 +140,16 @@ static void on_files(void)
 	put_ctr(ch1, c0, 0x10000000, HI0);
 	CHECK_EQ_INT(pmon_session_start(s), PMON_OK, pmon_session_errmsg(s));
 
-	/* one block read for the box's four counters */
+	/* one block read for the box's four counters and its fixed counter */
 	int before = spy.blocks;
 	for (int i = 1; i < 4; i++)
 		put_ctr(ch1, 0xa0 + 8 * (unsigned)pmon_session_counter(s, i), 1000u * (unsigned)i + 7, 0);
+	put_ctr(ch1, 0xd0, 500 + 9, 0);
 	CHECK_EQ_INT(pmon_session_read(s, v), PMON_OK, pmon_session_errmsg(s));
-	CHECK_EQ_INT(spy.blocks - before, 1, "four counters of one box: one block read");
+	CHECK_EQ_INT(spy.blocks - before, 1, "five counters of one box: one block read");
 	CHECK_EQ_U64(v[1], 7, "WR delta");
 	CHECK_EQ_U64(v[3], 7, "PRE delta");
+	CHECK_EQ_U64(v[4], 9, "DCLK delta");
 
 	/* the torn pair: the low dword read just before it carried, the high
 	 * dword after; then the counter holds (HI0+1):4 */

@@ -78,21 +78,32 @@ static void pci_offsets(const struct pmon_box_regs *r, enum pmon_reg_kind k, int
 
 static int tear_possible(uint32_t lo) { return lo >= 0u - TEAR_WINDOW; }
 
-/* n counters (two dwords each, 8 bytes apart) from offset off of d. */
-static int pci_counters(struct pmon_access *a, pmon_pci_addr_t d, uint32_t off, int n,
+/* The widest block of counters read at once (bytes). */
+#define PCI_SPAN_MAX 256
+
+/* The counters at offsets off[0..n-1] of d (two dwords each) into val[],
+ * in one block read from the lowest to the end of the highest. */
+static int pci_counters(struct pmon_access *a, pmon_pci_addr_t d, const uint32_t *off, int n,
 			uint64_t *val, char *why, size_t whylen)
 {
-	uint32_t dw[2 * PMON_MAX_COUNTERS];
+	uint32_t dw[PCI_SPAN_MAX / 4], first = off[0], end = off[0] + 8;
 	int rc;
-
-	if (n < 1 || n > PMON_MAX_COUNTERS)
-		return pmon_why(why, whylen, PMON_EINVAL, "%d counters in one read", n);
-	if ((rc = a->ops->pci_read_block(a, d, off, dw, 2 * n, why, whylen)))
+	for (int i = 1; i < n; i++) {
+		first = off[i] < first ? off[i] : first;
+		end = off[i] + 8 > end ? off[i] + 8 : end;
+	}
+	if (end - first > PCI_SPAN_MAX) {      /* far apart: one block each */
+		for (int i = 0; i < n; i++)
+			if ((rc = pci_counters(a, d, &off[i], 1, &val[i], why, whylen)))
+				return rc;
+		return PMON_OK;
+	}
+	if ((rc = a->ops->pci_read_block(a, d, first, dw, (int)(end - first) / 4, why, whylen)))
 		return rc;
 	for (int i = 0; i < n; i++) {
-		uint32_t lo = dw[2 * i], hi = dw[2 * i + 1], again[2];
+		uint32_t lo = dw[(off[i] - first) / 4], hi = dw[(off[i] - first) / 4 + 1], again[2];
 		if (tear_possible(lo)) {
-			if ((rc = a->ops->pci_read_block(a, d, off + 8 * (uint32_t)i, again, 2, why, whylen)))
+			if ((rc = a->ops->pci_read_block(a, d, off[i], again, 2, why, whylen)))
 				return rc;
 			if (again[0] < lo) {
 				lo = again[0];
@@ -130,7 +141,8 @@ int pmon_reg_read(struct pmon_machine *m, const struct pmon_box_regs *r,
 		return missing_extra(r, why, whylen);
 	pmon_pci_addr_t d = extra ? r->extra : r->pci;
 	if (k == REG_CTR || k == REG_FIXED_CTR) {
-		if ((rc = pci_counters(a, d, lo, 1, val, why, whylen)))
+		uint32_t at = lo;
+		if ((rc = pci_counters(a, d, &at, 1, val, why, whylen)))
 			return rc;
 		*val &= pmon_bits((unsigned)counter_width(r, k));
 		return PMON_OK;
@@ -146,27 +158,35 @@ int pmon_reg_read(struct pmon_machine *m, const struct pmon_box_regs *r,
 int pmon_reg_read_counters(struct pmon_machine *m, const struct pmon_box_regs *r, uint32_t mask,
 			   uint64_t *val, char *why, size_t whylen)
 {
-	int rc, first = 0, last = 31;
-	if (!mask || (mask >> r->t->ncounters))
+	const struct pmon_box_type *t = r->t;
+	uint32_t off[PMON_MAX_COUNTERS + 1];
+	uint64_t v[PMON_MAX_COUNTERS + 1];
+	int idx[PMON_MAX_COUNTERS + 1], n = 0, rc;
+	uint32_t mine = pmon_bits(t->ncounters) | (t->has_fixed ? PMON_FIXED_BIT : 0);
+	if (!mask || (mask & ~mine))
 		return pmon_why(why, whylen, PMON_EINVAL, "%s: counter set 0x%x is not the box's",
 				pmon_catalog_pmu(r->pmu)->name, mask);
-	while (!(mask & (1u << first)))
-		first++;
-	while (!(mask & (1u << last)))
-		last--;
-	if (r->t->space == PMON_SPACE_PCI) {
+	for (int c = 0; c <= PMON_MAX_COUNTERS; c++) {
+		if (!(mask & (1u << c)))
+			continue;
+		enum pmon_reg_kind k = c == PMON_MAX_COUNTERS ? REG_FIXED_CTR : REG_CTR;
+		if (t->space != PMON_SPACE_PCI) {
+			if ((rc = pmon_reg_read(m, r, k, c, &val[c], why, whylen)))
+				return rc;
+			continue;
+		}
 		uint16_t lo, hi;
 		int extra;
-		pci_offsets(r, REG_CTR, first, &lo, &hi, &extra);
-		if ((rc = pci_counters(m->acc, r->pci, lo, last - first + 1, val + first, why, whylen)))
-			return rc;
-		for (int c = first; c <= last; c++)
-			val[c] &= pmon_bits(r->t->width);
-		return PMON_OK;
+		pci_offsets(r, k, c, &lo, &hi, &extra);
+		off[n] = lo;
+		idx[n++] = c;
 	}
-	for (int c = first; c <= last; c++)
-		if ((mask & (1u << c)) && (rc = pmon_reg_read(m, r, REG_CTR, c, &val[c], why, whylen)))
-			return rc;
+	if (!n)
+		return PMON_OK;
+	if ((rc = pci_counters(m->acc, r->pci, off, n, v, why, whylen)))
+		return rc;
+	for (int i = 0; i < n; i++)
+		val[idx[i]] = v[i] & pmon_bits(idx[i] == PMON_MAX_COUNTERS ? t->fixed_width : t->width);
 	return PMON_OK;
 }
 

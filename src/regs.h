@@ -15,6 +15,7 @@ enum pmon_reg_kind { REG_BOX_CTL, REG_CTL, REG_CTR, REG_FIXED_CTL, REG_FIXED_CTR
 		     REG_GLOBAL_CTL };
 
 #define PMON_MAX_COUNTERS 8       /* general counters of any box type */
+#define PMON_FIXED_BIT (1u << PMON_MAX_COUNTERS)
 
 struct pmon_box_regs {
 	const struct pmon_box_type *t;
@@ -32,7 +33,8 @@ int pmon_reg_read(struct pmon_machine *m, const struct pmon_box_regs *r,
 		  enum pmon_reg_kind k, int idx, uint64_t *val, char *why, size_t whylen);
 int pmon_reg_write(struct pmon_machine *m, const struct pmon_box_regs *r,
 		   enum pmon_reg_kind k, int idx, uint64_t val, char *why, size_t whylen);
-/* The general counters of the box in mask (bit c: counter c) into val[c],
+/* The counters of the box in mask (bit c: general counter c; PMON_FIXED_BIT:
+ * the fixed counter) into val[c] (the fixed one into val[PMON_MAX_COUNTERS]),
  * each masked to its width: on a PCI box one block access from the lowest to
  * the highest (tear-free, see regs.c), on an MSR box one access per counter. */
 int pmon_reg_read_counters(struct pmon_machine *m, const struct pmon_box_regs *r, uint32_t mask,

@@ -46,10 +46,8 @@ struct sess_box {
 	struct pmon_box_regs regs;
 	struct saved_reg saved[16];
 	int nsaved;
-	uint32_t ctr_mask;        /* general counters the session's events use */
-	int fixed_used;           /* an event uses the fixed counter */
-	uint64_t raw[PMON_MAX_COUNTERS];  /* their values at the last read */
-	uint64_t fixed_raw;
+	uint32_t ctr_mask;        /* counters the session's events use (regs.h) */
+	uint64_t raw[PMON_MAX_COUNTERS + 1];  /* their values at the last read */
 	uint64_t global_bits;     /* core PMU: our enable bits in IA32_PERF_GLOBAL_CTRL */
 	uint64_t global_saved;    /* their values before start */
 };
@@ -335,10 +333,7 @@ static int prepare(pmon_session_t *s)
 				       (unsigned long long)saved_value(bx, ck, idx));
 		if (is_core(bx))
 			bx->global_bits |= 1ull << e->counter;
-		if (e->counter < 0)
-			bx->fixed_used = 1;
-		else
-			bx->ctr_mask |= 1u << e->counter;
+		bx->ctr_mask |= e->counter < 0 ? PMON_FIXED_BIT : 1u << e->counter;
 	}
 	for (int b = 0; b < s->nboxes; b++) {
 		struct sess_box *bx = &s->boxes[b];
@@ -383,7 +378,7 @@ static int global_update(pmon_session_t *s, struct sess_box *bx, int enable)
 }
 
 /* Every counter of the session, box by box: one access for a PCI box's
- * general counters, one per MSR counter, one per fixed counter. */
+ * counters, one per MSR counter. */
 static int read_counters(pmon_session_t *s)
 {
 	char why[PMON_WHY_LEN];
@@ -394,10 +389,6 @@ static int read_counters(pmon_session_t *s)
 		    (rc = pmon_reg_read_counters(s->m, &bx->regs, bx->ctr_mask, bx->raw, why, sizeof why)))
 			return pmon_why(s->err, sizeof(s->err), rc, "reading the %s counters failed: %s",
 				       pmon_catalog_pmu(bx->regs.pmu)->name, why);
-		if (bx->fixed_used &&
-		    (rc = pmon_reg_read(s->m, &bx->regs, REG_FIXED_CTR, 0, &bx->fixed_raw, why, sizeof why)))
-			return pmon_why(s->err, sizeof(s->err), rc, "reading the %s fixed counter failed: %s",
-				       pmon_catalog_pmu(bx->regs.pmu)->name, why);
 	}
 	return PMON_OK;
 }
@@ -406,7 +397,7 @@ static int read_counters(pmon_session_t *s)
 static uint64_t raw_of(const pmon_session_t *s, const struct sess_event *e)
 {
 	const struct sess_box *bx = &s->boxes[e->box];
-	return e->counter < 0 ? bx->fixed_raw : bx->raw[e->counter];
+	return bx->raw[e->counter < 0 ? PMON_MAX_COUNTERS : e->counter];
 }
 
 /* Another running session using the same box: the registers it shares with
