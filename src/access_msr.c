@@ -50,16 +50,20 @@ static int msr_open_error(struct pmon_msr_dev *m, int cpu, const char *path, int
 	case ENXIO:
 		if (cpu > 0 && m->fd[0] >= 0)
 			return 0;
-		return pmon_why(why, whylen, PMON_ENODEV, "%s missing: load the msr kernel module (modprobe msr)", path);
+		return pmon_why(why, whylen, PMON_ENODEV,
+				"%s missing: load the msr kernel module (modprobe msr)", path);
 	case EACCES:
 	case EPERM:
-		return pmon_why(why, whylen, PMON_EPERM, "cannot open %s (%s): MSR access needs root or CAP_SYS_RAWIO"
+		return pmon_why(why, whylen, PMON_EPERM,
+				"cannot open %s (%s): MSR access needs root or CAP_SYS_RAWIO"
 			" and %s permission on the file", path, strerror(err),
 			m->mode == O_RDONLY ? "read" : "read/write");
 	case EISDIR:
-		return pmon_why(why, whylen, PMON_ENODEV, "%s is a directory, not the MSR device file", path);
+		return pmon_why(why, whylen, PMON_ENODEV,
+				"%s is a directory, not the MSR device file", path);
 	case EIO:
-		return pmon_why(why, whylen, PMON_ENODEV, "cannot open %s: CPU %d does not support MSRs (EIO)", path, cpu);
+		return pmon_why(why, whylen, PMON_ENODEV,
+				"cannot open %s: CPU %d does not support MSRs (EIO)", path, cpu);
 	default:
 		return pmon_why(why, whylen, PMON_EIO, "cannot open %s: %s", path, strerror(err));
 	}
@@ -73,7 +77,8 @@ static int msr_check_file(int fd, const char *path, char *why, size_t whylen)
 		return pmon_why(why, whylen, PMON_EIO, "cannot stat %s: %s", path, strerror(errno));
 	}
 	if (S_ISDIR(st.st_mode)) {
-		return pmon_why(why, whylen, PMON_ENODEV, "%s is a directory, not the MSR device file", path);
+		return pmon_why(why, whylen, PMON_ENODEV,
+				"%s is a directory, not the MSR device file", path);
 	}
 	if (!S_ISCHR(st.st_mode) && !S_ISREG(st.st_mode)) {
 		return pmon_why(why, whylen, PMON_ENODEV, "%s is not an MSR device file", path);
@@ -105,7 +110,8 @@ int pmon_msr_open(struct pmon_msr_dev **out, const char *root, int ncpus, int mo
 		return PMON_EINVAL;
 	*out = NULL;
 	if (ncpus < 1 || (mode != O_RDONLY && mode != O_RDWR)) {
-		return pmon_why(why, whylen, PMON_EINVAL, "pmon_msr_open: bad CPU count or open mode");
+		return pmon_why(why, whylen, PMON_EINVAL,
+				"pmon_msr_open: bad CPU count or open mode");
 	}
 	if (!root || !*root)
 		root = MSR_DEFAULT_ROOT;
@@ -148,13 +154,51 @@ static int msr_fd(struct pmon_msr_dev *m, int cpu, char *why, size_t whylen)
 	char path[PATH_MAX + 32];
 
 	if (cpu < 0 || cpu >= m->ncpus) {
-		return pmon_why(why, whylen, PMON_ERANGE, "CPU %d out of range (0..%d)", cpu, m->ncpus - 1);
+		return pmon_why(why, whylen, PMON_ERANGE,
+				"CPU %d out of range (0..%d)", cpu, m->ncpus - 1);
 	}
 	if (m->fd[cpu] < 0) {
 		msr_path(m, cpu, path, sizeof(path));
-		return pmon_why(why, whylen, PMON_ENODEV, "CPU %d has no MSR device file %s (offline CPU?)", cpu, path);
+		return pmon_why(why, whylen, PMON_ENODEV,
+				"CPU %d has no MSR device file %s (offline CPU?)", cpu, path);
 	}
 	return m->fd[cpu];
+}
+
+/* An rdmsr (write 0) or wrmsr of value val transferred n bytes instead of 8,
+ * with errno err when n < 0: the code and the reason. */
+static int msr_failed(int write, uint32_t msr, int cpu, uint64_t val, ssize_t n, int err,
+		      char *why, size_t whylen)
+{
+	const char *op = write ? "wrmsr" : "rdmsr";
+	if (n >= 0)
+		return write ? pmon_why(why, whylen, PMON_EIO,
+					"wrmsr 0x%x on CPU %d failed: short write of %zd bytes", msr, cpu, n)
+			     : pmon_why(why, whylen, PMON_EIO,
+					"rdmsr 0x%x on CPU %d failed: the CPU does not implement this MSR"
+					" (short read of %zd bytes)", msr, cpu, n);
+	switch (err) {
+	case EIO:
+		return write ? pmon_why(why, whylen, PMON_EIO, "wrmsr 0x%x = 0x%llx on CPU %d failed:"
+					" MSR missing or reserved bits set (EIO)",
+					msr, (unsigned long long)val, cpu)
+			     : pmon_why(why, whylen, PMON_EIO, "rdmsr 0x%x on CPU %d failed:"
+					" the CPU does not implement this MSR (EIO)", msr, cpu);
+	case EACCES:
+	case EPERM:
+		return pmon_why(why, whylen, PMON_EPERM,
+				"%s 0x%x on CPU %d refused (%s): needs root or"
+				" CAP_SYS_RAWIO%s", op, msr, cpu, strerror(err),
+				write ? "; kernel lockdown or msr.allow_writes=off also block writes" : "");
+	case ENXIO:
+	case ENODEV:
+		return pmon_why(why, whylen, PMON_ENODEV,
+				"%s 0x%x on CPU %d failed (%s): the CPU went away"
+				" (offline?)", op, msr, cpu, strerror(err));
+	default:
+		return pmon_why(why, whylen, PMON_EIO, "%s 0x%x on CPU %d failed: %s", op, msr, cpu,
+				strerror(err));
+	}
 }
 
 int pmon_msr_read(struct pmon_msr_dev *m, int cpu, uint32_t msr, uint64_t *val,
@@ -172,29 +216,10 @@ int pmon_msr_read(struct pmon_msr_dev *m, int cpu, uint32_t msr, uint64_t *val,
 	do
 		n = pread(fd, &v, sizeof(v), (off_t)msr);
 	while (n < 0 && errno == EINTR);
-	if (n == (ssize_t)sizeof(v)) {
-		*val = v;
-		return PMON_OK;
-	}
-	if (n >= 0) {
-		return pmon_why(why, whylen, PMON_EIO, "rdmsr 0x%x on CPU %d failed: the CPU does not implement this MSR"
-			" (short read of %zd bytes)", msr, cpu, n);
-	}
-	switch (errno) {
-	case EIO:
-		return pmon_why(why, whylen, PMON_EIO, "rdmsr 0x%x on CPU %d failed: the CPU does not implement this MSR (EIO)",
-			msr, cpu);
-	case EACCES:
-	case EPERM:
-		return pmon_why(why, whylen, PMON_EPERM, "rdmsr 0x%x on CPU %d refused (%s): needs root or CAP_SYS_RAWIO",
-			msr, cpu, strerror(errno));
-	case ENXIO:
-	case ENODEV:
-		return pmon_why(why, whylen, PMON_ENODEV, "rdmsr 0x%x on CPU %d failed (%s): the CPU went away"
-				" (offline?)", msr, cpu, strerror(errno));
-	default:
-		return pmon_why(why, whylen, PMON_EIO, "rdmsr 0x%x on CPU %d failed: %s", msr, cpu, strerror(errno));
-	}
+	if (n != (ssize_t)sizeof(v))
+		return msr_failed(0, msr, cpu, 0, n, errno, why, whylen);
+	*val = v;
+	return PMON_OK;
 }
 
 int pmon_msr_write(struct pmon_msr_dev *m, int cpu, uint32_t msr, uint64_t val,
@@ -208,33 +233,15 @@ int pmon_msr_write(struct pmon_msr_dev *m, int cpu, uint32_t msr, uint64_t val,
 	fd = msr_fd(m, cpu, why, whylen);
 	if (fd < 0)
 		return fd;
-	if (m->mode == O_RDONLY) {
-		return pmon_why(why, whylen, PMON_EINVAL, "wrmsr 0x%x on CPU %d: the MSR files were opened read-only", msr, cpu);
-	}
+	if (m->mode == O_RDONLY)
+		return pmon_why(why, whylen, PMON_EINVAL,
+				"wrmsr 0x%x on CPU %d: the MSR files were opened read-only", msr, cpu);
 	do
 		n = pwrite(fd, &val, sizeof(val), (off_t)msr);
 	while (n < 0 && errno == EINTR);
-	if (n == (ssize_t)sizeof(val))
-		return PMON_OK;
-	if (n >= 0) {
-		return pmon_why(why, whylen, PMON_EIO, "wrmsr 0x%x on CPU %d failed: short write of %zd bytes", msr, cpu, n);
-	}
-	switch (errno) {
-	case EIO:
-		return pmon_why(why, whylen, PMON_EIO, "wrmsr 0x%x = 0x%llx on CPU %d failed: MSR missing or reserved bits set (EIO)",
-			msr, (unsigned long long)val, cpu);
-	case EACCES:
-	case EPERM:
-		return pmon_why(why, whylen, PMON_EPERM, "wrmsr 0x%x on CPU %d refused (%s): needs root or CAP_SYS_RAWIO;"
-			" kernel lockdown or msr.allow_writes=off also block writes",
-			msr, cpu, strerror(errno));
-	case ENXIO:
-	case ENODEV:
-		return pmon_why(why, whylen, PMON_ENODEV, "wrmsr 0x%x on CPU %d failed (%s): the CPU went away"
-				" (offline?)", msr, cpu, strerror(errno));
-	default:
-		return pmon_why(why, whylen, PMON_EIO, "wrmsr 0x%x on CPU %d failed: %s", msr, cpu, strerror(errno));
-	}
+	if (n != (ssize_t)sizeof(val))
+		return msr_failed(1, msr, cpu, val, n, errno, why, whylen);
+	return PMON_OK;
 }
 
 void pmon_msr_close(struct pmon_msr_dev *m)

@@ -47,7 +47,8 @@ static int read_ubox(struct pmon_access *a, pmon_pci_addr_t d, struct ubox_regs 
 	if (rc == 0)
 		rc = a->ops->pci_read(a, d, PMON_UBOX_GIDNIDMAP, &r->gidnidmap, reason, sizeof reason);
 	if (rc != 0) {
-		pmon_why(why, whylen, 0, "cannot read the node-ID registers of UBox %04x:%02x:%02x.%x: %s",
+		pmon_why(why, whylen, 0,
+			 "cannot read the node-ID registers of UBox %04x:%02x:%02x.%x: %s",
 		       d.domain, d.bus, d.dev, d.func, reason);
 		return rc;
 	}
@@ -85,7 +86,8 @@ int pmon_busmap_build(struct pmon_access *a, const struct pmon_topo *t,
 		return n;
 	}
 	if (n == 0) {
-		pmon_why(why, whylen, 0, "no UBox PCI function (8086:%04x) found: not a Xeon E5-2600"
+		pmon_why(why, whylen, 0,
+			 "no UBox PCI function (8086:%04x) found: not a Xeon E5-2600"
 		       " (Sandy Bridge-EP), or the uncore PCI devices are hidden", PMON_UBOX_DEVID);
 		return PMON_ENODEV;
 	}

@@ -140,7 +140,8 @@ static int parse_qualifier(struct encode_state *st, const char *name, const char
 		return pmon_why(st->err, st->errlen, PMON_EQUAL,
 				"%s counts per CPU: use cpu=N, not socket=", st->pmu->name);
 	if (st->socket >= 0 || st->cpu >= 0)
-		return pmon_why(st->err, st->errlen, PMON_EQUAL, "socket=/cpu= given more than once");
+		return pmon_why(st->err, st->errlen, PMON_EQUAL,
+				"socket=/cpu= given more than once");
 	int ns = st->nsockets, nc = st->ncpus;
 	if (is_sock) {
 		if ((ns > 0 && v >= (uint64_t)ns) || v > 7)
@@ -207,9 +208,11 @@ static int parse_attrs(struct encode_state *st, const char *evname, char **attrs
 		*eq = 0;
 		const char *name = attrs[a], *val = eq + 1;
 		if (!name[0])
-			return pmon_why(st->err, st->errlen, PMON_EQUAL, "modifier with no name ('=%s')", val);
+			return pmon_why(st->err, st->errlen, PMON_EQUAL,
+					"modifier with no name ('=%s')", val);
 		if (!val[0])
-			return pmon_why(st->err, st->errlen, PMON_EQUAL, "modifier '%s=' has no value", name);
+			return pmon_why(st->err, st->errlen, PMON_EQUAL,
+					"modifier '%s=' has no value", name);
 		if (!strcasecmp(name, "socket") || !strcasecmp(name, "cpu")) {
 			if ((rc = parse_qualifier(st, name, val)))
 				return rc;
@@ -260,7 +263,8 @@ static int umask_rules(struct encode_state *st)
 			if (ev->umasks[u].grp == g)
 				n += (size_t)snprintf(umlist + n, sizeof(umlist) - n, "%s%s",
 						      n ? ", " : "", ev->umasks[u].name);
-		return pmon_why(st->err, st->errlen, PMON_EUMASK, "%s needs a umask%s from: %s", ev->name,
+		return pmon_why(st->err, st->errlen, PMON_EUMASK,
+				"%s needs a umask%s from: %s", ev->name,
 				(ev->flags & PMON_EV_OFFCORE) ? (g == 0 ? " (request)" : g == 1 ? " (response)" : "") : "",
 				umlist);
 	}
@@ -308,28 +312,33 @@ static int apply_modifier(struct encode_state *st, const char *name, const char 
 	int m = find_mod(t, ev, st->need, name, &exists);
 	if (m < 0) {
 		if (!exists)
-			return pmon_why(st->err, st->errlen, PMON_EQUAL, "unknown modifier '%s' for %s",
+			return pmon_why(st->err, st->errlen, PMON_EQUAL,
+					"unknown modifier '%s' for %s",
 					name, st->pmu->name);
-		return pmon_why(st->err, st->errlen, PMON_EQUAL, "modifier '%s' does not apply to %s%s",
+		return pmon_why(st->err, st->errlen, PMON_EQUAL,
+				"modifier '%s' does not apply to %s%s",
 				name, ev->name,
 				t->mods[0].kind == PMON_MOD_CTL && ev->numasks ? " with the umasks given" : "");
 	}
 	const struct pmon_modifier *md = &t->mods[m];
 	if (st->mod_given & (1ull << m))
-		return pmon_why(st->err, st->errlen, PMON_EQUAL, "modifier '%s' given twice", md->name);
+		return pmon_why(st->err, st->errlen, PMON_EQUAL,
+				"modifier '%s' given twice", md->name);
 	uint64_t v;
 	if (parse_u64(val, &v))
 		return pmon_why(st->err, st->errlen, PMON_EQUAL,
 				"malformed value '%s' for %s= (expected a number)", val, md->name);
 	if (md->kind != PMON_MOD_ADDR && (v < md->min || v > md->max))
-		return pmon_why(st->err, st->errlen, PMON_ERANGE, "%s=%s out of range %llu-%llu for %s",
+		return pmon_why(st->err, st->errlen, PMON_ERANGE,
+				"%s=%s out of range %llu-%llu for %s",
 				md->name, val, (unsigned long long)md->min,
 				(unsigned long long)md->max, ev->name);
 	st->mod_given |= 1ull << m;
 	st->mod_val[m] = v;
 	if (md->kind == PMON_MOD_CTL) {
 		if (v > pmon_bits(md->width))
-			return pmon_why(st->err, st->errlen, PMON_ERANGE, "%s=%s does not fit %u bits",
+			return pmon_why(st->err, st->errlen, PMON_ERANGE,
+					"%s=%s does not fit %u bits",
 					md->name, val, md->width);
 		st->ctl |= v << md->shift;
 		return PMON_OK;
@@ -389,7 +398,8 @@ static int check_words(const struct encode_state *st)
 			return pmon_why(st->err, st->errlen, PMON_EQUAL,
 					"%s needs a value for filter field %s: add :%s=N",
 					ev->name, t->fields[f].name, hint);
-		return pmon_why(st->err, st->errlen, PMON_EQUAL, "%s needs a value for filter field %s",
+		return pmon_why(st->err, st->errlen, PMON_EQUAL,
+				"%s needs a value for filter field %s",
 				ev->name, t->fields[f].name);
 	}
 	if (st->ctl & ~(uint64_t)t->ctl_valid && !(ev->flags & PMON_EV_OFFCORE))
@@ -538,7 +548,8 @@ int pmon_encode(const char *name, int nsockets, int ncpus, pmon_encoding_t *out,
 					    "unknown box instance '%s': %s has instances 0-%d",
 					    pmu_name, pl[i].type->pmu_prefix, pl[i].type->max_boxes - 1);
 		}
-		return pmon_why(err, errlen, PMON_ENOEVNT, "unknown PMU '%s' (see 'pmon list')", pmu_name);
+		return pmon_why(err, errlen, PMON_ENOEVNT,
+				"unknown PMU '%s' (see 'pmon list')", pmu_name);
 	}
 	char *colon = strchr(evname, ':');
 	if (colon) {

@@ -308,7 +308,8 @@ int pmon_machine_encode(const pmon_machine_t *m, const char *name, pmon_encoding
 	if (e->cpu >= 0) {
 		int s = m->topo.cpu_socket[e->cpu];
 		if (s < 0)
-			return pmon_why(err, errlen, PMON_ERANGE, "cpu=%d is not present on this machine", e->cpu);
+			return pmon_why(err, errlen, PMON_ERANGE,
+					"cpu=%d is not present on this machine", e->cpu);
 		if (t->space != PMON_SPACE_CORE) {
 			/* an uncore event named by CPU counts on that CPU's socket */
 			char *q = strstr(e->name, ":cpu=");
@@ -329,7 +330,8 @@ int pmon_machine_encode(const pmon_machine_t *m, const char *name, pmon_encoding
 			return pmon_why(err, errlen, PMON_ENODEV,
 				   "%s is not present on socket %d: this machine has %d CBo(s) per socket (0-%d)",
 				   p->name, e->socket, m->cbos, m->cbos - 1);
-		return pmon_why(err, errlen, PMON_ENODEV, "%s is not present on socket %d", p->name, e->socket);
+		return pmon_why(err, errlen, PMON_ENODEV,
+				"%s is not present on socket %d", p->name, e->socket);
 	}
 	for (int r = 0; r < t->nfregs; r++)
 		if (t->fregs[r].extra_dev && (e->filt_used & (1u << t->fregs[r].word)) &&
