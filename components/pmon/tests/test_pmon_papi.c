@@ -175,6 +175,55 @@ static void counting(pmon_sim_t *sim)
 	CHECK_EQ_INT(PAPI_destroy_eventset(&es), PAPI_OK, "destroy");
 }
 
+/* A set grows one event at a time (the component adds only the new one), a
+ * fifth general event of a full box is refused and leaves the four, and a
+ * removed event leaves the others counting exactly. */
+static void grow_and_remove(pmon_sim_t *sim)
+{
+	int es = PAPI_NULL;
+	long long v[5];
+	struct pmon_sim_truth t0, t1;
+	static const char *const ev[] = {
+		"pmon:::snbep_unc_imc0::UNC_M_CAS_COUNT:RD:socket=0",
+		"pmon:::snbep_unc_imc0::UNC_M_CAS_COUNT:WR:socket=0",
+		"pmon:::snbep_unc_imc0::UNC_M_CLOCKTICKS:socket=0",
+		"pmon:::snbep_unc_imc0::UNC_M_ACT_COUNT:socket=0",
+		"pmon:::snbep_unc_imc0::UNC_M_CAS_COUNT:ALL:socket=0",
+	};
+	CHECK_EQ_INT(PAPI_create_eventset(&es), PAPI_OK, "eventset");
+	for (int i = 0; i < 5; i++)
+		CHECK_EQ_INT(PAPI_add_named_event(es, ev[i]), PAPI_OK, ev[i]);
+	CHECK_EQ_INT(PAPI_add_named_event(es, "pmon:::snbep_unc_imc0::UNC_M_CAS_COUNT:RD_REG:socket=0"),
+		     PAPI_ECNFLCT, "a fifth general event of the box is refused");
+	CHECK_EQ_INT(PAPI_num_events(es), 5, "the five stay");
+
+	pmon_sim_channel_truth(sim, 0, 0, &t0);
+	CHECK_EQ_INT(PAPI_start(es), PAPI_OK, "start");
+	pmon_sim_traffic(sim, 0, 0, PMON_SIM_LOAD, 5000);
+	CHECK_EQ_INT(PAPI_stop(es, v), PAPI_OK, "stop");
+	pmon_sim_channel_truth(sim, 0, 0, &t1);
+	CHECK_EQ_U64(v[0], t1.cas_rd - t0.cas_rd, "CAS RD");
+	CHECK_EQ_U64(v[3], t1.act - t0.act, "ACT");
+	CHECK_EQ_U64(v[4], (t1.cas_rd - t0.cas_rd) + (t1.cas_wr - t0.cas_wr), "CAS ALL");
+	CHECK(v[0] > 0, "traffic counted (%lld)", v[0]);
+
+	CHECK_EQ_INT(PAPI_remove_named_event(es, ev[1]), PAPI_OK, "remove CAS WR");
+	CHECK_EQ_INT(PAPI_add_named_event(es, "pmon:::snbep_unc_imc0::UNC_M_CAS_COUNT:RD_REG:socket=0"),
+		     PAPI_OK, "its counter is free again");
+	CHECK_EQ_INT(PAPI_num_events(es), 5, "five again");
+	pmon_sim_channel_truth(sim, 0, 0, &t0);
+	CHECK_EQ_INT(PAPI_start(es), PAPI_OK, "start again");
+	pmon_sim_traffic(sim, 0, 1 << 20, PMON_SIM_LOAD, 3000);
+	CHECK_EQ_INT(PAPI_stop(es, v), PAPI_OK, "stop again");
+	pmon_sim_channel_truth(sim, 0, 0, &t1);
+	CHECK_EQ_U64(v[0], t1.cas_rd - t0.cas_rd, "CAS RD after the removal");
+	CHECK_EQ_U64(v[2], t1.act - t0.act, "ACT after the removal");
+	CHECK_EQ_U64(v[3], (t1.cas_rd - t0.cas_rd) + (t1.cas_wr - t0.cas_wr), "CAS ALL after the removal");
+	CHECK(v[0] > 0, "traffic counted (%lld)", v[0]);
+	PAPI_cleanup_eventset(es);
+	PAPI_destroy_eventset(&es);
+}
+
 static void refusals(pmon_sim_t *sim)
 {
 	int es = PAPI_NULL;
@@ -219,6 +268,7 @@ int main(void)
 	counters_stated();
 	domains();
 	counting(sim);
+	grow_and_remove(sim);
 	refusals(sim);
 	PAPI_shutdown();
 	return check_done("test_pmon_papi");
