@@ -143,10 +143,8 @@ int pmon_hw_access_open(struct pmon_access **out, int ncpus, char *why, size_t w
 	a = calloc(1, sizeof(*a));
 	h = calloc(1, sizeof(*h));
 	if (!a || !h || strlen(cpuinfo) >= sizeof(h->cpuinfo)) {
-		rc = (!a || !h) ? PMON_ENOMEM : PMON_EINVAL;
-		if (why && whylen)
-			snprintf(why, whylen, "%s", rc == PMON_ENOMEM ? "out of memory"
-				 : "PMON_CPUINFO path too long");
+		rc = pmon_why(why, whylen, (!a || !h) ? PMON_ENOMEM : PMON_EINVAL, "%s",
+			      (!a || !h) ? "out of memory" : "PMON_CPUINFO path too long");
 		free(a);
 		free(h);
 		return rc;

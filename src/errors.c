@@ -40,10 +40,12 @@ int pmon_why(char *buf, size_t len, int code, const char *fmt, ...)
 
 void pmon_why_add(char *buf, size_t len, const char *sep, const char *fmt, ...)
 {
-	size_t n = strnlen(buf, len);
 	va_list ap;
 	int k;
 
+	if (!buf || !len)
+		return;
+	size_t n = strnlen(buf, len);
 	if (n && n + strlen(sep) + 1 < len)
 		n += (size_t)snprintf(buf + n, len - n, "%s", sep);
 	if (n + 1 >= len)

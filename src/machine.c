@@ -119,13 +119,9 @@ static int open_hw(struct pmon_machine *m, char *why, size_t whylen)
 	if (rc)
 		return rc;
 	rc = pmon_hw_access_open(&m->acc, m->topo.ncpus, why, whylen);
-	if (rc) {
-		size_t n = why ? strlen(why) : 0;
-		if (why && n + 1 < whylen)
-			snprintf(why + n, whylen - n, "; or set PMON_BACKEND=sim to use the emulated machine");
-		return rc;
-	}
-	return PMON_OK;
+	if (rc)
+		pmon_why_add(why, whylen, "", "; or set PMON_BACKEND=sim to use the emulated machine");
+	return rc;
 }
 
 int pmon_machine_open(pmon_machine_t **out, const char *backend, char *why, size_t whylen)
@@ -157,12 +153,9 @@ int pmon_machine_open(pmon_machine_t **out, const char *backend, char *why, size
 		goto fail;
 	rc = pmon_busmap_build(m->acc, &m->topo, &m->bm, why, whylen);
 	if (rc) {
-		if (!is_sim && rc == PMON_ENODEV && why && whylen) {
-			size_t n = strlen(why);
-			snprintf(why + n, whylen > n ? whylen - n : 0,
-				 " (the uncore PCI functions may be hidden by the BIOS); "
-				 "set PMON_BACKEND=sim to use the emulated machine");
-		}
+		if (!is_sim && rc == PMON_ENODEV)
+			pmon_why_add(why, whylen, "", " (the uncore PCI functions may be hidden by the BIOS); "
+				     "set PMON_BACKEND=sim to use the emulated machine");
 		goto fail;
 	}
 	if (m->bm.warn[0])

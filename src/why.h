@@ -13,7 +13,7 @@ int pmon_why(char *buf, size_t len, int code, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
 /* Append the message to the text in buf (after sep when buf is not empty);
- * a message that does not fit ends in "...". */
+ * a message that does not fit ends in "...".  buf NULL or len 0: nothing. */
 void pmon_why_add(char *buf, size_t len, const char *sep, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
