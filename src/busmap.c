@@ -9,6 +9,7 @@
 
 #include "pmon/pmon.h"
 #include "busmap.h"
+#include "regs.h"
 #include "why.h"
 
 #define INTEL_VENDOR 0x8086
@@ -42,10 +43,10 @@ static int read_ubox(struct pmon_access *a, pmon_pci_addr_t d, struct ubox_regs 
 		     char *why, size_t whylen)
 {
 	char reason[PMON_WHY_LEN];
-	int rc = a->ops->pci_read(a, d, PMON_UBOX_CPUNODEID, &r->cpunodeid, reason, sizeof reason);
+	int rc = pmon_reg_read_config(a, d, PMON_UBOX_CPUNODEID, &r->cpunodeid, reason, sizeof reason);
 
 	if (rc == 0)
-		rc = a->ops->pci_read(a, d, PMON_UBOX_GIDNIDMAP, &r->gidnidmap, reason, sizeof reason);
+		rc = pmon_reg_read_config(a, d, PMON_UBOX_GIDNIDMAP, &r->gidnidmap, reason, sizeof reason);
 	if (rc != 0) {
 		pmon_why(why, whylen, 0,
 			 "cannot read the node-ID registers of UBox %04x:%02x:%02x.%x: %s",

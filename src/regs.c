@@ -1,4 +1,5 @@
-/* regs.c - register addresses of a box instance and MSR/PCI access to them. */
+/* regs.c - register addresses of a box instance and MSR/PCI access to them:
+ * every register access of the engine goes through here. */
 #include <stdio.h>
 
 #include "regs.h"
@@ -207,4 +208,10 @@ int pmon_reg_write(struct pmon_machine *m, const struct pmon_box_regs *r,
 	if ((rc = a->ops->pci_write(a, d, lo, (uint32_t)val, why, whylen)))
 		return rc;
 	return hi ? a->ops->pci_write(a, d, hi, (uint32_t)(val >> 32), why, whylen) : PMON_OK;
+}
+
+int pmon_reg_read_config(struct pmon_access *a, pmon_pci_addr_t d, uint32_t off, uint32_t *val,
+			 char *why, size_t whylen)
+{
+	return a->ops->pci_read(a, d, off, val, why, whylen);
 }

@@ -40,4 +40,9 @@ int pmon_reg_write(struct pmon_machine *m, const struct pmon_box_regs *r,
 int pmon_reg_read_counters(struct pmon_machine *m, const struct pmon_box_regs *r, uint32_t mask,
 			   uint64_t *val, char *why, size_t whylen);
 
+/* A configuration register outside the PMON boxes (the UBox's node-ID
+ * registers, read to map buses to sockets before a machine exists). */
+int pmon_reg_read_config(struct pmon_access *a, pmon_pci_addr_t d, uint32_t off, uint32_t *val,
+			 char *why, size_t whylen);
+
 #endif
