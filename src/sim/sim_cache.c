@@ -8,47 +8,43 @@
 
 #include "sim_hier.h"
 
-static int cache_init(struct sim_cache *c, uint64_t sets, uint32_t ways, int with_cv)
+void sim_cache_setup(struct sim_cache *c, uint8_t *mem, size_t stride, uint64_t sets,
+		     uint32_t ways)
 {
-	size_t n = (size_t)sets * ways;
-
-	memset(c, 0, sizeof *c);
+	c->mem = mem;
+	c->stride = stride;
 	c->sets = (uint32_t)sets;
 	c->ways = ways;
 	c->setmask = (sets & (sets - 1)) ? 0 : (uint32_t)(sets - 1);
-	c->tag = calloc(n, sizeof *c->tag);
-	c->age = calloc(n, sizeof *c->age);
-	c->st = calloc(n, 1);
-	c->cv = with_cv ? calloc(n, 1) : NULL;
-	return (c->tag && c->age && c->st && (!with_cv || c->cv)) ? 0 : -1;
+	for (uint32_t i = 0; i < c->sets; i++) {
+		struct sim_set s = cache_set_at(c, i);
+		for (uint32_t w = 0; w < round_up(ways, 16); w++)
+			s.rank[w] = w < ways ? (int8_t)w : SIM_RANK_PAD;
+		for (uint32_t w = 0; w < round_up(ways, 8); w++)
+			s.ptag[w] = 0;
+		for (uint32_t w = 0; w < ways; w++) {
+			s.tag[w] = 0;
+			s.st[w] = SIM_I;
+			s.cv[w] = 0;
+		}
+	}
+}
+
+static int cache_init(struct sim_cache *c, uint64_t sets, uint32_t ways)
+{
+	size_t bytes = cache_set_bytes(ways);
+
+	memset(c, 0, sizeof *c);
+	if (!(c->alloc = malloc(bytes * sets)))
+		return -1;
+	sim_cache_setup(c, c->alloc, bytes, sets, ways);
+	return 0;
 }
 
 static void cache_free(struct sim_cache *c)
 {
-	free(c->tag);
-	free(c->age);
-	free(c->st);
-	free(c->cv);
+	free(c->alloc);
 	memset(c, 0, sizeof *c);
-}
-
-/* The stamp counter wrapped: renumber each set's ways 1..ways in their LRU
- * order, so that the order survives. */
-void sim_cache_renorm(struct sim_cache *c)
-{
-	for (size_t b = 0; b < (size_t)c->sets * c->ways; b += c->ways) {
-		uint32_t rank[32];
-		for (uint32_t w = 0; w < c->ways; w++) {
-			rank[w] = 1;
-			for (uint32_t v = 0; v < c->ways; v++)
-				if (c->age[b + v] < c->age[b + w] ||
-				    (c->age[b + v] == c->age[b + w] && v < w))
-					rank[w]++;
-		}
-		for (uint32_t w = 0; w < c->ways; w++)
-			c->age[b + w] = rank[w];
-	}
-	c->clk = c->ways + 1;
 }
 
 int sim_hier_init(struct pmon_sim *sim)
@@ -56,6 +52,7 @@ int sim_hier_init(struct pmon_sim *sim)
 	const struct pmon_sim_shape *sh = &sim->shape;
 	int ncores = sh->sockets * sh->cores;
 	uint64_t slice_sets = sh->llc_bytes / (uint64_t)sh->cores / 64 / (uint64_t)sh->llc_ways;
+	size_t setb = cache_set_bytes((uint32_t)sh->llc_ways);
 
 	sim->lines_per_socket = sh->mem_bytes / 64;
 	sim->lps_shift = -1;
@@ -76,15 +73,19 @@ int sim_hier_init(struct pmon_sim *sim)
 	for (int i = 0; i < ncores; i++) {
 		struct sim_pcore *pc = &sim->pcore[i];
 		if (cache_init(&pc->l1, sh->l1_bytes / 64 / (uint64_t)sh->l1_ways,
-			       (uint32_t)sh->l1_ways, 0) ||
+			       (uint32_t)sh->l1_ways) ||
 		    cache_init(&pc->l2, sh->l2_bytes / 64 / (uint64_t)sh->l2_ways,
-			       (uint32_t)sh->l2_ways, 0))
+			       (uint32_t)sh->l2_ways))
 			return -1;
 	}
-	for (int s = 0; s < sh->sockets; s++)
-		for (int k = 0; k < sh->cores; k++)
-			if (cache_init(&sim->sock[s].llc[k], slice_sets, (uint32_t)sh->llc_ways, 1))
-				return -1;
+	for (int s = 0; s < sh->sockets; s++) {
+		struct sim_socket *k = &sim->sock[s];
+		if (!(k->llc_mem = malloc(setb * slice_sets * (size_t)sh->cores)))
+			return -1;
+		for (int i = 0; i < sh->cores; i++)
+			sim_cache_setup(&k->llc[i], k->llc_mem + setb * (size_t)i,
+					setb * (size_t)sh->cores, slice_sets, (uint32_t)sh->llc_ways);
+	}
 	return 0;
 }
 
@@ -97,81 +98,79 @@ void sim_hier_free(struct pmon_sim *sim)
 		}
 	free(sim->pcore);
 	sim->pcore = NULL;
-	for (int s = 0; s < SIM_MAX_SOCKETS; s++)
-		for (int k = 0; k < SIM_MAX_CORES; k++)
-			cache_free(&sim->sock[s].llc[k]);
+	for (int s = 0; s < SIM_MAX_SOCKETS; s++) {
+		free(sim->sock[s].llc_mem);
+		sim->sock[s].llc_mem = NULL;
+	}
 }
 
 int sim_core_snoop(struct sim_pcore *pc, uint64_t line, int newst)
 {
-	long i2 = cache_find(&pc->l2, cache_base(&pc->l2, line), line), i1;
-	int st;
+	struct sim_set s2 = cache_set(&pc->l2, line), s1;
+	int w2 = set_find(&s2, line), w1, st;
 
-	if (i2 < 0)
+	if (w2 < 0)
 		return SIM_I;                 /* the L2 includes the L1 */
-	st = pc->l2.st[i2];
-	i1 = cache_find(&pc->l1, cache_base(&pc->l1, line), line);
-	if (i1 >= 0 && pc->l1.st[i1] == SIM_M)
+	st = s2.st[w2];
+	s1 = cache_set(&pc->l1, line);
+	w1 = set_find(&s1, line);
+	if (w1 >= 0 && s1.st[w1] == SIM_M)
 		st = SIM_M;
 	if (newst == SIM_I) {
-		pc->l2.tag[i2] = 0;
-		if (i1 >= 0)
-			pc->l1.tag[i1] = 0;
+		set_drop(&s2, w2);
+		if (w1 >= 0)
+			set_drop(&s1, w1);
 	} else if (newst == SIM_S) {
-		pc->l2.st[i2] = SIM_S;
-		if (i1 >= 0)
-			pc->l1.st[i1] = SIM_S;
+		s2.st[w2] = SIM_S;
+		if (w1 >= 0)
+			s1.st[w1] = SIM_S;
 	}
 	return st;
 }
 
 /* Room in the L1 for a line: a Modified victim's data goes to its L2 copy. */
-static size_t l1_fill(struct sim_pcore *pc, uint64_t line, int st)
+static void l1_fill(struct sim_pcore *pc, const struct sim_set *s1, uint64_t line, int st)
 {
-	struct sim_cache *l1 = &pc->l1;
-	size_t i = cache_victim(l1, cache_base(l1, line));
+	int w = set_victim(s1);
 
-	if (l1->tag[i] && l1->st[i] == SIM_M) {
-		uint64_t v = l1->tag[i] - 1;
-		long j = cache_find(&pc->l2, cache_base(&pc->l2, v), v);
+	if (s1->tag[w] && s1->st[w] == SIM_M) {
+		uint64_t v = s1->tag[w] - 1;
+		struct sim_set s2 = cache_set(&pc->l2, v);
+		int j = set_find(&s2, v);
 		if (j >= 0)
-			pc->l2.st[j] = SIM_M;
+			s2.st[j] = SIM_M;
 	}
-	l1->tag[i] = line + 1;
-	l1->st[i] = (uint8_t)st;
-	cache_touch(l1, i);
-	return i;
+	set_fill(s1, w, line, st);
+	set_touch(s1, w);
 }
 
 /* Room in the L2: the victim leaves the L1 too; if dirty it is written back
  * to the LLC (WbMtoI), a clean one leaves silently. */
-static size_t l2_fill(struct sim_ctx *x, uint64_t line, int st)
+static void l2_fill(struct sim_ctx *x, const struct sim_set *s2, uint64_t line, int st)
 {
-	struct sim_cache *l2 = &x->pc->l2;
-	size_t i = cache_victim(l2, cache_base(l2, line));
+	int w = set_victim(s2);
 
-	if (l2->tag[i]) {
-		uint64_t v = l2->tag[i] - 1;
-		int vst = l2->st[i];
-		long j = cache_find(&x->pc->l1, cache_base(&x->pc->l1, v), v);
+	if (s2->tag[w]) {
+		uint64_t v = s2->tag[w] - 1;
+		int vst = s2->st[w];
+		struct sim_set s1 = cache_set(&x->pc->l1, v);
+		int j = set_find(&s1, v);
 		if (j >= 0) {
-			if (x->pc->l1.st[j] == SIM_M)
+			if (s1.st[j] == SIM_M)
 				vst = SIM_M;
-			x->pc->l1.tag[j] = 0;
+			set_drop(&s1, j);
 		}
-		l2->tag[i] = 0;
 		if (vst == SIM_M)
 			sim_llc_writeback(x, v);
 	}
-	l2->tag[i] = line + 1;
-	l2->st[i] = (uint8_t)st;
-	cache_touch(l2, i);
-	return i;
+	set_fill(s2, w, line, st);
+	set_touch(s2, w);
 }
 
 static void offcore(struct sim_ctx *x, uint64_t req, const struct sim_llc_res *r)
 {
-	sim_core_offcore(x->sim, x->cpu, req, r->rsp_sup, r->rsp_snoop);
+	if (x->sim->offcore_on)
+		sim_core_offcore(x->sim, x->cpu, req, r->rsp_sup, r->rsp_snoop);
 }
 
 /* The L2 streamer: line+1 in the same 4 KiB page, into the L2 only. */
@@ -179,15 +178,16 @@ static void prefetch(struct sim_ctx *x, uint64_t line, int rfo)
 {
 	struct sim_llc_res r;
 	uint64_t next = line + 1;
+	struct sim_set s2 = cache_set(&x->pc->l2, next);
 
-	if (!(next & 63) || cache_find(&x->pc->l2, cache_base(&x->pc->l2, next), next) >= 0)
+	if (!(next & 63) || set_find(&s2, next) >= 0)
 		return;
 	if (sim_line_home(x->sim, next) >= x->sim->shape.sockets)
 		return;                       /* beyond the last socket's memory */
 	x->t->prefetches++;
 	sim_llc_request(x, next, rfo, &r);
 	offcore(x, rfo ? SIM_RSP_PF_RFO : SIM_RSP_PF_DATA_RD, &r);
-	l2_fill(x, next, r.grant == SIM_M ? SIM_E : r.grant);
+	l2_fill(x, &s2, next, r.grant == SIM_M ? SIM_E : r.grant);
 }
 
 /* A store to a line the core holds Shared: ownership from the LLC. */
@@ -207,10 +207,9 @@ void sim_line_access(struct pmon_sim *sim, int cpu, uint64_t line, enum pmon_sim
 {
 	struct sim_thread *th = &sim->cpu[cpu];
 	struct sim_ctx x = { sim, cpu, th->sock, th->lcore, &sim->pcore[th->gcore], &th->ctruth };
-	struct sim_cache *l1 = &x.pc->l1, *l2 = &x.pc->l2;
 	struct pmon_sim_cache_truth *t = x.t;
-	int store = kind == PMON_SIM_STORE, home = sim_line_home(sim, line);
-	long i;
+	int store = kind == PMON_SIM_STORE, home = sim_line_home(sim, line), w;
+	struct sim_set s1, s2;
 
 	if (home == th->sock) {
 		if (kind == PMON_SIM_LOAD) th->truth.load_local++;
@@ -225,35 +224,38 @@ void sim_line_access(struct pmon_sim *sim, int cpu, uint64_t line, enum pmon_sim
 		sim_llc_nt_store(&x, line);
 		return;
 	}
-	i = cache_find(l1, cache_base(l1, line), line);
-	if (i >= 0) {
+	s1 = cache_set(&x.pc->l1, line);
+	w = set_find(&s1, line);
+	if (w >= 0) {
 		t->l1_hit[kind]++;
-		cache_touch(l1, (size_t)i);
-		if (store && l1->st[i] < SIM_E) {
+		set_touch(&s1, w);
+		if (store && s1.st[w] < SIM_E) {
 			t->supplied[upgrade(&x, line)]++;
-			l1->st[i] = SIM_M;
-			long j = cache_find(l2, cache_base(l2, line), line);
+			s1.st[w] = SIM_M;
+			s2 = cache_set(&x.pc->l2, line);
+			int j = set_find(&s2, line);
 			if (j >= 0)
-				l2->st[j] = SIM_M;
+				s2.st[j] = SIM_M;
 			return;
 		}
 		if (store)
-			l1->st[i] = SIM_M;
+			s1.st[w] = SIM_M;
 		t->supplied[PMON_SIM_SUP_L1]++;
 		return;
 	}
 	t->l1_miss[kind]++;
-	i = cache_find(l2, cache_base(l2, line), line);
-	if (i >= 0) {
+	s2 = cache_set(&x.pc->l2, line);
+	w = set_find(&s2, line);
+	if (w >= 0) {
 		int sup = PMON_SIM_SUP_L2;
 		t->l2_hit[kind]++;
-		cache_touch(l2, (size_t)i);
-		if (store && l2->st[i] < SIM_E)
+		set_touch(&s2, w);
+		if (store && s2.st[w] < SIM_E)
 			sup = upgrade(&x, line);
 		if (store)
-			l2->st[i] = SIM_M;
+			s2.st[w] = SIM_M;
 		t->supplied[sup]++;
-		l1_fill(x.pc, line, l2->st[i]);
+		l1_fill(x.pc, &s1, line, s2.st[w]);
 		return;
 	}
 	t->l2_miss[kind]++;
@@ -267,10 +269,31 @@ void sim_line_access(struct pmon_sim *sim, int cpu, uint64_t line, enum pmon_sim
 		t->llc_miss[kind]++;
 	if (r.hitm)
 		t->hitm++;
-	l2_fill(&x, line, r.grant);
-	l1_fill(x.pc, line, r.grant);
+	l2_fill(&x, &s2, line, r.grant);
+	l1_fill(x.pc, &s1, line, r.grant);
 	if (sim->shape.prefetch)
 		prefetch(&x, line, store);
+}
+
+static inline void prefetch_set(const struct sim_cache *c, uint64_t line)
+{
+	const uint8_t *p = (const uint8_t *)cache_set(c, line).tag;
+	size_t n = cache_set_bytes(c->ways);
+
+	for (size_t off = 0; off < n; off += 64)
+		__builtin_prefetch(p + off, 1);
+	__builtin_prefetch(p + n - 1, 1);
+}
+
+/* Bring the sets a coming access of cpu to line will look at into the host
+ * caches (the line-run paths call it a few lines ahead). */
+void sim_line_prefetch(struct pmon_sim *sim, int cpu, uint64_t line)
+{
+	const struct sim_thread *th = &sim->cpu[cpu];
+	const struct sim_pcore *pc = &sim->pcore[th->gcore];
+
+	prefetch_set(&pc->l2, line);
+	prefetch_set(&sim->sock[th->sock].llc[sim_line_slice(line, sim->shape.cores)], line);
 }
 
 /* Forget every core's cached lines (after the LLC let go of them). */
@@ -278,7 +301,7 @@ void sim_cores_clear(struct pmon_sim *sim)
 {
 	for (int i = 0; i < sim->shape.sockets * sim->shape.cores; i++) {
 		struct sim_pcore *pc = &sim->pcore[i];
-		memset(pc->l1.tag, 0, (size_t)pc->l1.sets * pc->l1.ways * sizeof *pc->l1.tag);
-		memset(pc->l2.tag, 0, (size_t)pc->l2.sets * pc->l2.ways * sizeof *pc->l2.tag);
+		sim_cache_setup(&pc->l1, pc->l1.mem, pc->l1.stride, pc->l1.sets, pc->l1.ways);
+		sim_cache_setup(&pc->l2, pc->l2.mem, pc->l2.stride, pc->l2.sets, pc->l2.ways);
 	}
 }

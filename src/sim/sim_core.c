@@ -89,6 +89,13 @@ void sim_core_refresh(struct pmon_sim *sim, int cpu)
 		c->enabled = (field & 3) != 0;
 		c->active = (field & 2) && ((t->global_ctrl >> (32 + i)) & 1) && c->clock >= 0;
 	}
+	/* does any CPU count offcore responses now? (the hierarchy skips the
+	 * matching otherwise) */
+	sim->offcore_on = 0;
+	for (int k = 0; k < sim->ncpus; k++)
+		for (int i = 0; i < 4; i++)
+			if (sim->cpu[k].pmc[i].active && sim->cpu[k].pmc[i].sig)
+				sim->offcore_on = 1;
 	sim_clock_mark(sim);
 }
 

@@ -2,9 +2,15 @@
  * sim_hier.h - private helpers of the memory hierarchy shared by
  * sim_cache.c (the cores' L1/L2) and sim_llc.c (LLC slices, home agents,
  * QPI): the set-associative arrays and the request context.
+ *
+ * The set operations are branch-free loops over the ways (a scan that
+ * exits early mispredicts on most accesses): find compares every tag, the
+ * victim is the way of rank ways-1, a touch ages the more recent ways.
  */
 #ifndef PMON_SIM_HIER_H
 #define PMON_SIM_HIER_H
+
+#include <emmintrin.h>
 
 #include "sim_internal.h"
 
@@ -16,49 +22,118 @@ struct sim_ctx {
 	struct pmon_sim_cache_truth *t;
 };
 
-static inline size_t cache_base(const struct sim_cache *c, uint64_t line)
+struct sim_set {
+	uint64_t *tag;          /* line + 1, 0 empty */
+	uint16_t *ptag;         /* partial tag (never 0) of each way, 0 empty/padding */
+	int8_t *rank;           /* LRU rank 0..ways-1; padding lanes SIM_RANK_PAD */
+	uint8_t *st, *cv;
+	uint32_t ways;
+};
+
+#define SIM_RANK_PAD 127
+
+static inline uint32_t round_up(uint32_t n, uint32_t m)
 {
-	uint32_t set = c->setmask ? (uint32_t)(line & c->setmask)
-				  : (uint32_t)(line % c->sets);
-	return (size_t)set * c->ways;
+	return (n + m - 1) / m * m;
 }
 
-/* Index of the line's way, or -1; *vict = the way to fill (an empty one,
- * else the least recently used). */
-static inline long cache_find(const struct sim_cache *c, size_t base, uint64_t line)
+/* Layout of a set: tag[ways], ptag[ways rounded to 8], rank[ways rounded
+ * to 16], st[ways], cv[ways]; 16-byte multiple. */
+static inline size_t cache_set_bytes(uint32_t ways)
 {
-	const uint64_t *t = c->tag + base, tag = line + 1;
+	return round_up(8 * ways + 2 * round_up(ways, 8) + round_up(ways, 16) + 2 * ways, 16);
+}
 
-	for (uint32_t w = 0; w < c->ways; w++)
-		if (t[w] == tag)
-			return (long)(base + w);
+static inline struct sim_set cache_set_at(const struct sim_cache *c, uint32_t set)
+{
+	uint8_t *p = c->mem + (size_t)set * c->stride;
+	uint32_t w = c->ways, pt = 8 * w, rk = pt + 2 * round_up(w, 8), st = rk + round_up(w, 16);
+	struct sim_set s = { (uint64_t *)(void *)p, (uint16_t *)(void *)(p + pt), (int8_t *)(p + rk),
+			     p + st, p + st + w, w };
+
+	return s;
+}
+
+static inline struct sim_set cache_set(const struct sim_cache *c, uint64_t line)
+{
+	return cache_set_at(c, c->setmask ? (uint32_t)(line & c->setmask)
+					  : (uint32_t)(line % c->sets));
+}
+
+static inline uint16_t ptag_of(uint64_t line)
+{
+	return (uint16_t)(((line * 0xD6E8FEB86659FD93ull) >> 48) | 1);
+}
+
+/* The way holding line, or -1: the partial tags (8 per compare) pick the
+ * candidates, the full tag decides. */
+static inline int set_find(const struct sim_set *s, uint64_t line)
+{
+	__m128i key = _mm_set1_epi16((short)ptag_of(line));
+
+	for (uint32_t k = 0; k < s->ways; k += 8) {
+		unsigned m = (unsigned)_mm_movemask_epi8(
+			_mm_cmpeq_epi16(_mm_loadu_si128((const __m128i *)(const void *)(s->ptag + k)),
+					key));
+		while (m) {
+			uint32_t w = k + ((unsigned)__builtin_ctz(m) >> 1);
+			m &= m - 1;
+			m &= m - 1;           /* two mask bits per 16-bit lane */
+			if (s->tag[w] == line + 1)
+				return (int)w;
+		}
+	}
 	return -1;
 }
 
-static inline size_t cache_victim(const struct sim_cache *c, size_t base)
+/* The way to fill: an empty one if any (empty ways rank last), else the
+ * least recently used: the way of rank ways-1. */
+static inline int set_victim(const struct sim_set *s)
 {
-	const uint64_t *t = c->tag + base;
-	const uint32_t *a = c->age + base;
-	uint32_t best = 0, bage = UINT32_MAX;
+	__m128i key = _mm_set1_epi8((char)(s->ways - 1));
 
-	for (uint32_t w = 0; w < c->ways; w++) {
-		if (!t[w])
-			return base + w;
-		if (a[w] < bage) {
-			bage = a[w];
-			best = w;
-		}
+	for (uint32_t k = 0;; k += 16) {
+		unsigned m = (unsigned)_mm_movemask_epi8(
+			_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(s->rank + k)),
+				       key));
+		if (m)
+			return (int)(k + (unsigned)__builtin_ctz(m));
 	}
-	return base + best;
 }
 
-void sim_cache_renorm(struct sim_cache *c);
-
-static inline void cache_touch(struct sim_cache *c, size_t i)
+/* Way w becomes the most recently used: the more recent ways age by one. */
+static inline void set_touch(const struct sim_set *s, int w)
 {
-	if (__builtin_expect(++c->clk == 0, 0))
-		sim_cache_renorm(c);          /* keeps the order, restarts the stamps */
-	c->age[i] = c->clk;
+	__m128i r = _mm_set1_epi8(s->rank[w]);
+
+	for (uint32_t k = 0; k < s->ways; k += 16) {
+		__m128i *p = (__m128i *)(void *)(s->rank + k), v = _mm_loadu_si128(p);
+		_mm_storeu_si128(p, _mm_sub_epi8(v, _mm_cmpgt_epi8(r, v)));   /* +1 where v < r */
+	}
+	s->rank[w] = 0;
+}
+
+/* Way w is emptied and becomes the next to fill. */
+static inline void set_drop(const struct sim_set *s, int w)
+{
+	__m128i r = _mm_set1_epi8(s->rank[w]), n = _mm_set1_epi8((char)s->ways);
+
+	for (uint32_t k = 0; k < s->ways; k += 16) {
+		__m128i *p = (__m128i *)(void *)(s->rank + k), v = _mm_loadu_si128(p);
+		__m128i older = _mm_and_si128(_mm_cmpgt_epi8(v, r), _mm_cmpgt_epi8(n, v));
+		_mm_storeu_si128(p, _mm_add_epi8(v, older));                  /* -1 where r < v < n */
+	}
+	s->rank[w] = (int8_t)(s->ways - 1);
+	s->tag[w] = 0;
+	s->ptag[w] = 0;
+}
+
+/* Way w now holds line. */
+static inline void set_fill(const struct sim_set *s, int w, uint64_t line, int st)
+{
+	s->tag[w] = line + 1;
+	s->ptag[w] = ptag_of(line);
+	s->st[w] = (uint8_t)st;
 }
 
 /* What the LLC answered a core's request. */
@@ -77,5 +152,9 @@ void sim_llc_nt_store(struct sim_ctx *x, uint64_t line);
  * then newst: SIM_I drops its copies, SIM_S makes them shared, -1 keeps. */
 int sim_core_snoop(struct sim_pcore *pc, uint64_t line, int newst);
 void sim_cores_clear(struct pmon_sim *sim);
+/* Set up a cache of sets x ways whose sets lie stride bytes apart in mem
+ * (ranks initialised: way w has rank w). */
+void sim_cache_setup(struct sim_cache *c, uint8_t *mem, size_t stride, uint64_t sets,
+		     uint32_t ways);
 
 #endif

@@ -154,15 +154,20 @@ struct sim_chan {
 /* ---- the memory hierarchy ---- */
 enum sim_st { SIM_I = 0, SIM_S = 1, SIM_E = 2, SIM_M = 3, SIM_F = 4 };
 
-/* One set-associative array: ways entries per set, in flat arrays. */
+/* One set-associative array.  Each set is one block of memory:
+ *     uint64_t tag[ways]   line + 1, 0 = empty way
+ *     uint8_t rank[ways]   LRU rank: 0 most recently used .. ways-1 least;
+ *                          empty ways always rank below every valid one
+ *     uint8_t st[ways]     enum sim_st
+ *     uint8_t cv[ways]     LLC: core-valid bits (bit = core in its socket)
+ * Set s starts at mem + s * stride (the LLC slices of a socket interleave
+ * their sets, so that neighbouring lines share host cache lines). */
 struct sim_cache {
-	uint64_t *tag;          /* line + 1; 0 = empty way */
-	uint32_t *age;          /* LRU stamp: larger = more recently used */
-	uint8_t *st;            /* enum sim_st */
-	uint8_t *cv;            /* LLC only: core-valid bits (bit = core in socket) */
+	uint8_t *mem;
+	uint8_t *alloc;         /* what to free (NULL: a slice of a shared block) */
+	size_t stride;
 	uint32_t sets, ways;
 	uint32_t setmask;       /* sets - 1 when sets is a power of two, else 0 */
-	uint32_t clk;           /* last stamp handed out */
 };
 
 struct sim_pcore {              /* a physical core's private caches */
@@ -193,6 +198,8 @@ struct sim_socket {
 	struct sim_box imc[SIM_MAX_CHANS], qpi[2], r2pcie, r3qpi[2];
 	struct sim_chan chan[SIM_MAX_CHANS];
 	struct sim_cache llc[SIM_MAX_CORES];       /* one per slice */
+	uint8_t *llc_mem;                          /* the slices' sets, interleaved */
+	uint64_t llc_valid;                        /* valid LLC lines (snoop filter) */
 	struct pmon_sim_slice_truth slice_truth[SIM_MAX_CORES];
 	struct pmon_sim_ha_truth ha_truth;
 	struct pmon_sim_qpi_truth qpi_truth[2];
@@ -259,8 +266,11 @@ struct pmon_sim {
 	size_t nregions, capregions;
 	uint64_t vnext;                            /* next free virtual address */
 	uint64_t frames_total;                     /* 4 KiB frames per socket */
+	int offcore_on;                            /* some PMC counts offcore responses */
 	struct sim_region *last_region;            /* translation cache */
 	uint64_t last_vpage, last_pline;
+	struct sim_region *peek_region;            /* the look-ahead's own cache */
+	uint64_t peek_vpage, peek_pline;
 };
 
 /* ---- counters and boxes (sim_box.c) ---- */
@@ -344,6 +354,9 @@ int sim_hier_init(struct pmon_sim *sim);
 void sim_hier_free(struct pmon_sim *sim);
 /* One line access (line = physical address / 64) by cpu, lock held. */
 void sim_line_access(struct pmon_sim *sim, int cpu, uint64_t line, enum pmon_sim_kind kind);
+/* Warm the host caches for a coming access (no effect on the model). */
+void sim_line_prefetch(struct pmon_sim *sim, int cpu, uint64_t line);
+#define SIM_LOOKAHEAD 16
 /* Drop every cached copy of a line, in every socket, without a write-back. */
 void sim_line_discard(struct pmon_sim *sim, uint64_t line);
 void sim_flush(struct pmon_sim *sim);

@@ -82,11 +82,11 @@ static void write_home(struct pmon_sim *sim, int from, uint64_t line)
 
 /* Drop an LLC entry and its cores' copies; returns 1 when the data were
  * dirty (the LLC copy or a core's). */
-static int llc_drop(struct pmon_sim *sim, int socket, struct sim_cache *c, size_t i)
+static int llc_drop(struct pmon_sim *sim, int socket, const struct sim_set *s, int w)
 {
-	uint64_t line = c->tag[i] - 1;
-	int dirty = c->st[i] == SIM_M;
-	unsigned cv = c->cv[i];
+	uint64_t line = s->tag[w] - 1;
+	int dirty = s->st[w] == SIM_M;
+	unsigned cv = s->cv[w];
 
 	while (cv) {
 		int k = __builtin_ctz(cv);
@@ -94,19 +94,21 @@ static int llc_drop(struct pmon_sim *sim, int socket, struct sim_cache *c, size_
 		if (sim_core_snoop(&sim->pcore[socket * sim->shape.cores + k], line, SIM_I) == SIM_M)
 			dirty = 1;
 	}
-	c->tag[i] = 0;
-	c->cv[i] = 0;
+	s->cv[w] = 0;
+	s->st[w] = SIM_I;
+	set_drop(s, w);
+	sim->sock[socket].llc_valid--;
 	return dirty;
 }
 
 /* The LLC evicts way i of a slice to make room. */
-static void llc_evict(struct pmon_sim *sim, int socket, unsigned slice, size_t i)
+static void llc_evict(struct pmon_sim *sim, int socket, unsigned slice, const struct sim_set *set,
+		      int w)
 {
 	struct sim_socket *s = &sim->sock[socket];
-	struct sim_cache *c = &s->llc[slice];
-	uint64_t line = c->tag[i] - 1;
-	int st = c->st[i], home = sim_line_home(sim, line), nid = nid_of(sim, home);
-	int dirty = llc_drop(sim, socket, c, i);
+	uint64_t line = set->tag[w] - 1;
+	int st = set->st[w], home = sim_line_home(sim, line), nid = nid_of(sim, home);
+	int dirty = llc_drop(sim, socket, set, w);
 	static const int vidx[] = { [SIM_M] = 0, [SIM_E] = 1, [SIM_S] = 2, [SIM_F] = 3 };
 
 	if (dirty)
@@ -127,18 +129,22 @@ static int socket_snoop(struct pmon_sim *sim, int socket, uint64_t line, int inv
 {
 	struct sim_socket *s = &sim->sock[socket];
 	unsigned slice = sim_line_slice(line, sim->shape.cores);
-	struct sim_cache *c = &s->llc[slice];
-	long i = cache_find(c, cache_base(c, line), line);
-	int st = i >= 0 ? c->st[i] : SIM_I;
+	struct sim_set set;
+	int i = -1, st;
 
+	if (s->llc_valid) {               /* an empty LLC answers without a look */
+		set = cache_set(&s->llc[slice], line);
+		i = set_find(&set, line);
+	}
+	st = i >= 0 ? set.st[i] : SIM_I;
 	s->slice_truth[slice].snoops++;
 	sim_cbo_lookup(&s->cbo[slice], SIM_LOOKUP_SNOOP, st, nid_of(sim, sim_line_home(sim, line)));
 	if (i < 0)
 		return SIM_I;
 	if (inval)
-		return llc_drop(sim, socket, c, (size_t)i) ? SIM_M : st;
+		return llc_drop(sim, socket, &set, i) ? SIM_M : st;
 	if (st == SIM_E || st == SIM_M) {
-		unsigned cv = c->cv[i];
+		unsigned cv = set.cv[i];
 		while (cv) {
 			int k = __builtin_ctz(cv);
 			cv &= cv - 1;
@@ -147,7 +153,7 @@ static int socket_snoop(struct pmon_sim *sim, int socket, uint64_t line, int inv
 				st = SIM_M;
 		}
 	}
-	c->st[i] = SIM_S;
+	set.st[i] = SIM_S;
 	return st;
 }
 
@@ -229,20 +235,19 @@ void sim_llc_request(struct sim_ctx *x, uint64_t line, int rfo, struct sim_llc_r
 	struct pmon_sim *sim = x->sim;
 	struct sim_socket *s = &sim->sock[x->sock];
 	unsigned slice = sim_line_slice(line, sim->shape.cores);
-	struct sim_cache *c = &s->llc[slice];
+	struct sim_set set = cache_set(&s->llc[slice], line);
 	struct pmon_sim_slice_truth *st = &s->slice_truth[slice];
-	size_t base = cache_base(c, line);
-	long i = cache_find(c, base, line);
+	int i = set_find(&set, line);
 	int home = sim_line_home(sim, line), nid = nid_of(sim, home);
 	unsigned me = 1u << x->lcore, opc = rfo ? SIM_OPC_RFO : SIM_OPC_DRD;
-	int state = i >= 0 ? c->st[i] : SIM_I;
+	int state = i >= 0 ? set.st[i] : SIM_I;
 
 	st->lookups++;
 	st->tor_inserts++;
 	sim_cbo_lookup(&s->cbo[slice], SIM_LOOKUP_READ, state, nid);
 	r->hitm = 0;
 	if (i >= 0) {
-		unsigned others = c->cv[i] & ~me;
+		unsigned others = set.cv[i] & ~me;
 		int hit = 0, hitm = 0, snooped = others != 0, miss = 0;
 		st->hits++;
 		if (rfo || state == SIM_E || state == SIM_M) {
@@ -261,30 +266,30 @@ void sim_llc_request(struct sim_ctx *x, uint64_t line, int rfo, struct sim_llc_r
 		}
 		if (hitm) {
 			st->hitm++;
-			c->st[i] = SIM_M;     /* the data came back into the LLC */
+			set.st[i] = SIM_M;    /* the data came back into the LLC */
 		}
 		r->hitm = hitm;
 		r->rsp_sup = hit_bits[state];
 		r->rsp_snoop = hitm ? SIM_RSP_SNOOP_HITM : hit ? SIM_RSP_SNOOP_NO_FWD
 			     : snooped ? SIM_RSP_SNOOP_MISS : SIM_RSP_SNOOP_NOT_NEEDED;
 		if (rfo) {
-			if (c->st[i] == SIM_S || c->st[i] == SIM_F) {
+			if (set.st[i] == SIM_S || set.st[i] == SIM_F) {
 				/* other sockets may share it: ownership from the home */
 				struct sim_llc_res o;
 				miss = 1;
 				st->tor_misses++;
 				ha_read(sim, x->sock, line, 1, 0, &o);
-				c->st[i] = SIM_E;
+				set.st[i] = SIM_E;
 			}
-			c->cv[i] = (uint8_t)me;
+			set.cv[i] = (uint8_t)me;
 			r->grant = SIM_M;
 		} else {
-			int shared = hit || hitm || c->st[i] == SIM_S || c->st[i] == SIM_F ||
-				     (c->cv[i] & ~me);
-			c->cv[i] |= (uint8_t)me;
+			int shared = hit || hitm || set.st[i] == SIM_S || set.st[i] == SIM_F ||
+				     (set.cv[i] & ~me);
+			set.cv[i] |= (uint8_t)me;
 			r->grant = shared ? SIM_S : SIM_E;
 		}
-		cache_touch(c, (size_t)i);
+		set_touch(&set, i);
 		r->supplier = PMON_SIM_SUP_LLC;
 		sim_cbo_tor(&s->cbo[slice], SIM_TOR_REQ, opc, miss, nid,
 			    sim->occ_uclk[PMON_SIM_SUP_LLC]);
@@ -292,20 +297,21 @@ void sim_llc_request(struct sim_ctx *x, uint64_t line, int rfo, struct sim_llc_r
 	}
 	st->misses++;
 	st->tor_misses++;
-	size_t v = cache_victim(c, base);
-	if (c->tag[v])
-		llc_evict(sim, x->sock, slice, v);
+	int v = set_victim(&set);
+	if (set.tag[v])
+		llc_evict(sim, x->sock, slice, &set, v);
 	int how = ha_read(sim, x->sock, line, rfo, 1, r);
-	c->tag[v] = line + 1;
-	c->cv[v] = (uint8_t)me;
+	set_fill(&set, v, line, SIM_E);
+	set.cv[v] = (uint8_t)me;
+	s->llc_valid++;
 	if (rfo) {
-		c->st[v] = how == 2 ? SIM_M : SIM_E;
+		set.st[v] = how == 2 ? SIM_M : SIM_E;
 		r->grant = SIM_M;
 	} else {
-		c->st[v] = how ? SIM_F : SIM_E;
+		set.st[v] = how ? SIM_F : SIM_E;
 		r->grant = how ? SIM_S : SIM_E;
 	}
-	cache_touch(c, v);
+	set_touch(&set, v);
 	sim_cbo_tor(&s->cbo[slice], SIM_TOR_REQ, opc, 1, nid, sim->occ_uclk[r->supplier]);
 }
 
@@ -316,8 +322,8 @@ void sim_llc_writeback(struct sim_ctx *x, uint64_t line)
 	struct pmon_sim *sim = x->sim;
 	struct sim_socket *s = &sim->sock[x->sock];
 	unsigned slice = sim_line_slice(line, sim->shape.cores);
-	struct sim_cache *c = &s->llc[slice];
-	long i = cache_find(c, cache_base(c, line), line);
+	struct sim_set set = cache_set(&s->llc[slice], line);
+	int i = set_find(&set, line);
 	int nid = nid_of(sim, sim_line_home(sim, line));
 
 	s->slice_truth[slice].lookups++;
@@ -326,13 +332,15 @@ void sim_llc_writeback(struct sim_ctx *x, uint64_t line)
 	s->slice_truth[slice].writebacks++;
 	s->slice_truth[slice].tor_inserts++;
 	x->t->writebacks++;
-	sim_cbo_lookup(&s->cbo[slice], SIM_LOOKUP_WRITE, i >= 0 ? c->st[i] : SIM_I, nid);
+	sim_cbo_lookup(&s->cbo[slice], SIM_LOOKUP_WRITE, i >= 0 ? set.st[i] : SIM_I, nid);
 	sim_cbo_tor(&s->cbo[slice], SIM_TOR_WB, SIM_OPC_WBMTOI, 0, nid,
 		    sim->occ_uclk[PMON_SIM_SUP_LLC]);
-	sim_core_offcore(sim, x->cpu, SIM_RSP_WB, SIM_RSP_SUPPLIER_NONE, SIM_RSP_SNOOP_NONE);
+	if (sim->offcore_on)
+		sim_core_offcore(sim, x->cpu, SIM_RSP_WB, SIM_RSP_SUPPLIER_NONE,
+				 SIM_RSP_SNOOP_NONE);
 	if (i >= 0) {
-		c->st[i] = SIM_M;
-		c->cv[i] &= (uint8_t)~(1u << x->lcore);
+		set.st[i] = SIM_M;
+		set.cv[i] &= (uint8_t)~(1u << x->lcore);
 	} else {
 		write_home(sim, x->sock, line);   /* not reached: the LLC is inclusive */
 	}
@@ -345,8 +353,8 @@ void sim_llc_nt_store(struct sim_ctx *x, uint64_t line)
 	struct pmon_sim *sim = x->sim;
 	struct sim_socket *s = &sim->sock[x->sock];
 	unsigned slice = sim_line_slice(line, sim->shape.cores);
-	struct sim_cache *c = &s->llc[slice];
-	long i = cache_find(c, cache_base(c, line), line);
+	struct sim_set set = cache_set(&s->llc[slice], line);
+	int i = set_find(&set, line);
 	int home = sim_line_home(sim, line), nid = nid_of(sim, home), local = home == x->sock;
 
 	s->slice_truth[slice].lookups++;
@@ -354,10 +362,10 @@ void sim_llc_nt_store(struct sim_ctx *x, uint64_t line)
 	s->slice_truth[slice].misses += i < 0;
 	s->slice_truth[slice].tor_inserts++;
 	s->slice_truth[slice].tor_misses++;
-	sim_cbo_lookup(&s->cbo[slice], SIM_LOOKUP_WRITE, i >= 0 ? c->st[i] : SIM_I, nid);
+	sim_cbo_lookup(&s->cbo[slice], SIM_LOOKUP_WRITE, i >= 0 ? set.st[i] : SIM_I, nid);
 	sim_core_snoop(x->pc, line, SIM_I);
 	if (i >= 0)
-		llc_drop(sim, x->sock, c, (size_t)i);  /* overwritten: no write-back */
+		llc_drop(sim, x->sock, &set, i);       /* overwritten: no write-back */
 	ha_request(sim, home, x->sock, SIM_HA_WRITE);
 	if (!local) {
 		qpi_msg(sim, x->sock, home, line, SIM_QPI_HOM_REQ, 0);
@@ -377,8 +385,9 @@ void sim_llc_nt_store(struct sim_ctx *x, uint64_t line)
 		qpi_msg(sim, home, x->sock, line, SIM_QPI_NDR, 0);
 	sim_cbo_tor(&s->cbo[slice], SIM_TOR_REQ, SIM_OPC_WCILF, 1, nid,
 		    sim->occ_uclk[local ? PMON_SIM_SUP_DRAM : PMON_SIM_SUP_RDRAM]);
-	sim_core_offcore(sim, x->cpu, SIM_RSP_STREAMING_STORES, SIM_RSP_SUPPLIER_NONE,
-			 SIM_RSP_SNOOP_NONE);
+	if (sim->offcore_on)
+		sim_core_offcore(sim, x->cpu, SIM_RSP_STREAMING_STORES, SIM_RSP_SUPPLIER_NONE,
+				 SIM_RSP_SNOOP_NONE);
 }
 
 void sim_flush(struct pmon_sim *sim)
@@ -386,12 +395,15 @@ void sim_flush(struct pmon_sim *sim)
 	for (int s = 0; s < sim->shape.sockets; s++)
 		for (int k = 0; k < sim->shape.cores; k++) {
 			struct sim_cache *c = &sim->sock[s].llc[k];
-			for (size_t i = 0; i < (size_t)c->sets * c->ways; i++) {
-				if (!c->tag[i])
-					continue;
-				uint64_t line = c->tag[i] - 1;
-				if (llc_drop(sim, s, c, i))
-					write_home(sim, s, line);
+			for (uint32_t i = 0; i < c->sets && sim->sock[s].llc_valid; i++) {
+				struct sim_set set = cache_set_at(c, i);
+				for (uint32_t w = 0; w < c->ways; w++) {
+					if (!set.tag[w])
+						continue;
+					uint64_t line = set.tag[w] - 1;
+					if (llc_drop(sim, s, &set, (int)w))
+						write_home(sim, s, line);
+				}
 			}
 		}
 	sim_cores_clear(sim);
@@ -402,9 +414,11 @@ void sim_line_discard(struct pmon_sim *sim, uint64_t line)
 	unsigned slice = sim_line_slice(line, sim->shape.cores);
 
 	for (int s = 0; s < sim->shape.sockets; s++) {
-		struct sim_cache *c = &sim->sock[s].llc[slice];
-		long i = cache_find(c, cache_base(c, line), line);
+		if (!sim->sock[s].llc_valid)
+			continue;
+		struct sim_set set = cache_set(&sim->sock[s].llc[slice], line);
+		int i = set_find(&set, line);
 		if (i >= 0)
-			llc_drop(sim, s, c, (size_t)i);
+			llc_drop(sim, s, &set, i);
 	}
 }

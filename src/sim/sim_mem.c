@@ -122,6 +122,7 @@ int pmon_sim_mem_alloc(pmon_sim_t *sim, uint64_t bytes, enum pmon_sim_place plac
 			r->frame = frame;
 			sim->vnext += (pages + 1) * PAGE;      /* a guard page between regions */
 			sim->last_region = NULL;
+			sim->peek_region = NULL;
 			*vaddr = r->base;
 		}
 	}
@@ -152,6 +153,7 @@ int pmon_sim_mem_free(pmon_sim_t *sim, uint64_t vaddr)
 		free(r->frame);
 		sim->regions[i] = sim->regions[--sim->nregions];
 		sim->last_region = NULL;
+		sim->peek_region = NULL;
 		rc = 0;
 		break;
 	}
@@ -228,6 +230,27 @@ static inline int64_t vline(struct pmon_sim *sim, uint64_t va, int cpu)
 	return (int64_t)(sim->last_pline + (va % PAGE) / 64);
 }
 
+/* The line of a virtual address whose page is already touched, or -1 (no
+ * frame taken: the look-ahead must not change the allocation order). */
+static inline int64_t vline_peek(struct pmon_sim *sim, uint64_t va)
+{
+	uint64_t vpage = va / PAGE;
+	struct sim_region *r = sim->peek_region;
+
+	if (vpage != sim->peek_vpage || !r) {
+		if (!r || va < r->base || va - r->base >= r->pages * PAGE)
+			if (!(r = region_of(sim, va)))
+				return -1;
+		uint64_t f = r->frame[(va - r->base) / PAGE];
+		if (!f)
+			return -1;
+		sim->peek_region = r;
+		sim->peek_vpage = vpage;
+		sim->peek_pline = (f - 1) * (PAGE / 64);
+	}
+	return (int64_t)(sim->peek_pline + (va % PAGE) / 64);
+}
+
 static int vrange_ok(const struct pmon_sim *sim, uint64_t va, uint64_t count)
 {
 	struct sim_region *r = region_of(sim, va);
@@ -250,6 +273,11 @@ int pmon_sim_vtraffic(pmon_sim_t *sim, int cpu, uint64_t vaddr, enum pmon_sim_ki
 	else if (count && !vrange_ok(sim, vaddr, count))
 		rc = PMON_ERANGE;
 	for (uint64_t i = 0; !rc && i < count; i++) {
+		if (i + SIM_LOOKAHEAD < count) {
+			int64_t p = vline_peek(sim, vaddr + (i + SIM_LOOKAHEAD) * 64);
+			if (p >= 0)
+				sim_line_prefetch(sim, cpu, (uint64_t)p);
+		}
 		int64_t l = vline(sim, vaddr + i * 64, cpu);
 		if (l < 0)
 			rc = PMON_ENOMEM;
@@ -281,6 +309,11 @@ int pmon_sim_vtraffic_refs(pmon_sim_t *sim, int cpu, const uint64_t *refs, size_
 				rc = PMON_ERANGE;
 	}
 	for (size_t i = 0; !rc && i < n; i++) {
+		if (i + SIM_LOOKAHEAD < n) {
+			int64_t p = vline_peek(sim, refs[i + SIM_LOOKAHEAD] & ~63ull);
+			if (p >= 0)
+				sim_line_prefetch(sim, cpu, (uint64_t)p);
+		}
 		int64_t l = vline(sim, refs[i] & ~63ull, cpu);
 		if (l < 0)
 			rc = PMON_ENOMEM;

@@ -14,8 +14,11 @@ void sim_traffic_lines(struct pmon_sim *sim, int cpu, uint64_t addr,
 {
 	uint64_t line = addr / 64;
 
-	for (uint64_t i = 0; i < count; i++)
+	for (uint64_t i = 0; i < count; i++) {
+		if (i + SIM_LOOKAHEAD < count)
+			sim_line_prefetch(sim, cpu, line + i + SIM_LOOKAHEAD);
 		sim_line_access(sim, cpu, line + i, kind);
+	}
 }
 
 int pmon_sim_traffic(pmon_sim_t *sim, int cpu, uint64_t addr, enum pmon_sim_kind kind,
