@@ -26,6 +26,7 @@ include Rules.mk
 
 .DEFAULT_GOAL := all
 .PHONY: all lib tools papi check check-asan tests asan-tests bench install clean \
+	bench-validate \
 	clean-pmon distclean help
 .DELETE_ON_ERROR:
 # Keep objects that only lead to a program (tools, tests).
@@ -285,6 +286,49 @@ $(B)/bench/%: $(B)/obj/bench/%.o $(LIB_SO) $(PAPI_STAMP)
 
 bench: all $(BENCHES)
 	@for b in $(BENCHES); do echo "=== $$b"; $$b || exit 1; done
+	@$(MAKE) --no-print-directory bench-validate
+
+# --------------------------------------------------------- validation suite
+# validate/: the kernels (kern_*.c) are written once and compiled twice:
+# natively, and for the emulated machine (-DKERN_EMU: every cache line the
+# kernel touches is fed, in order, to the memory model).  bench/validate/
+# holds their benchmarks.
+VAL_KERN_SRCS := $(sort $(wildcard validate/kern_*.c))
+VAL_NATIVE_KOBJS := $(VAL_KERN_SRCS:%.c=$(B)/obj/%.o)
+-include $(VAL_NATIVE_KOBJS:.o=.d)
+
+# OpenMP for the kernel threads; -O3 vectorizes the kernels' loops; they
+# stay loops (gcc would turn Copy into a memcpy call, which streams its
+# stores on large sizes).  McCalpin's STREAM gets the same flags (below).
+VAL_KFLAGS := -O3 -fopenmp -fno-tree-loop-distribute-patterns
+$(VAL_NATIVE_KOBJS): EXTRA_CFLAGS = $(VAL_KFLAGS)
+
+# Benchmarks of the kernels (bench/validate/*.c): native STREAM beside
+# McCalpin's reference STREAM (compiled from ../shared/reference/stream at
+# build time when it is there, never copied), pointer-chase ns per hop,
+# DGEMM beside the system BLAS, and the emulated kernels' modeled accesses/s.
+VBENCH_SRCS := $(sort $(wildcard bench/validate/*.c))
+VBENCHES := $(VBENCH_SRCS:bench/validate/%.c=$(B)/bench/validate/%)
+VBENCH_OBJS := $(VBENCH_SRCS:%.c=$(B)/obj/%.o)
+MCCALPIN_SRC := $(wildcard ../shared/reference/stream/stream.c)
+-include $(VBENCH_OBJS:.o=.d)
+$(VBENCH_OBJS): EXTRA_CFLAGS = $(VAL_KFLAGS) -iquote bench \
+	$(if $(MCCALPIN_SRC),-DHAVE_MCCALPIN)
+# McCalpin's STREAM: the same flags as the native kernels, its main renamed;
+# its own warnings are its own (no -Werror).
+$(B)/obj/bench/validate/mccalpin.o: $(MCCALPIN_SRC)
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 -g -fPIC $(VAL_KFLAGS) \
+		-DSTREAM_ARRAY_SIZE=20000000 -DNTIMES=10 -Dmain=mccalpin_main -w -c $< -o $@
+# Native benchmarks link the native kernels only.
+$(B)/bench/validate/%: $(B)/obj/bench/validate/%.o $(VAL_NATIVE_KOBJS) \
+		$(if $(MCCALPIN_SRC),$(B)/obj/bench/validate/mccalpin.o)
+	@mkdir -p $(@D)
+	$(CC) -fopenmp -o $@ $< $(VAL_NATIVE_KOBJS) $(if $(MCCALPIN_SRC),$(B)/obj/bench/validate/mccalpin.o) \
+		$(BLAS_LIBS) -lm
+bench-validate: $(VBENCHES)
+	@$(if $(MCCALPIN_SRC),,echo "bench: McCalpin STREAM reference skipped: ../shared/reference/stream/stream.c is absent")
+	@for b in $(VBENCHES); do echo "=== $$b"; $$b || exit 1; done
 
 # ------------------------------------------------------------------ install
 PREFIX ?= /usr/local
