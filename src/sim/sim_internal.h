@@ -239,6 +239,7 @@ struct pmon_sim {
 	int follow;
 	uint64_t wall_t0;       /* CLOCK_MONOTONIC ns at creation */
 	uint64_t wall_done;     /* wall ns already added to now_ns */
+	uint64_t wall_tsc;      /* x86 TSC when the wall clock was last read */
 	uint64_t load_lines;    /* lines the load= stream has issued */
 	struct sim_socket sock[SIM_MAX_SOCKETS];   /* by package index */
 	int bus_socket[256];                       /* package on a bus, -1 none */
