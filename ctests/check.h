@@ -3,7 +3,8 @@
  *
  * CHECK(cond, fmt, ...) records a pass or a failure (printing the message and
  * location on failure); CHECK_EQ_U64/CHECK_EQ_INT print both values.
- * check_done() prints "N passed, N failed" and returns the exit status.
+ * check_done() prints "N passed, N failed" and returns the exit status;
+ * check_skip() ends a program that cannot run here.
  * The runner (ctests/run.sh) sums these lines over all test programs.
  */
 #ifndef PMON_CHECK_H
@@ -36,6 +37,19 @@ static inline int check_done(const char *name)
 	printf("%s: %d passed, %d failed\n", name, check_passed, check_failed);
 	fflush(stdout);
 	return check_failed ? 1 : 0;
+}
+
+/* A program that cannot run here (missing data, say why) ends with this:
+ * its line "<name>: skipped: <why>" and exit status CHECK_SKIP_STATUS make
+ * the runner count it as skipped, never as passed.  Checks recorded before
+ * still count. */
+#define CHECK_SKIP_STATUS 77
+static inline int check_skip(const char *name, const char *why)
+{
+	printf("%s: %d passed, %d failed\n", name, check_passed, check_failed);
+	printf("%s: skipped: %s\n", name, why);
+	fflush(stdout);
+	return check_failed ? 1 : CHECK_SKIP_STATUS;
 }
 
 #endif

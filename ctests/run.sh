@@ -8,9 +8,12 @@
 # (ctests/check.h); the last such line of its output is its result.  A
 # program that prints no such line, is killed by a signal or times out, or
 # exits non-zero while reporting no failure, counts as one more failure, and
-# its name is printed.  The output ends with exactly one line
-# "N passed, N failed" summed over all programs; the exit status is 1 if
-# anything failed.  No test at all is not an error ("0 passed, 0 failed").
+# its name is printed.  A program that cannot run here (check_skip() in
+# ctests/check.h: a line "<name>: skipped: <why>" and exit status 77) counts
+# as one skipped program, never as passed.  The output ends with exactly one
+# line "N passed, N failed, N skipped": checks passed and failed summed over
+# all programs, and skipped programs; the exit status is 1 if anything
+# failed.  No test at all is not an error ("0 passed, 0 failed, 0 skipped").
 #
 # -e VAR=VALUE   environment of the tests that follow, up to the next --group
 #                (the PAPI-level tests get -e PMON_BACKEND=sim from make)
@@ -26,8 +29,10 @@ set -u
 timeout_s=${PMON_TEST_TIMEOUT:-600}
 passed=0
 failed=0
+skipped=0
 nprog=0
 broken=
+skips=
 genv=
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
@@ -72,7 +77,11 @@ run_one() {
 		passed=$((passed + p))
 		failed=$((failed + f))
 	fi
-	if [ "$rc" -eq 124 ]; then
+	if [ "$rc" -eq 77 ] && grep -q '^[^ ]*: skipped: ' "$tmp/out"; then
+		skipped=$((skipped + 1))
+		skips="$skips
+  $t: $(grep -m1 '^[^ ]*: skipped: ' "$tmp/out" | sed 's/^[^ ]*: skipped: //')"
+	elif [ "$rc" -eq 124 ]; then
 		why="timed out after ${timeout_s}s"
 	elif [ "$rc" -gt 128 ]; then
 		why="killed by signal $((rc - 128))"
@@ -117,6 +126,9 @@ done
 if [ -n "$broken" ]; then
 	echo "programs that failed without a result, or crashed:$broken"
 fi
+if [ -n "$skips" ]; then
+	echo "programs skipped (they cannot run here):$skips"
+fi
 echo "($nprog test programs)"
-echo "$passed passed, $failed failed"
+echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
