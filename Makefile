@@ -7,7 +7,9 @@
 #   make check-asan    the same tests against an ASan/UBSan libpmon
 #   make bench         builds and runs every bench/*.c program (each prints
 #                      its own table)
-#   make install       PREFIX=... DESTDIR=...: libpmon, headers, tools, PAPI
+#   make install       PREFIX=... DESTDIR=...: libpmon (with libpmon.pc),
+#                      headers, tools, manual pages, PAPI
+#   make uninstall     the same PREFIX and DESTDIR: removes what install put
 #   make clean         everything built, but not the PAPI download cache
 #   make distclean     all of build/ and config.mk
 #
@@ -25,7 +27,7 @@ endif
 include Rules.mk
 
 .DEFAULT_GOAL := all
-.PHONY: all lib tools papi check check-asan tests asan-tests bench install clean \
+.PHONY: all lib tools papi check check-asan tests asan-tests bench install uninstall clean \
 	bench-validate \
 	clean-pmon distclean help
 .DELETE_ON_ERROR:
@@ -253,10 +255,11 @@ asan-tests: all $(ASAN_CTESTS) $(ASAN_PTESTS)
 # The test programs are built with -k: one that does not compile is missing,
 # and the runner counts it as a failure while the others still run.  The
 # PAPI-level tests run with PMON_BACKEND=sim (the runner sets it); the smoke
-# test checks PAPI's utilities in build/bin.
+# test checks PAPI's utilities in build/bin; install-check installs into a
+# temporary DESTDIR and builds an outside program with pkg-config.
 check: all
 	@$(MAKE) -k $(CTESTS) $(PTESTS) || echo "check: some test programs did not build"
-	sh ctests/run.sh --group $(CTESTS) \
+	sh ctests/run.sh --group $(CTESTS) tools/build/install-check.sh \
 		--group -e PMON_BACKEND=sim $(PTESTS) tools/build/papi-smoke.sh
 
 # run.sh finds out with the probe whether LeakSanitizer works here, and
@@ -331,23 +334,49 @@ bench-validate: $(VBENCHES)
 	@for b in $(VBENCHES); do echo "=== $$b"; $$b || exit 1; done
 
 # ------------------------------------------------------------------ install
+# Everything is staged under $(STAGE)$(PREFIX) first (pmon's files and
+# PAPI's own install), listed in share/pmon/installed-files, then copied to
+# $(DESTDIR)$(PREFIX).  make uninstall with the same PREFIX and DESTDIR
+# removes exactly the files listed, then the directories left empty.
 PREFIX ?= /usr/local
 INST = $(DESTDIR)$(PREFIX)
+STAGE = $(TOP)/$(B)/stage
+SROOT = $(STAGE)$(PREFIX)
+MANIFEST = share/pmon/installed-files
+MAN_PAGES := $(sort $(wildcard doc/man/*.[0-9]))
 
 install: all
-	install -d $(INST)/lib $(INST)/include/pmon $(INST)/bin
-	install -m 755 $(LIB_SO) $(INST)/lib/
-	ln -sf $(notdir $(LIB_SO)) $(INST)/lib/$(SONAME)
-	ln -sf $(SONAME) $(INST)/lib/libpmon.so
-	install -m 644 $(LIB_A) $(INST)/lib/
-	install -m 644 include/pmon/*.h $(INST)/include/pmon/
-	$(if $(TOOLS),install -m 755 $(TOOLS) $(INST)/bin/)
-	$(PAPI_MAKE) install DESTDIR=$(DESTDIR) $(call PAPI_DIRS,$(PREFIX)) $(papi_quiet)
+	rm -rf $(STAGE)
+	install -d $(SROOT)/lib/pkgconfig $(SROOT)/include/pmon $(SROOT)/bin $(SROOT)/share/pmon \
+		$(addprefix $(SROOT)/share/man/man,$(sort $(patsubst .%,%,$(suffix $(MAN_PAGES)))))
+	install -m 755 $(LIB_SO) $(SROOT)/lib/
+	ln -sf $(notdir $(LIB_SO)) $(SROOT)/lib/$(SONAME)
+	ln -sf $(SONAME) $(SROOT)/lib/libpmon.so
+	install -m 644 $(LIB_A) $(SROOT)/lib/
+	install -m 644 include/pmon/*.h $(SROOT)/include/pmon/
+	$(if $(TOOLS),install -m 755 $(TOOLS) $(SROOT)/bin/)
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(LIBVER)|' -e '/^#/d' libpmon.pc.in \
+		>$(SROOT)/lib/pkgconfig/libpmon.pc
+	for m in $(MAN_PAGES); do install -m 644 $$m $(SROOT)/share/man/man$${m##*.}/; done
+	$(PAPI_MAKE) install DESTDIR=$(STAGE) $(call PAPI_DIRS,$(PREFIX)) $(papi_quiet)
 	@# papi.pc names the build-time prefix; a static link also needs libpmon.
-	for f in $(INST)/lib/pkgconfig/papi-*.pc; do \
+	for f in $(SROOT)/lib/pkgconfig/papi-*.pc; do \
 		test -L "$$f" || ! test -f "$$f" || sed -i -e 's|^prefix=.*|prefix=$(PREFIX)|' \
 			-e 's|^Libs.private:.*|& -lpmon $(PKG_LIBS)|' "$$f"; done
-	@echo "installed into $(INST)"
+	{ cd $(SROOT) && find . ! -type d | sed 's|^\./||' && echo $(MANIFEST); } | sort >$(STAGE).list
+	mv $(STAGE).list $(SROOT)/$(MANIFEST)
+	install -d $(INST)
+	cp -a $(SROOT)/. $(INST)/
+	rm -rf $(STAGE)
+	@echo "installed into $(INST) ($$(wc -l <$(INST)/$(MANIFEST)) files, listed in $(INST)/$(MANIFEST))"
+
+uninstall:
+	@test -f $(INST)/$(MANIFEST) || { echo "uninstall: no $(INST)/$(MANIFEST): nothing installed there by make install" >&2; exit 1; }
+	cd $(INST) && files=$$(cat $(MANIFEST)) && \
+		for f in $$files; do rm -f "$$f"; done && \
+		for f in $$files; do d=$$(dirname "$$f"); \
+			while [ "$$d" != . ] && rmdir "$$d" 2>/dev/null; do d=$$(dirname "$$d"); done; done
+	@echo "uninstalled from $(INST)"
 
 # -------------------------------------------------------------------- clean
 clean-pmon:
