@@ -49,7 +49,7 @@ static void cases(void)
 	M("cbo", 0x000334, 0, 0);           /* no state: counts nothing */
 	M("cbo", 0x001F34, 0x7c0000, 1);    /* ANY */
 	M("cbo", 0x004334, 0x7c0400, 1);    /* DATA_READ + NID, nf=1 */
-	M("cbo", 0x004334, 0x7c0000, 0);    /* NID without a node */
+	M("cbo", 0x004334, 0x7c0000, 1);    /* NID, empty node mask: counts nothing, as on silicon */
 	M("cbo", 0x000234, 0x7c0000, 0);    /* no bit 0 */
 	M("cbo", 0x000134, 0x7c0000, 0);    /* no request type */
 	M("cbo", 0x000737, 0, 1);           /* LLC_VICTIMS M|E|S */
@@ -58,7 +58,8 @@ static void cases(void)
 	M("cbo", 0x000435, 0, 1);           /* TOR_INSERTS.EVICTION */
 	M("cbo", 0x000A35, 0, 1);           /* MISS_ALL */
 	M("cbo", 0x001035, 0, 1);           /* WB */
-	M("cbo", 0x000835, 0, 0);           /* ALL is an occupancy sub-event */
+	M("cbo", 0x000835, 0, 1);           /* ALL (Intel lists NID_ALL for inserts) */
+	M("cbo", 0x002035, 0, 0);           /* 0x20: no sub-event */
 	M("cbo", 0x000135, 0x182ull << 23, 1);   /* OPCODE DRd */
 	M("cbo", 0x000135, 0x1c4ull << 23, 1);   /* OPCODE WbMtoI */
 	M("cbo", 0x000335, 0x1c4ull << 23, 0);   /* MISS_OPCODE WbMtoI: never a miss */
@@ -66,7 +67,7 @@ static void cases(void)
 	M("cbo", 0x000135, 0x181ull << 23, 0);   /* code reads are not produced */
 	M("cbo", 0x000135, 0x19eull << 23, 0);   /* PCIRdCur */
 	M("cbo", 0x004A35, 0x800, 1);       /* NID_MISS_ALL nf=2 */
-	M("cbo", 0x004A35, 0, 0);
+	M("cbo", 0x004A35, 0, 1);           /* empty node mask */
 	M("cbo", 0x000836, 0, 1);           /* TOR_OCCUPANCY.ALL */
 	M("cbo", 0x01000836, 0, 0);         /* ... with a threshold: cycles not empty */
 	M("cbo", 0x001036, 0, 0);           /* WB is an inserts sub-event */

@@ -150,10 +150,29 @@ static int sim_models(const char *box, uint64_t ctl, uint64_t filt0)
 	return pmon_sim_access_ops.event_modeled(NULL, box, ctl, filt);
 }
 
+/* Umask um with umask um2 (-1: none) of another group, plus the defaults of
+ * the remaining groups. */
+static int modeled_with(const struct pmon_box_type *t, const struct pmon_event *ev, int um,
+			int um2)
+{
+	uint64_t val = 0, filt0 = 0;
+
+	for (int u = 0; u < ev->numasks; u++) {
+		const struct pmon_umask *m = &ev->umasks[u];
+		int take = u == um || u == um2 ||
+			   ((m->flags & PMON_UM_DEFAULT) && (um < 0 || m->grp != ev->umasks[um].grp) &&
+			    (um2 < 0 || m->grp != ev->umasks[um2].grp));
+		if (!take)
+			continue;
+		val |= m->value;
+		filt0 |= m->filt_set[0];
+	}
+	return sim_models(t->name, pmon_event_ctl(ev, val), filt0);
+}
+
 static int modeled(const struct pmon_box_type *t, const struct pmon_event *ev, int um)
 {
 	char box[32];
-	uint64_t val = 0, filt0 = 0;
 	int any_default = 0;
 
 	snprintf(box, sizeof(box), "%s%s", t->name, (ev->flags & PMON_EV_FIXED) ? "-fixed" : "");
@@ -181,16 +200,14 @@ static int modeled(const struct pmon_box_type *t, const struct pmon_event *ev, i
 			return 0;
 		}
 	}
-	for (int u = 0; u < ev->numasks; u++) {
-		const struct pmon_umask *m = &ev->umasks[u];
-		int take = (u == um) ||
-			   ((m->flags & PMON_UM_DEFAULT) && (um < 0 || m->grp != ev->umasks[um].grp));
-		if (!take)
-			continue;
-		val |= m->value;
-		filt0 |= m->filt_set[0];
-	}
-	return sim_models(t->name, pmon_event_ctl(ev, val), filt0);
+	if (modeled_with(t, ev, um, -1))
+		return 1;
+	/* a umask that needs one of another group (CBo OPCODE and the OPC_
+	 * opcodes) is modeled when some such pair is */
+	for (int u = 0; um >= 0 && u < ev->numasks; u++)
+		if (ev->umasks[u].grp != ev->umasks[um].grp && modeled_with(t, ev, um, u))
+			return 1;
+	return 0;
 }
 
 int pmon_event_get(int pmu, int ev, pmon_event_info_t *out)

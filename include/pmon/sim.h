@@ -326,8 +326,8 @@ int pmon_sim_socket_bus(const pmon_sim_t *sim, int socket);
  *    TOR_INSERTS 0x35 / TOR_OCCUPANCY 0x36 (occupancy: thresh 0 only):
  *    OPCODE 0x01 and MISS_OPCODE 0x03 with the filter's opc among DRd 0x182,
  *    RFO 0x180, WCiLF 0x18C and (OPCODE only) WbMtoI 0x1C4; EVICTION 0x04,
- *    MISS_ALL 0x0A, WB 0x10 (inserts), ALL 0x08 (occupancy), and their NID
- *    forms (| 0x40).  The TOR holds the slice's core requests (a miss: it
+ *    MISS_ALL 0x0A, WB 0x10 (inserts), ALL 0x08, and their NID forms
+ *    (| 0x40: the line's home node in the filter's nid mask).  The TOR holds the slice's core requests (a miss: it
  *    left for the home agent), write-backs and evictions; snoops are not
  *    entered.  Occupancy adds each entry's lifetime at its insert (see
  *    MEMORY HIERARCHY).  tid_en (the thread filter) is not modeled.

@@ -20,15 +20,14 @@
 #define F_OPC(f)   (((f) >> 23) & 0x1FFu)
 
 /* The TOR sub-events the model produces (umask without the NID bit 0x40):
- * OPCODE 0x01, MISS_OPCODE 0x03, EVICTION 0x04, ALL 0x08 (occupancy),
- * MISS_ALL 0x0a, WB 0x10 (inserts). */
+ * OPCODE 0x01, MISS_OPCODE 0x03, EVICTION 0x04, ALL 0x08 (Intel lists it
+ * for occupancy and, with NID, for inserts), MISS_ALL 0x0a, WB 0x10
+ * (inserts). */
 static int tor_umask_ok(unsigned umask, int occupancy)
 {
 	switch (umask & ~0x40u) {
-	case 0x01: case 0x03: case 0x04: case 0x0a:
+	case 0x01: case 0x03: case 0x04: case 0x08: case 0x0a:
 		return 1;
-	case 0x08:
-		return occupancy;
 	case 0x10:
 		return !occupancy;
 	default:

@@ -48,15 +48,14 @@ static int offcore_modeled(uint64_t rsp)
 	return 0;
 }
 
-/* The CBo filter decides too: a lookup needs a state, a NID sub-event a
- * node, an opcode sub-event an opcode the model produces; occupancy has no
- * threshold (cycles with entries are not modeled). */
+/* The CBo filter decides too: a lookup needs a state, an opcode sub-event
+ * an opcode the model produces; occupancy has no threshold (cycles with
+ * entries are not modeled).  (A NID sub-event with an empty node mask
+ * counts nothing, as on silicon; the encoder asks for nf= anyway.) */
 static int cbo_filter_modeled(const struct sim_ctr *c, unsigned thresh, uint64_t f)
 {
 	unsigned umask = c->arg, opc = (unsigned)(f >> 23) & 0x1FF;
 
-	if ((umask & 0x40) && !((f >> 10) & 0xFF))
-		return 0;
 	switch (c->sig) {
 	case SIM_SIG_LLC_LOOKUP:
 		return ((f >> 18) & 0x1F) != 0;
