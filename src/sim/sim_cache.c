@@ -8,14 +8,21 @@
 
 #include "sim_hier.h"
 
-void sim_cache_setup(struct sim_cache *c, uint8_t *mem, size_t stride, uint64_t sets,
-		     uint32_t ways)
+static void cache_layout(struct sim_cache *c, uint8_t *mem, size_t stride, uint64_t sets,
+			 uint32_t ways)
 {
 	c->mem = mem;
 	c->stride = stride;
 	c->sets = (uint32_t)sets;
 	c->ways = ways;
 	c->setmask = (sets & (sets - 1)) ? 0 : (uint32_t)(sets - 1);
+}
+
+/* Every set empty, LRU ranks in way order. */
+static void cache_fill(struct sim_cache *c)
+{
+	uint32_t ways = c->ways;
+
 	for (uint32_t i = 0; i < c->sets; i++) {
 		struct sim_set s = cache_set_at(c, i);
 		for (uint32_t w = 0; w < round_up(ways, 16); w++)
@@ -30,6 +37,13 @@ void sim_cache_setup(struct sim_cache *c, uint8_t *mem, size_t stride, uint64_t 
 	}
 }
 
+void sim_cache_setup(struct sim_cache *c, uint8_t *mem, size_t stride, uint64_t sets,
+		     uint32_t ways)
+{
+	cache_layout(c, mem, stride, sets, ways);
+	cache_fill(c);
+}
+
 static int cache_init(struct sim_cache *c, uint64_t sets, uint32_t ways)
 {
 	size_t bytes = cache_set_bytes(ways);
@@ -37,7 +51,7 @@ static int cache_init(struct sim_cache *c, uint64_t sets, uint32_t ways)
 	memset(c, 0, sizeof *c);
 	if (!(c->alloc = malloc(bytes * sets)))
 		return -1;
-	sim_cache_setup(c, c->alloc, bytes, sets, ways);
+	cache_layout(c, c->alloc, bytes, sets, ways);
 	return 0;
 }
 
@@ -83,10 +97,26 @@ int sim_hier_init(struct pmon_sim *sim)
 		if (!(k->llc_mem = malloc(setb * slice_sets * (size_t)sh->cores)))
 			return -1;
 		for (int i = 0; i < sh->cores; i++)
-			sim_cache_setup(&k->llc[i], k->llc_mem + setb * (size_t)i,
-					setb * (size_t)sh->cores, slice_sets, (uint32_t)sh->llc_ways);
+			cache_layout(&k->llc[i], k->llc_mem + setb * (size_t)i,
+				     setb * (size_t)sh->cores, slice_sets, (uint32_t)sh->llc_ways);
 	}
+	sim->hier_ready = 0;
 	return 0;
+}
+
+/* The cache arrays are allocated with the machine but filled only when the
+ * first line arrives: a machine that sees no traffic (a PAPI program
+ * reading counters, say) never makes their megabytes resident. */
+void sim_hier_prepare(struct pmon_sim *sim)
+{
+	for (int i = 0; i < sim->shape.sockets * sim->shape.cores; i++) {
+		cache_fill(&sim->pcore[i].l1);
+		cache_fill(&sim->pcore[i].l2);
+	}
+	for (int s = 0; s < sim->shape.sockets; s++)
+		for (int i = 0; i < sim->shape.cores; i++)
+			cache_fill(&sim->sock[s].llc[i]);
+	sim->hier_ready = 1;
 }
 
 void sim_hier_free(struct pmon_sim *sim)
@@ -211,6 +241,8 @@ void sim_line_access(struct pmon_sim *sim, int cpu, uint64_t line, enum pmon_sim
 	int store = kind == PMON_SIM_STORE, home = sim_line_home(sim, line), w;
 	struct sim_set s1, s2;
 
+	if (__builtin_expect(!sim->hier_ready, 0))
+		sim_hier_prepare(sim);
 	if (home == th->sock) {
 		if (kind == PMON_SIM_LOAD) th->truth.load_local++;
 		else if (store) th->truth.store_local++;
@@ -299,6 +331,8 @@ void sim_line_prefetch(struct pmon_sim *sim, int cpu, uint64_t line)
 /* Forget every core's cached lines (after the LLC let go of them). */
 void sim_cores_clear(struct pmon_sim *sim)
 {
+	if (!sim->hier_ready)
+		return;                       /* nothing cached yet */
 	for (int i = 0; i < sim->shape.sockets * sim->shape.cores; i++) {
 		struct sim_pcore *pc = &sim->pcore[i];
 		sim_cache_setup(&pc->l1, pc->l1.mem, pc->l1.stride, pc->l1.sets, pc->l1.ways);

@@ -260,6 +260,7 @@ struct pmon_sim {
 
 	/* the memory hierarchy */
 	struct sim_pcore *pcore;                   /* [sockets * cores] */
+	int hier_ready;         /* cache arrays filled (at the first line access) */
 	uint64_t lines_per_socket;                 /* mem_bytes / 64 */
 	int lps_shift;                             /* log2 of it when a power of two, else -1 */
 	uint64_t occ_uclk[PMON_SIM_NSUPPLIERS];    /* latencies in UCLK cycles */

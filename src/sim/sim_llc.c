@@ -392,6 +392,8 @@ void sim_llc_nt_store(struct sim_ctx *x, uint64_t line)
 
 void sim_flush(struct pmon_sim *sim)
 {
+	if (!sim->hier_ready)
+		return;                       /* no line ever cached */
 	for (int s = 0; s < sim->shape.sockets; s++)
 		for (int k = 0; k < sim->shape.cores; k++) {
 			struct sim_cache *c = &sim->sock[s].llc[k];
@@ -413,6 +415,8 @@ void sim_line_discard(struct pmon_sim *sim, uint64_t line)
 {
 	unsigned slice = sim_line_slice(line, sim->shape.cores);
 
+	if (!sim->hier_ready)
+		return;                       /* no line ever cached */
 	for (int s = 0; s < sim->shape.sockets; s++) {
 		if (!sim->sock[s].llc_valid)
 			continue;
