@@ -1,0 +1,65 @@
+/*
+ * boxlock.h - one process at a time per box: a lock the kernel holds for
+ * the owner and drops when it exits, however it exits.
+ *
+ * Every box instance pmon programs (an uncore box of one socket, or the core
+ * PMU of one CPU) has a lock file in the run directory, named for the box:
+ *     DIR/socket0.snbep_unc_pcu.lock      DIR/cpu3.snb_ep.lock
+ * The owner holds an open-file-description write lock (fcntl F_OFD_SETLK)
+ * on byte 0 and writes its pid into the file; the kernel releases the lock
+ * when the owner closes it or dies (kill -9 included), so a crash never
+ * leaves a box locked.  A clean release unlinks the file while still
+ * holding the lock; a taker checks that the file it locked is still the one
+ * at the path, so an unlink never lets two owners in.
+ * Byte 1 is reserved for a later read-only sharing mode: readers of one
+ * owner's counts would hold shared (F_RDLCK) locks there, which F_OFD_GETLK
+ * tells apart from the owner's byte.
+ *
+ * Within one process, one struct pmon_boxlocks (one per machine handle)
+ * counts references, so sessions of one machine share boxes as before; two
+ * machine handles of one process exclude each other like two processes.
+ *
+ * DIR is $PMON_RUN_DIR, or /run/pmon.  The emulated machine, which exists
+ * only inside its process, locks under DIR/sim-PID-ADDR (created on demand).
+ */
+#ifndef PMON_BOXLOCK_H
+#define PMON_BOXLOCK_H
+
+#include <limits.h>
+#include <stddef.h>
+
+#define PMON_RUN_DIR_DEFAULT "/run/pmon"
+
+struct pmon_boxlock {
+	char name[80];      /* "socket0.snbep_unc_pcu" */
+	int fd;
+	int refs;
+};
+
+struct pmon_boxlocks {
+	char dir[PATH_MAX];
+	struct pmon_boxlock *e;
+	int n, cap;
+};
+
+/* The run directory: $PMON_RUN_DIR or the default, into buf. */
+void pmon_run_dir(char *buf, size_t len);
+
+/* The lock name of a box: "socket<S>.<pmu>" (cpu < 0) or "cpu<N>.<pmu>". */
+void pmon_boxlock_name(char *buf, size_t len, const char *pmu, int socket, int cpu);
+
+void pmon_boxlocks_init(struct pmon_boxlocks *L, const char *dir);
+/* Release every lock still held. */
+void pmon_boxlocks_fini(struct pmon_boxlocks *L);
+/* Take the box's lock, or add a reference when this set holds it already.
+ * PMON_EBUSY when another owner holds it (*holder = its pid, 0 if unknown,
+ * and why says so), PMON_EPERM/PMON_EIO when the directory or file cannot
+ * be made (why names the path and PMON_RUN_DIR). */
+int pmon_boxlock_take(struct pmon_boxlocks *L, const char *name, long *holder,
+		      char *why, size_t len);
+/* Drop one reference; the last releases the lock.  Returns the references left. */
+int pmon_boxlock_drop(struct pmon_boxlocks *L, const char *name);
+/* References this set holds on name (0: not held). */
+int pmon_boxlock_refs(const struct pmon_boxlocks *L, const char *name);
+
+#endif

@@ -1,0 +1,230 @@
+/* journal.c - per-socket journal of original register values (see journal.h). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "pmon/pmon.h"
+#include "journal.h"
+#include "why.h"
+
+static const char *const kind_names[] = {
+	[REG_BOX_CTL] = "box_ctl", [REG_CTL] = "ctl", [REG_CTR] = "ctr",
+	[REG_FIXED_CTL] = "fixed_ctl", [REG_FIXED_CTR] = "fixed_ctr",
+	[REG_FILTER] = "filter", [REG_GLOBAL_CTL] = "global_ctrl",
+};
+#define NKINDS ((int)(sizeof(kind_names) / sizeof(kind_names[0])))
+
+const char *pmon_reg_kind_name(enum pmon_reg_kind k)
+{
+	return (int)k >= 0 && (int)k < NKINDS && kind_names[k] ? kind_names[k] : "?";
+}
+
+static int kind_of(const char *name)
+{
+	for (int k = 0; k < NKINDS; k++)
+		if (kind_names[k] && !strcmp(kind_names[k], name))
+			return k;
+	return -1;
+}
+
+static void jpath(char *buf, size_t len, const char *dir, int socket, const char *suffix)
+{
+	snprintf(buf, len, "%s/socket%d.journal%s", dir, socket, suffix);
+}
+
+static int mkdir_p(const char *dir)
+{
+	char tmp[PATH_MAX];
+	snprintf(tmp, sizeof(tmp), "%s", dir);
+	for (char *p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		if (mkdir(tmp, 0755) && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	return mkdir(tmp, 0755) && errno != EEXIST ? -1 : 0;
+}
+
+/* The lock that serializes changes to the socket's journal: an fd to close. */
+static int jlock(const char *dir, int socket, char *why, size_t len)
+{
+	char path[PATH_MAX + 64];
+	jpath(path, sizeof(path), dir, socket, ".lock");
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0 && errno == ENOENT && mkdir_p(dir) == 0)
+		fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		int e = errno;
+		return pmon_why(why, len, e == EACCES || e == EPERM || e == EROFS ? PMON_EPERM : PMON_EIO,
+				"cannot open the journal lock %s (%s): pmon needs a writable run "
+				"directory (set PMON_RUN_DIR)", path, strerror(e));
+	}
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0 };
+	int rc;
+	while ((rc = fcntl(fd, F_OFD_SETLKW, &fl)) != 0 && errno == EINTR)
+		;
+	if (rc) {
+		int e = errno;
+		close(fd);
+		return pmon_why(why, len, PMON_EIO, "cannot lock %s: %s", path, strerror(e));
+	}
+	return fd;
+}
+
+static int load(const char *dir, int socket, struct pmon_journal_entry **out, int *n, char *why,
+		size_t len)
+{
+	char path[PATH_MAX + 64], line[256];
+	jpath(path, sizeof(path), dir, socket, "");
+	*out = NULL;
+	*n = 0;
+	FILE *f = fopen(path, "re");
+	if (!f) {
+		if (errno == ENOENT)
+			return PMON_OK;
+		return pmon_why(why, len, PMON_EIO, "cannot read the journal %s: %s", path,
+				strerror(errno));
+	}
+	int cap = 0, rc = PMON_OK, lineno = 0;
+	while (fgets(line, sizeof(line), f)) {
+		lineno++;
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		struct pmon_journal_entry e;
+		char kind[24];
+		memset(&e, 0, sizeof(e));
+		if (sscanf(line, "box=%47s cpu=%d reg=%23s idx=%d value=%" SCNx64 " mask=%" SCNx64,
+			   e.box, &e.cpu, kind, &e.idx, &e.value, &e.mask) != 6 || kind_of(kind) < 0) {
+			rc = pmon_why(why, len, PMON_EIO, "%s line %d is not a journal entry: %s",
+				      path, lineno, line);
+			break;
+		}
+		e.kind = (enum pmon_reg_kind)kind_of(kind);
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 32;
+			struct pmon_journal_entry *x = realloc(*out, sizeof(*x) * (size_t)cap);
+			if (!x) {
+				rc = pmon_why(why, len, PMON_ENOMEM, "out of memory");
+				break;
+			}
+			*out = x;
+		}
+		(*out)[(*n)++] = e;
+	}
+	fclose(f);
+	if (rc) {
+		free(*out);
+		*out = NULL;
+		*n = 0;
+	}
+	return rc;
+}
+
+/* Replace the journal with these entries (none: remove it), atomically. */
+static int store(const char *dir, int socket, const struct pmon_journal_entry *e, int n,
+		 char *why, size_t len)
+{
+	char path[PATH_MAX + 64], tmp[PATH_MAX + 96];
+	jpath(path, sizeof(path), dir, socket, "");
+	if (n == 0) {
+		if (unlink(path) && errno != ENOENT)
+			return pmon_why(why, len, PMON_EIO, "cannot remove %s: %s", path, strerror(errno));
+		return PMON_OK;
+	}
+	snprintf(tmp, sizeof(tmp), "%s.tmp%ld", path, (long)getpid());
+	FILE *f = fopen(tmp, "we");
+	if (!f)
+		return pmon_why(why, len, PMON_EIO, "cannot write %s: %s", tmp, strerror(errno));
+	fprintf(f, "# pmon: original values of registers pmon changed on socket %d; "
+		   "`pmon reset` puts them back\n", socket);
+	for (int i = 0; i < n; i++)
+		fprintf(f, "box=%s cpu=%d reg=%s idx=%d value=0x%" PRIx64 " mask=0x%" PRIx64 "\n",
+			e[i].box, e[i].cpu, pmon_reg_kind_name(e[i].kind), e[i].idx, e[i].value,
+			e[i].mask);
+	int bad = fflush(f) != 0 || fsync(fileno(f)) != 0;
+	bad |= fclose(f) != 0;
+	if (bad || rename(tmp, path)) {
+		int err = errno;
+		unlink(tmp);
+		return pmon_why(why, len, PMON_EIO, "cannot write the journal %s: %s", path,
+				strerror(err));
+	}
+	return PMON_OK;
+}
+
+static int same(const struct pmon_journal_entry *a, const struct pmon_journal_entry *b)
+{
+	return !strcmp(a->box, b->box) && a->cpu == b->cpu && a->kind == b->kind && a->idx == b->idx;
+}
+
+int pmon_journal_add(const char *dir, int socket, const struct pmon_journal_entry *e, int n,
+		     char *why, size_t len)
+{
+	int fd = jlock(dir, socket, why, len);
+	if (fd < 0)
+		return fd;
+	struct pmon_journal_entry *cur;
+	int ncur, rc = load(dir, socket, &cur, &ncur, why, len);
+	if (rc == PMON_OK) {
+		struct pmon_journal_entry *all = realloc(cur, sizeof(*all) * (size_t)(ncur + n + 1));
+		if (!all) {
+			rc = pmon_why(why, len, PMON_ENOMEM, "out of memory");
+		} else {
+			cur = all;
+			for (int i = 0; i < n; i++) {
+				int dup = 0;
+				for (int j = 0; j < ncur && !dup; j++)
+					dup = same(&cur[j], &e[i]);
+				if (!dup)
+					cur[ncur++] = e[i];
+			}
+			rc = store(dir, socket, cur, ncur, why, len);
+		}
+	}
+	free(cur);
+	close(fd);
+	return rc;
+}
+
+int pmon_journal_drop(const char *dir, int socket, const char *box, int cpu, char *why, size_t len)
+{
+	int fd = jlock(dir, socket, why, len);
+	if (fd < 0)
+		return fd;
+	struct pmon_journal_entry *cur;
+	int ncur, rc = load(dir, socket, &cur, &ncur, why, len);
+	if (rc == PMON_OK) {
+		int k = 0;
+		for (int i = 0; i < ncur; i++)
+			if (strcmp(cur[i].box, box) || cur[i].cpu != cpu)
+				cur[k++] = cur[i];
+		if (k != ncur)
+			rc = store(dir, socket, cur, k, why, len);
+	}
+	free(cur);
+	close(fd);
+	return rc;
+}
+
+int pmon_journal_load(const char *dir, int socket, struct pmon_journal_entry **e, int *n,
+		      char *why, size_t len)
+{
+	int fd = jlock(dir, socket, why, len);
+	if (fd < 0) {
+		*e = NULL;
+		*n = 0;
+		return fd;
+	}
+	int rc = load(dir, socket, e, n, why, len);
+	close(fd);
+	return rc;
+}
