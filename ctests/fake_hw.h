@@ -413,14 +413,15 @@ static inline int fake_hwloc_xml(const char *path, int npkg, int cores, int thre
 
 /* Where fake_snbep_world() put the files. */
 struct fake_world {
-	char msr[300], sysfs[300], cpuinfo[300], xml[300], topo[320];
+	char msr[300], sysfs[300], cpuinfo[300], xml[300], topo[320], run[300];
 };
 
 /* A two-socket SNB-EP under base, as the hardware backend sees it: MSR files
  * of 4 CPUs, each socket's uncore functions (fake_snbep_socket on buses 0x3f,
  * node 0, and 0x7f, node 1; the UBoxes only when with_ubox), a cpuinfo, and
  * an hwloc XML topology of 2 packages x 2 cores that places the UBoxes.
- * PMON_MSR_ROOT, PMON_PCI_SYSFS, PMON_CPUINFO and PMON_TOPOLOGY name them. */
+ * PMON_MSR_ROOT, PMON_PCI_SYSFS, PMON_CPUINFO and PMON_TOPOLOGY name them;
+ * PMON_RUN_DIR (box locks, journals) is base/run. */
 static inline int fake_snbep_world(const char *base, int with_ubox, struct fake_world *w)
 {
 	struct fake_pcidev pci[2] = {
@@ -432,6 +433,7 @@ static inline int fake_snbep_world(const char *base, int with_ubox, struct fake_
 	snprintf(w->cpuinfo, sizeof(w->cpuinfo), "%s/cpuinfo", base);
 	snprintf(w->xml, sizeof(w->xml), "%s/topo.xml", base);
 	snprintf(w->topo, sizeof(w->topo), "xml:%s", w->xml);
+	snprintf(w->run, sizeof(w->run), "%s/run", base);
 	/* GIDNIDMAP lists node 0 then node 1 */
 	if (fake_msr_files(w->msr, 4) || fake_cpuinfo(w->cpuinfo) ||
 	    fake_snbep_socket(w->sysfs, 0x3f, with_ubox, 0, 0x8) ||
@@ -442,6 +444,7 @@ static inline int fake_snbep_world(const char *base, int with_ubox, struct fake_
 	setenv("PMON_PCI_SYSFS", w->sysfs, 1);
 	setenv("PMON_CPUINFO", w->cpuinfo, 1);
 	setenv("PMON_TOPOLOGY", w->topo, 1);
+	setenv("PMON_RUN_DIR", w->run, 1);
 	return 0;
 }
 

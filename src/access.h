@@ -71,6 +71,13 @@ struct pmon_access_ops {
 	/* Optional (NULL on hardware): the machine's topology as an hwloc
 	 * synthetic description ("package:2 core:8 pu:2"), written to buf. */
 	int (*topology)(struct pmon_access *a, char *buf, size_t len);
+	/* Optional (NULL on hardware, whose clock is CLOCK_MONOTONIC): the
+	 * backend's own clock in ns (the emulated machine's time). */
+	uint64_t (*clock_ns)(struct pmon_access *a);
+	/* Optional (NULL on hardware): call fn(arg) each time the backend's clock
+	 * has moved on by period_ns; period_ns 0 removes the tick.  One tick per
+	 * backend handle. */
+	int (*set_tick)(struct pmon_access *a, uint64_t period_ns, void (*fn)(void *arg), void *arg);
 	void (*close)(struct pmon_access *a);
 };
 

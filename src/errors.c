@@ -23,6 +23,7 @@ const char *pmon_strerror(int err)
 	case PMON_EINVAL: return "invalid argument or state";
 	case PMON_ENOSUPP: return "not supported on this machine";
 	case PMON_EBUSY: return "registers in use by another agent";
+	case PMON_ESTALE: return "a counter may have wrapped unseen (no fold in time)";
 	default: return "unknown error";
 	}
 }

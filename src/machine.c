@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <stdint.h>
+#include <unistd.h>
 
 #include "pmon/pmon.h"
 #include "machine.h"
@@ -166,6 +168,20 @@ int pmon_machine_open(pmon_machine_t **out, const char *backend, char *why, size
 			     m->topo.nsockets, m->bm.nsockets);
 	if ((rc = find_boxes(m, why, whylen)))
 		goto fail;
+	/* box locks: the hardware's are shared by every process of the system;
+	 * an emulated machine exists only in its process, so its locks live in
+	 * a directory of its own */
+	pmon_run_dir(m->run_dir, sizeof(m->run_dir));
+	if (is_sim) {
+		char base[PATH_MAX - 64];
+		const char *d = getenv("PMON_RUN_DIR"), *t = getenv("TMPDIR");
+		snprintf(base, sizeof(base), "%s", d && *d ? d : t && *t ? t : "/tmp");
+		snprintf(m->run_dir, sizeof(m->run_dir), "%s/pmon-sim-%ld-%lx", base, (long)getpid(),
+			 (unsigned long)(uintptr_t)m->acc->priv);   /* the emulated machine */
+	}
+	pmon_boxlocks_init(&m->locks, m->run_dir);
+	pmon_fold_init(&m->fold, m->acc, pmon_sessions_fold, m);
+	m->fold_ready = 1;
 	snprintf(m->cpu_name, sizeof(m->cpu_name), "%s", m->id.brand);
 	*out = m;
 	return PMON_OK;
@@ -178,7 +194,14 @@ void pmon_machine_close(pmon_machine_t *m)
 {
 	if (!m)
 		return;
+	if (m->fold_ready)
+		pmon_fold_fini(&m->fold);
 	pmon_registry_fini(&m->sessions);
+	if (m->fold_ready) {
+		pmon_boxlocks_fini(&m->locks);
+		if (m->emulated)
+			rmdir(m->run_dir);       /* fails while another handle holds a lock */
+	}
 	if (m->acc && m->acc->ops->close)
 		m->acc->ops->close(m->acc);
 	pmon_topo_free(&m->topo);

@@ -4,7 +4,9 @@
 
 #include "pmon/pmon.h"
 #include "access.h"
+#include "boxlock.h"
 #include "busmap.h"
+#include "fold.h"
 #include "catalog.h"
 #include "registry.h"
 #include "topology.h"
@@ -32,6 +34,16 @@ struct pmon_machine {
 	/* every live session: closing the machine stops and restores them;
 	 * running ones are checked against each other */
 	struct pmon_registry sessions;
+	/* exclusion between processes (boxlock.h): the run directory, and the
+	 * box locks this machine handle holds */
+	char run_dir[PATH_MAX];
+	struct pmon_boxlocks locks;
+	/* the fold thread / tick of running sessions (fold.h) */
+	struct pmon_fold fold;
+	int fold_ready;
 };
+
+/* Fold every running session of m (the fold thread's and tick's job). */
+void pmon_sessions_fold(void *m);
 
 #endif

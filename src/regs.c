@@ -215,3 +215,32 @@ int pmon_reg_read_config(struct pmon_access *a, pmon_pci_addr_t d, uint32_t off,
 {
 	return a->ops->pci_read(a, d, off, val, why, whylen);
 }
+
+int pmon_reg_name(const struct pmon_box_regs *r, enum pmon_reg_kind k, int idx, char *buf,
+		  size_t len)
+{
+	const char *pmu = pmon_catalog_pmu(r->pmu)->name;
+	char reg[48], where[64];
+	switch (k) {
+	case REG_BOX_CTL: snprintf(reg, sizeof(reg), "BOX_CTL"); break;
+	case REG_CTL: snprintf(reg, sizeof(reg), "CTL%d", idx); break;
+	case REG_CTR: snprintf(reg, sizeof(reg), "CTR%d", idx); break;
+	case REG_FIXED_CTL: snprintf(reg, sizeof(reg), "FIXED_CTL"); break;
+	case REG_FIXED_CTR: snprintf(reg, sizeof(reg), "FIXED_CTR"); break;
+	case REG_FILTER: snprintf(reg, sizeof(reg), "%s", r->t->fregs[idx].name); break;
+	case REG_GLOBAL_CTL: snprintf(reg, sizeof(reg), "IA32_PERF_GLOBAL_CTRL"); break;
+	}
+	if (r->t->space != PMON_SPACE_PCI || k == REG_GLOBAL_CTL) {
+		snprintf(where, sizeof(where), "MSR 0x%x", msr_addr(r, k, idx));
+	} else {
+		uint16_t lo, hi;
+		int extra;
+		pci_offsets(r, k, idx, &lo, &hi, &extra);
+		pmon_pci_addr_t d = extra ? r->extra : r->pci;
+		snprintf(where, sizeof(where), "PCI %04x:%02x:%02x.%x offset 0x%x", d.domain, d.bus,
+			 d.dev, d.func, lo);
+	}
+	if (r->t->space == PMON_SPACE_CORE)
+		return snprintf(buf, len, "%s cpu %d %s (%s)", pmu, r->cpu, reg, where);
+	return snprintf(buf, len, "%s socket %d %s (%s)", pmu, r->socket, reg, where);
+}

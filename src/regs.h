@@ -45,4 +45,9 @@ int pmon_reg_read_counters(struct pmon_machine *m, const struct pmon_box_regs *r
 int pmon_reg_read_config(struct pmon_access *a, pmon_pci_addr_t d, uint32_t off, uint32_t *val,
 			 char *why, size_t whylen);
 
+/* "snbep_unc_pcu socket 0 PCU_MSR_PMON_BOX_FILTER (MSR 0xc34)": a register's
+ * name for messages; returns what snprintf returns. */
+int pmon_reg_name(const struct pmon_box_regs *r, enum pmon_reg_kind k, int idx, char *buf,
+		  size_t len);
+
 #endif

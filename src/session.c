@@ -20,6 +20,20 @@
  * session's own bits, and a box another session still uses is released
  * unfrozen.  Box controls are write-only in silicon, so their earlier value
  * cannot be saved; an unused box is left at 0, its power-on state.
+ *
+ * Between processes (and machine handles): before its read-only pre-pass a
+ * start takes the kernel-held lock of every box it uses (boxlock.h) and
+ * refuses, writing nothing, when another owner holds one, naming the box,
+ * a register it needs and the holder's pid (PMON_FORCE=1 takes the box over,
+ * loudly).  On the hardware it then journals the registers it will change
+ * (journal.h) so that `pmon reset` can undo a crash.  Every read, fold and
+ * stop checks that the controls and filters still hold what the session
+ * wrote; a changed one fails the read with PMON_EBUSY naming the register.
+ * Stop restores every register it can, retries the ones that fail, and
+ * returns an error naming each register left changed (its journal entries
+ * then stay for `pmon reset`).  The machine folds running sessions well
+ * within their counters' wrap time (fold.h); a read after a longer gap fails
+ * with PMON_ESTALE.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +42,7 @@
 #include "regs.h"
 #include "assign.h"
 #include "why.h"
+#include "journal.h"
 
 struct sess_event {
 	pmon_encoding_t enc;
@@ -40,6 +55,8 @@ struct saved_reg {
 	enum pmon_reg_kind kind;
 	int idx;
 	uint64_t value;
+	uint64_t wrote;           /* what the session wrote, checked while counting */
+	int written;
 };
 
 struct sess_box {
@@ -50,6 +67,8 @@ struct sess_box {
 	uint64_t raw[PMON_MAX_COUNTERS + 1];  /* their values at the last read */
 	uint64_t global_bits;     /* core PMU: our enable bits in IA32_PERF_GLOBAL_CTRL */
 	uint64_t global_saved;    /* their values before start */
+	char lock[80];            /* boxlock name */
+	int locked;               /* 1: holds a reference on the box lock */
 };
 
 struct pmon_session {
@@ -62,7 +81,11 @@ struct pmon_session {
 	struct sess_box *boxes;
 	int nboxes;
 	int running;
-	char err[512];
+	uint64_t bound_ns;        /* longest gap between folds that stays exact */
+	uint64_t last_fold;       /* backend clock at the last fold */
+	int fault;                /* error found by a fold, reported by the next read */
+	char fault_msg[1024];
+	char err[1024];
 };
 
 static void close_session(void *s) { pmon_session_destroy(s); }
@@ -229,6 +252,12 @@ static pmon_session_t *session_at(const pmon_session_t *s, int i)
 	return pmon_registry_item(&s->m->sessions, i);
 }
 
+static int forced(void)
+{
+	const char *f = getenv("PMON_FORCE");
+	return f && !strcmp(f, "1");
+}
+
 /* Counters already enabled by someone else are not ours to take: read every
  * control of the boxes involved (reads only) and place the events again on
  * the free counters. */
@@ -270,9 +299,168 @@ static int avoid_busy(pmon_session_t *s)
 			s->ev[i].counter = ctr[i];
 	free(enc);
 	free(ctr);
+	if (rc && forced())
+		return PMON_OK;
 	if (rc)
 		return pmon_why(s->err, sizeof(s->err), PMON_EBUSY, "counters in use by another agent (perf, another session, "
 			       "LIKWID, PCM) leave too few free: %s", sched_why);
+	return PMON_OK;
+}
+
+/* ---------------------------------------------------------------- ownership */
+
+/* A register the session needs in box b, for messages: a filter it uses,
+ * else the control of its first event there. */
+static void needed_reg(const pmon_session_t *s, int b, char *buf, size_t len)
+{
+	const struct sess_box *bx = &s->boxes[b];
+	for (int r = 0; r < bx->regs.t->nfregs; r++)
+		if (uses_filter(s, b, r)) {
+			pmon_reg_name(&bx->regs, REG_FILTER, r, buf, len);
+			return;
+		}
+	for (int i = 0; i < s->n; i++)
+		if (s->ev[i].box == b) {
+			if (s->ev[i].counter < 0)
+				pmon_reg_name(&bx->regs, REG_FIXED_CTL, 0, buf, len);
+			else
+				pmon_reg_name(&bx->regs, REG_CTL, s->ev[i].counter, buf, len);
+			return;
+		}
+	snprintf(buf, len, "%s", pmon_catalog_pmu(bx->regs.pmu)->name);
+}
+
+static void release_locks(pmon_session_t *s)
+{
+	for (int b = 0; b < s->nboxes; b++)
+		if (s->boxes[b].locked) {
+			pmon_boxlock_drop(&s->m->locks, s->boxes[b].lock);
+			s->boxes[b].locked = 0;
+		}
+}
+
+/* Own every box of the session against other processes and machine
+ * handles; refuse, with nothing written, when another owner holds one. */
+static int take_locks(pmon_session_t *s)
+{
+	for (int b = 0; b < s->nboxes; b++) {
+		struct sess_box *bx = &s->boxes[b];
+		char why[512], reg[160];
+		long holder;
+		pmon_boxlock_name(bx->lock, sizeof(bx->lock), pmon_catalog_pmu(bx->regs.pmu)->name,
+				  bx->regs.socket, is_core(bx) ? bx->regs.cpu : -1);
+		int rc = pmon_boxlock_take(&s->m->locks, bx->lock, &holder, why, sizeof(why));
+		if (rc == PMON_OK) {
+			bx->locked = 1;
+			continue;
+		}
+		needed_reg(s, b, reg, sizeof(reg));
+		if (rc == PMON_EBUSY && forced()) {
+			fprintf(stderr, "pmon: PMON_FORCE=1: TAKING OVER %s (needed: %s) although %s; "
+				"the other owner's counts and ours will both be wrong\n", bx->lock, reg, why);
+			continue;
+		}
+		release_locks(s);
+		if (rc == PMON_EBUSY)
+			return pmon_why(s->err, sizeof(s->err), PMON_EBUSY, "%s is busy: %s; this session needs %s. Nothing "
+				       "was written (wait for it to stop; PMON_FORCE=1 takes the box over)",
+				       bx->lock, why, reg);
+		return pmon_why(s->err, sizeof(s->err), rc, "cannot own %s: %s", bx->lock, why);
+	}
+	return PMON_OK;
+}
+
+/* On the hardware, journal the original values of everything the session
+ * will change, before the first write (journal.h). */
+static int journal_boxes(pmon_session_t *s)
+{
+	if (s->m->emulated)
+		return PMON_OK;
+	for (int b = 0; b < s->nboxes; b++) {
+		struct sess_box *bx = &s->boxes[b];
+		struct pmon_journal_entry e[20];
+		int n = 0;
+		const char *pmu = pmon_catalog_pmu(bx->regs.pmu)->name;
+		int cpu = is_core(bx) ? bx->regs.cpu : -1;
+		for (int i = 0; i < bx->nsaved && n < 18; i++, n++) {
+			snprintf(e[n].box, sizeof(e[n].box), "%s", pmu);
+			e[n].cpu = cpu;
+			e[n].kind = bx->saved[i].kind;
+			e[n].idx = bx->saved[i].idx;
+			e[n].value = bx->saved[i].value;
+			e[n].mask = ~0ull;
+		}
+		if (freezable(bx) || (is_core(bx) && bx->global_bits)) {
+			snprintf(e[n].box, sizeof(e[n].box), "%s", pmu);
+			e[n].cpu = cpu;
+			e[n].kind = freezable(bx) ? REG_BOX_CTL : REG_GLOBAL_CTL;
+			e[n].idx = 0;
+			e[n].value = freezable(bx) ? 0 : bx->global_saved;
+			e[n].mask = freezable(bx) ? ~0ull : bx->global_bits;
+			n++;
+		}
+		char why[512];
+		int rc = pmon_journal_add(s->m->run_dir, bx->regs.socket, e, n, why, sizeof(why));
+		if (rc)
+			return pmon_why(s->err, sizeof(s->err), rc, "cannot journal the registers of %s before changing "
+				       "them: %s. Nothing was written", bx->lock, why);
+	}
+	return PMON_OK;
+}
+
+/* The bits of filter register r of box b that the session's events set. */
+static uint64_t filter_mask(const pmon_session_t *s, int b, int r)
+{
+	const struct pmon_box_type *t = s->boxes[b].regs.t;
+	if (t->fregs[r].whole)
+		return t->fregs[r].valid;
+	uint64_t m = 0;
+	for (int i = 0; i < s->n; i++) {
+		if (s->ev[i].box != b)
+			continue;
+		for (int f = 0; f < t->nfields; f++)
+			if ((s->ev[i].enc.fields_used & (1u << f)) && t->fields[f].word == t->fregs[r].word)
+				m |= (t->fields[f].width >= 64 ? ~0ull
+				      : ((1ull << t->fields[f].width) - 1)) << t->fields[f].shift;
+	}
+	return m & t->fregs[r].valid;
+}
+
+/* Do the controls and filters still hold what the session wrote? */
+static int verify(pmon_session_t *s)
+{
+	char name[160];
+	for (int b = 0; b < s->nboxes; b++) {
+		struct sess_box *bx = &s->boxes[b];
+		for (int i = 0; i < bx->nsaved; i++) {
+			struct saved_reg *r = &bx->saved[i];
+			if (!r->written)
+				continue;
+			uint64_t v, mask = r->kind == REG_FILTER ? filter_mask(s, b, r->idx) : ~0ull;
+			char why[PMON_WHY_LEN];
+			int rc = pmon_reg_read(s->m, &bx->regs, r->kind, r->idx, &v, why, sizeof why);
+			pmon_reg_name(&bx->regs, r->kind, r->idx, name, sizeof(name));
+			if (rc)
+				return pmon_why(s->err, sizeof(s->err), rc, "checking %s failed: %s", name, why);
+			if ((v ^ r->wrote) & mask)
+				return pmon_why(s->err, sizeof(s->err), PMON_EBUSY, "%s no longer holds what pmon wrote: another "
+					       "agent (perf, the NMI watchdog, another tool) changed it "
+					       "while pmon was counting, so the counts are not "
+					       "trustworthy and none is returned", name);
+		}
+		if (is_core(bx) && bx->global_bits) {
+			uint64_t g;
+			char why[PMON_WHY_LEN];
+			int rc = pmon_reg_read(s->m, &bx->regs, REG_GLOBAL_CTL, 0, &g, why, sizeof why);
+			pmon_reg_name(&bx->regs, REG_GLOBAL_CTL, 0, name, sizeof(name));
+			if (rc)
+				return pmon_why(s->err, sizeof(s->err), rc, "checking %s failed: %s", name, why);
+			if ((g & bx->global_bits) != bx->global_bits)
+				return pmon_why(s->err, sizeof(s->err), PMON_EBUSY, "%s no longer enables pmon's counters: another "
+					       "agent changed it while pmon was counting, so the counts "
+					       "are not trustworthy and none is returned", name);
+		}
+	}
 	return PMON_OK;
 }
 
@@ -289,6 +477,8 @@ static int prepare(pmon_session_t *s)
 	for (int i = 0; i < s->n; i++)
 		if ((s->ev[i].box = box_of(s, &s->ev[i].enc)) < 0)
 			return pmon_why(s->err, sizeof(s->err), PMON_ENODEV, "%s: box not present", s->ev[i].enc.name);
+	if ((rc = take_locks(s)))
+		return rc;
 
 	/* shared filters against the sessions already running */
 	int nothers = pmon_registry_count(&s->m->sessions), total = s->n;
@@ -323,7 +513,7 @@ static int prepare(pmon_session_t *s)
 		if ((rc = save(s, bx, ck, idx)))
 			return rc;
 		uint64_t en = e->counter < 0 ? bx->regs.t->fixed_en : PMON_CTL_EN;
-		if (saved_value(bx, ck, idx) & en)
+		if ((saved_value(bx, ck, idx) & en) && !forced())
 			return pmon_why(s->err, sizeof(s->err), PMON_EBUSY,
 				       "%s: %s %s on socket %d is already enabled (control 0x%llx): "
 				       "another agent (perf, another session, LIKWID, PCM) is counting "
@@ -356,9 +546,17 @@ static int wr(pmon_session_t *s, struct sess_box *bx, enum pmon_reg_kind k, int 
 {
 	char why[PMON_WHY_LEN];
 	int rc = pmon_reg_write(s->m, &bx->regs, k, idx, v, why, sizeof why);
-	if (rc)
-		pmon_why(s->err, sizeof(s->err), rc, "writing a %s register failed: %s",
-			pmon_catalog_pmu(bx->regs.pmu)->name, why);
+	char name[160];
+	if (rc) {
+		pmon_reg_name(&bx->regs, k, idx, name, sizeof(name));
+		pmon_why(s->err, sizeof(s->err), rc, "writing %s failed: %s", name, why);
+		return rc;
+	}
+	for (int i = 0; i < bx->nsaved; i++)
+		if (bx->saved[i].kind == k && bx->saved[i].idx == idx) {
+			bx->saved[i].wrote = v;
+			bx->saved[i].written = 1;
+		}
 	return rc;
 }
 
@@ -415,13 +613,46 @@ static struct sess_box *successor(pmon_session_t *s, const struct sess_box *bx)
 	return NULL;
 }
 
-static void restore_all(pmon_session_t *s)
+/* Write a saved value back, trying up to three times.  A register that
+ * stays changed is named in left[] and its error kept in *first. */
+static int put_back(pmon_session_t *s, struct sess_box *bx, enum pmon_reg_kind k, int idx,
+		    uint64_t v, char *left, size_t len, int *first)
 {
+	int rc = 0;
+	char why[PMON_WHY_LEN] = "";
+	for (int t = 0; t < 3; t++) {
+		if (k == REG_GLOBAL_CTL) {
+			rc = global_update(s, bx, 0);
+			snprintf(why, sizeof why, "%.200s", s->err);
+		} else {
+			rc = pmon_reg_write(s->m, &bx->regs, k, idx, v, why, sizeof why);
+		}
+		if (!rc)
+			return PMON_OK;
+	}
+	size_t n = strlen(left);
+	char name[160];
+	pmon_reg_name(&bx->regs, k, idx, name, sizeof(name));
+	if (n < len)
+		snprintf(left + n, len - n, "%s%s (%s)", n ? "; " : "", name, why);
+	if (!*first)
+		*first = rc;
+	return rc;
+}
+
+/* Put back every register the session changed, release its boxes.  Returns
+ * 0, or the first error with left[] naming every register left changed. */
+static int restore_all(pmon_session_t *s, char *left, size_t len)
+{
+	int first = 0;
+	left[0] = 0;
 	for (int b = 0; b < s->nboxes; b++) {
 		struct sess_box *bx = &s->boxes[b];
 		struct sess_box *next = successor(s, bx);
+		int bad = 0;
 		for (int i = 0; i < bx->nsaved; i++) {
 			struct saved_reg *r = &bx->saved[i];
+			r->written = 0;
 			if (r->kind == REG_FILTER && next) {
 				/* the filter stays for the other session, which will
 				 * restore the original value when it stops */
@@ -430,13 +661,45 @@ static void restore_all(pmon_session_t *s)
 						next->saved[j].value = r->value;
 				continue;
 			}
-			pmon_reg_write(s->m, &bx->regs, r->kind, r->idx, r->value, NULL, 0);
+			bad |= put_back(s, bx, r->kind, r->idx, r->value, left, len, &first) != 0;
 		}
 		if (is_core(bx) && bx->global_bits)
-			global_update(s, bx, 0);
+			bad |= put_back(s, bx, REG_GLOBAL_CTL, 0, 0, left, len, &first) != 0;
 		if (freezable(bx))
-			pmon_reg_write(s->m, &bx->regs, REG_BOX_CTL, 0, next ? PMON_BOX_FRZ_EN : 0, NULL, 0);
+			bad |= put_back(s, bx, REG_BOX_CTL, 0, next ? PMON_BOX_FRZ_EN : 0, left, len,
+					&first) != 0;
+		if (!bx->locked)
+			continue;
+		/* the last user of the box in this machine: its journal lines go,
+		 * unless something stayed changed (`pmon reset` needs them then) */
+		if (!bad && !s->m->emulated && pmon_boxlock_refs(&s->m->locks, bx->lock) == 1) {
+			char why[512];
+			int rc = pmon_journal_drop(s->m->run_dir, bx->regs.socket,
+						   pmon_catalog_pmu(bx->regs.pmu)->name,
+						   is_core(bx) ? bx->regs.cpu : -1, why, sizeof(why));
+			if (rc && !first) {
+				first = rc;
+				size_t n = strlen(left);
+				snprintf(left + n, len - n, "%s%s", n ? "; " : "", why);
+			}
+		}
+		pmon_boxlock_drop(&s->m->locks, bx->lock);
+		bx->locked = 0;
 	}
+	return first;
+}
+
+/* The error of an operation that ended with restore_all(): rc and s->err
+ * describe what failed first, rr and left what stayed changed. */
+static int restore_error(pmon_session_t *s, int rc, int rr, const char *left)
+{
+	if (!rr)
+		return rc;
+	char first[sizeof(s->err)];
+	snprintf(first, sizeof(first), "%s", rc ? s->err : "");
+	return pmon_why(s->err, sizeof(s->err), rc ? rc : rr, "%s%sregisters left changed after retries: %s; "
+		       "`pmon reset` puts them back once the device answers", first,
+		       rc ? "; " : "", left);
 }
 
 static int freeze_all(pmon_session_t *s, uint32_t value)
@@ -478,11 +741,30 @@ static int program(pmon_session_t *s, struct sess_event *e)
  * programmed after the starting values are taken. */
 static int late(const struct sess_box *bx) { return !freezable(bx) && !is_core(bx); }
 
+/* Fold-time bookkeeping of a session about to run. */
+static int fold_setup(pmon_session_t *s)
+{
+	int width = 64;
+	for (int i = 0; i < s->n; i++) {
+		const struct pmon_box_type *t = s->boxes[s->ev[i].box].regs.t;
+		int w = s->ev[i].counter < 0 ? t->fixed_width : t->width;
+		if (w < width)
+			width = w;
+	}
+	s->bound_ns = pmon_fold_bound_ns(width);
+	s->fault = 0;
+	s->last_fold = pmon_clock_ns(s->m->acc);
+	return pmon_fold_need(&s->m->fold, pmon_fold_period_ns(width));
+}
+
 static int start_locked(pmon_session_t *s)
 {
 	int rc;
-	if ((rc = prepare(s)))
+	char left[1024];
+	if ((rc = prepare(s)) || (rc = journal_boxes(s))) {
+		release_locks(s);
 		return rc;
+	}
 	if ((rc = freeze_all(s, PMON_BOX_FRZ_EN | PMON_BOX_FRZ)))
 		goto undo;
 	for (int i = 0; i < s->n; i++)
@@ -503,11 +785,14 @@ static int start_locked(pmon_session_t *s)
 			goto undo;
 	if ((rc = freeze_all(s, PMON_BOX_FRZ_EN)))
 		goto undo;
+	if ((rc = fold_setup(s))) {
+		pmon_why(s->err, sizeof(s->err), rc, "cannot start the fold thread of the machine");
+		goto undo;
+	}
 	s->running = 1;
 	return PMON_OK;
 undo:
-	restore_all(s);
-	return rc;
+	return restore_error(s, rc, restore_all(s, left, sizeof(left)), left);
 }
 
 int pmon_session_start(pmon_session_t *s)
@@ -522,8 +807,21 @@ int pmon_session_start(pmon_session_t *s)
 	return rc;
 }
 
+/* Fold the counters into the totals (values: the totals, when no fault).
+ * A gap since the last fold longer than the bound makes the totals unknown
+ * (PMON_ESTALE until a reset); the baselines move on regardless. */
 static int accumulate(pmon_session_t *s, uint64_t *values)
 {
+	uint64_t now = pmon_clock_ns(s->m->acc);
+	if (!s->fault && now - s->last_fold > s->bound_ns) {
+		s->fault = PMON_ESTALE;
+		snprintf(s->fault_msg, sizeof(s->fault_msg),
+			 "no fold of the counters for %.1f s (was the process stopped, or the machine "
+			 "suspended?), longer than the %.1f s in which a counter of this session "
+			 "can wrap, so the totals are unknown; a reset (pmon_session_reset, PAPI_reset) "
+			 "counts again from zero", (double)(now - s->last_fold) / 1e9,
+			 (double)s->bound_ns / 1e9);
+	}
 	int rc = read_counters(s);
 	if (rc)
 		return rc;
@@ -534,45 +832,89 @@ static int accumulate(pmon_session_t *s, uint64_t *values)
 		uint64_t raw = raw_of(s, e);
 		e->total += (raw - e->last) & pmon_bits((unsigned)width);
 		e->last = raw;
-		if (values)
-			values[i] = e->total;
 	}
+	s->last_fold = now;
+	if (s->fault)
+		return pmon_why(s->err, sizeof(s->err), s->fault, "%s", s->fault_msg);
+	for (int i = 0; values && i < s->n; i++)
+		values[i] = s->ev[i].total;
 	return PMON_OK;
+}
+
+/* Check and fold a running session (registry lock held). */
+static int check_and_fold(pmon_session_t *s, uint64_t *values)
+{
+	if (s->fault)
+		return pmon_why(s->err, sizeof(s->err), s->fault, "%s", s->fault_msg);
+	int rc = verify(s);
+	if (rc == PMON_EBUSY) {
+		s->fault = rc;
+		snprintf(s->fault_msg, sizeof(s->fault_msg), "%s", s->err);
+		return rc;
+	}
+	return rc ? rc : accumulate(s, values);
+}
+
+void pmon_sessions_fold(void *mv)
+{
+	struct pmon_machine *m = mv;
+	pmon_registry_lock(&m->sessions);
+	for (int i = 0; i < pmon_registry_count(&m->sessions); i++) {
+		pmon_session_t *s = pmon_registry_item(&m->sessions, i);
+		if (s->running)
+			check_and_fold(s, NULL);
+	}
+	pmon_registry_unlock(&m->sessions);
 }
 
 int pmon_session_read(pmon_session_t *s, uint64_t *values)
 {
-	if (!s->running) {
+	pmon_registry_lock(&s->m->sessions);
+	int rc = PMON_OK;
+	if (s->running)
+		rc = check_and_fold(s, values);
+	else
 		for (int i = 0; values && i < s->n; i++)
 			values[i] = s->ev[i].total;
-		return PMON_OK;
-	}
-	return accumulate(s, values);
+	pmon_registry_unlock(&s->m->sessions);
+	return rc;
 }
 
 int pmon_session_reset(pmon_session_t *s)
 {
+	int rc = PMON_OK;
+	pmon_registry_lock(&s->m->sessions);
 	if (s->running) {
-		int rc = accumulate(s, NULL);
-		if (rc)
-			return rc;
+		if (s->fault == PMON_ESTALE)
+			s->fault = 0;             /* the totals restart from here */
+		if (!(rc = verify(s))) {
+			rc = accumulate(s, NULL);
+			if (rc == PMON_ESTALE) {
+				s->fault = 0;
+				rc = PMON_OK;
+			}
+		}
 	}
-	for (int i = 0; i < s->n; i++)
-		s->ev[i].total = 0;
-	return PMON_OK;
+	if (!rc)
+		for (int i = 0; i < s->n; i++)
+			s->ev[i].total = 0;
+	pmon_registry_unlock(&s->m->sessions);
+	return rc;
 }
 
 int pmon_session_stop(pmon_session_t *s, uint64_t *values)
 {
+	char left[1024];
 	if (!s->running)
 		return pmon_why(s->err, sizeof(s->err), PMON_EINVAL, "not counting");
 	pmon_registry_lock(&s->m->sessions);
 	int rc = freeze_all(s, PMON_BOX_FRZ_EN | PMON_BOX_FRZ);
-	int rc2 = accumulate(s, values);
+	if (!rc)
+		rc = check_and_fold(s, values);
 	s->running = 0;
-	restore_all(s);
+	rc = restore_error(s, rc, restore_all(s, left, sizeof(left)), left);
 	pmon_registry_unlock(&s->m->sessions);
-	return rc ? rc : rc2;
+	return rc;
 }
 
 static void session_free(pmon_session_t *s)

@@ -45,6 +45,7 @@ enum pmon_error {
 	PMON_EINVAL = -11,     /* bad argument or state */
 	PMON_ENOSUPP = -12,    /* not an SNB-EP, or feature absent */
 	PMON_EBUSY = -13,      /* registers in use by another agent */
+	PMON_ESTALE = -14,     /* a counter may have wrapped unseen: no total */
 };
 const char *pmon_strerror(int err);
 

@@ -134,6 +134,13 @@ const struct pmon_sim_shape *pmon_sim_shape(const pmon_sim_t *sim);
  * stream, so that counters read one after the other still cover the same
  * interval (without load, W is the wall time exactly). */
 void pmon_sim_advance_ns(pmon_sim_t *sim, uint64_t ns);
+/* An explicit advance runs the ticks of the programs using the machine
+ * (libpmon folds its counters every so much emulated time, as it does every
+ * so much wall time on silicon): time stops at each tick's deadline while
+ * the tick runs.  This one advances as if every such program were stopped
+ * meanwhile (SIGSTOP, a suspended laptop): no tick runs; the overdue ones
+ * run at the next pmon_sim_advance_ns(). */
+void pmon_sim_advance_stopped_ns(pmon_sim_t *sim, uint64_t ns);
 uint64_t pmon_sim_now_ns(const pmon_sim_t *sim);
 
 /* Memory traffic: one cache-line-sized access by a CPU (logical CPU number

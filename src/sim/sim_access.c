@@ -173,8 +173,19 @@ static int op_topology(struct pmon_access *a, char *buf, size_t len)
 	return pmon_sim_synthetic(pmon_sim_shape(sim), buf, len);
 }
 
+static uint64_t op_clock_ns(struct pmon_access *a)
+{
+	return pmon_sim_now_ns(a->priv);
+}
+
+static int op_set_tick(struct pmon_access *a, uint64_t period_ns, void (*fn)(void *arg), void *arg)
+{
+	return sim_tick_set(a->priv, a, period_ns, fn, arg);
+}
+
 static void op_close(struct pmon_access *a)
 {
+	sim_tick_set(a->priv, a, 0, NULL, NULL);
 	free(a);                              /* the machine stays: it is shared */
 }
 
@@ -189,6 +200,8 @@ const struct pmon_access_ops pmon_sim_access_ops = {
 	.cpu_ident = op_cpu_ident,
 	.event_modeled = op_event_modeled,
 	.topology = op_topology,
+	.clock_ns = op_clock_ns,
+	.set_tick = op_set_tick,
 	.close = op_close,
 };
 

@@ -67,7 +67,7 @@ static unsigned __int128 ticks(uint64_t t_ns, uint64_t hz)
 }
 
 /* Move now_ns on by ns (saturating), ticking every clock-counting counter. */
-static void advance(struct pmon_sim *sim, uint64_t ns)
+void sim_clock_advance(struct pmon_sim *sim, uint64_t ns)
 {
 	uint64_t t0, t1, delta[SIM_NCLOCKS];
 
@@ -132,7 +132,7 @@ void sim_clock_sync(struct pmon_sim *sim)
 	 * instant: time moves on once a microsecond has passed. */
 	if (w < sim->wall_done + SIM_WALL_QUANTUM_NS)
 		return;
-	advance(sim, w - sim->wall_done);
+	sim_clock_advance(sim, w - sim->wall_done);
 	sim->wall_done = w;
 	if (sim->shape.load_bps) {
 		sim_load_run(sim, w);
@@ -149,14 +149,6 @@ void sim_clock_take(struct pmon_sim *sim)
 	sim_clock_sync(sim);
 	if (sim->shape.clock == PMON_SIM_CLOCK_AUTO)
 		sim->follow = 0;
-}
-
-void pmon_sim_advance_ns(pmon_sim_t *sim, uint64_t ns)
-{
-	pthread_mutex_lock(&sim->lock);
-	sim_clock_take(sim);
-	advance(sim, ns);
-	pthread_mutex_unlock(&sim->lock);
 }
 
 uint64_t pmon_sim_now_ns(const pmon_sim_t *sim)

@@ -228,12 +228,22 @@ struct sim_cur {
 	uint64_t value;
 };
 
+#define SIM_MAX_TICKS 16
+
 struct pmon_sim {
 	struct pmon_sim_shape shape;
 	pthread_mutex_t lock;
 	int ncpus;
 	uint64_t now_ns;
 	uint64_t hz[SIM_NCLOCKS];
+	/* ticks: callbacks run as emulated time passes (sim_tick.c) */
+	struct sim_tick {
+		const void *owner;      /* one tick per owner (a backend handle) */
+		uint64_t period, next;  /* ns; next: emulated time of the next call */
+		void (*fn)(void *arg);
+		void *arg;
+	} ticks[SIM_MAX_TICKS];
+	int nticks;
 
 	/* following the wall clock (shape.clock wall, or auto until taken) */
 	int follow;
@@ -306,6 +316,14 @@ void sim_clock_init(struct pmon_sim *sim);
 void sim_clock_sync(struct pmon_sim *sim);
 /* An explicit advance or traffic call: sync, then (auto) stop following. */
 void sim_clock_take(struct pmon_sim *sim);
+/* Move emulated time on by ns (caller holds the lock). */
+void sim_clock_advance(struct pmon_sim *sim, uint64_t ns);
+/* ---- ticks (sim_tick.c) ---- */
+/* Register (period > 0) or remove (period 0) owner's tick: fn(arg) is called,
+ * without the machine's lock, each time an explicit advance carries
+ * emulated time past owner's next deadline (every period ns). */
+int sim_tick_set(struct pmon_sim *sim, const void *owner, uint64_t period,
+		 void (*fn)(void *arg), void *arg);
 
 /* ---- MSR space (sim_msr.c dispatches to the box files) ---- */
 int sim_msr_read(struct pmon_sim *sim, int cpu, uint32_t msr, uint64_t *val);
