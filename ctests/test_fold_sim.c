@@ -114,23 +114,23 @@ static void changed_under_us(void)
 	CHECK_EQ_INT(pmon_sim_access_open(&raw, err, sizeof(err)), PMON_OK, err);
 	pmon_session_t *s = session_of(m, "snb_ep::OFFCORE_RESPONSE_0:DMND_DATA_RD:ANY_RESPONSE:cpu=3");
 	CHECK_EQ_INT(pmon_session_start(s), PMON_OK, pmon_session_errmsg(s));
-	CHECK_EQ_U64(raw->ops->msr_read(raw, 3, 0x1a6, &v), 0, "offcore RSP_0 readable");
+	CHECK_EQ_U64(raw->ops->msr_read(raw, 3, 0x1a6, &v, NULL, 0), 0, "offcore RSP_0 readable");
 	CHECK_EQ_U64(v, 0x10001, "RSP_0 = DMND_DATA_RD | ANY_RESPONSE");
-	raw->ops->msr_write(raw, 3, 0x1a6, 0x10002);     /* someone else's request type */
+	raw->ops->msr_write(raw, 3, 0x1a6, 0x10002, NULL, 0);     /* someone else's request type */
 	v = 777;
 	CHECK_EQ_INT(pmon_session_read(s, &v), PMON_EBUSY, "read after the change");
 	CHECK_EQ_U64(v, 777, "no number");
 	CHECK(strstr(pmon_session_errmsg(s), "OFFCORE_RSP_0") && strstr(pmon_session_errmsg(s), "MSR 0x1a6") &&
 	      strstr(pmon_session_errmsg(s), "cpu 3"), "names the register: %s", pmon_session_errmsg(s));
 	CHECK_EQ_INT(pmon_session_stop(s, &v), PMON_EBUSY, "stop reports it too");
-	raw->ops->msr_read(raw, 3, 0x1a6, &v);
+	raw->ops->msr_read(raw, 3, 0x1a6, &v, NULL, 0);
 	CHECK_EQ_U64(v, 0, "RSP_0 restored anyway");
 	pmon_session_destroy(s);
 
 	/* the global control: pmon's enable bit cleared by someone */
 	s = session_of(m, "snb_ep::OFFCORE_RESPONSE_0:DMND_DATA_RD:ANY_RESPONSE:cpu=5");
 	CHECK_EQ_INT(pmon_session_start(s), PMON_OK, pmon_session_errmsg(s));
-	raw->ops->msr_write(raw, 5, 0x38f, 0);
+	raw->ops->msr_write(raw, 5, 0x38f, 0, NULL, 0);
 	CHECK_EQ_INT(pmon_session_read(s, &v), PMON_EBUSY, "global control changed");
 	CHECK(strstr(pmon_session_errmsg(s), "IA32_PERF_GLOBAL_CTRL"), "names it: %s",
 	      pmon_session_errmsg(s));
@@ -139,7 +139,7 @@ static void changed_under_us(void)
 	/* a control rewritten (found by a fold of the tick, reported by the read) */
 	s = session_of(m, "snbep_unc_cbo2::UNC_C_CLOCKTICKS:socket=0");
 	CHECK_EQ_INT(pmon_session_start(s), PMON_OK, pmon_session_errmsg(s));
-	raw->ops->msr_write(raw, 0, 0xd50, 0);           /* C2_MSR_PMON_CTL0 */
+	raw->ops->msr_write(raw, 0, 0xd50, 0, NULL, 0);           /* C2_MSR_PMON_CTL0 */
 	pmon_sim_advance_ns(sim, pmon_fold_period_ns(44) * 2);
 	v = 777;
 	CHECK_EQ_INT(pmon_session_read(s, &v), PMON_EBUSY, "control changed");
@@ -238,7 +238,7 @@ static void racing_handles(void)
 	struct pmon_access *raw;
 	pmon_sim_access_open(&raw, err, sizeof(err));
 	int cpu = pmon_machine_socket_cpu(m, 1);
-	raw->ops->msr_read(raw, cpu, 0xc30, &v);
+	raw->ops->msr_read(raw, cpu, 0xc30, &v, NULL, 0);
 	CHECK_EQ_U64(v, 0, "PCU CTL0 restored");
 	raw->ops->close(raw);
 	pmon_machine_close(b);
