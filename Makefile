@@ -27,7 +27,7 @@ endif
 include Rules.mk
 
 .DEFAULT_GOAL := all
-.PHONY: all lib tools papi check check-asan tests asan-tests bench install uninstall clean \
+.PHONY: all lib tools examples papi check check-asan tests asan-tests bench install uninstall clean \
 	bench-validate \
 	clean-pmon distclean help
 .DELETE_ON_ERROR:
@@ -37,6 +37,8 @@ include Rules.mk
 # ------------------------------------------------------------------ sources
 PMON_SRCS ?= $(sort $(wildcard src/*.c src/*/*.c))
 TOOL_SRCS := $(sort $(wildcard tools/*.c))
+# Example programs the documentation shows (built, and run by a test).
+EXAMPLE_SRCS := $(sort $(wildcard doc/examples/*.c))
 CTEST_SRCS := $(sort $(wildcard ctests/test_*.c))
 # Other .c files in ctests/ are helpers (JSON reader, divergence table...):
 # an archive linked into every test program, which takes what it uses.
@@ -50,6 +52,8 @@ TOOL_OBJS := $(TOOL_SRCS:%.c=$(B)/obj/%.o)
 # tools/<name>_tool.c builds the program <name> (its source is not named
 # like include/pmon/pmon.h).
 TOOLS := $(TOOL_SRCS:tools/%_tool.c=$(B)/bin/%)
+EXAMPLE_OBJS := $(EXAMPLE_SRCS:%.c=$(B)/obj/%.o)
+EXAMPLES := $(EXAMPLE_SRCS:doc/examples/%.c=$(B)/examples/%)
 CTEST_OBJS := $(CTEST_SRCS:%.c=$(B)/obj/%.o)
 CHELP_OBJS := $(CHELP_SRCS:%.c=$(B)/obj/%.o)
 ASAN_CHELP_OBJS := $(CHELP_SRCS:%.c=$(B)/asan/obj/%.o)
@@ -65,7 +69,7 @@ ASAN_PTESTS := $(PTEST_SRCS:components/pmon/tests/%.c=$(B)/asan/ptests/%)
 BENCH_OBJS := $(BENCH_SRCS:%.c=$(B)/obj/%.o)
 BENCHES := $(BENCH_SRCS:bench/%.c=$(B)/bench/%)
 
--include $(OBJS:.o=.d) $(ASAN_OBJS:.o=.d) $(TOOL_OBJS:.o=.d) \
+-include $(OBJS:.o=.d) $(ASAN_OBJS:.o=.d) $(TOOL_OBJS:.o=.d) $(EXAMPLE_OBJS:.o=.d) \
 	$(CTEST_OBJS:.o=.d) $(ASAN_CTEST_OBJS:.o=.d) \
 	$(CHELP_OBJS:.o=.d) $(ASAN_CHELP_OBJS:.o=.d) \
 	$(PTEST_OBJS:.o=.d) $(ASAN_PTEST_OBJS:.o=.d) $(BENCH_OBJS:.o=.d)
@@ -93,9 +97,10 @@ SO_LDFLAGS := -shared -Wl,-soname,$(SONAME) -Wl,-z,defs
 # after installation alike.
 ORIGIN_RPATH := -Wl,-rpath,'$$ORIGIN/../lib'
 
-all: lib tools papi
+all: lib tools examples papi
 lib: $(LIB_SO) $(LIB_A)
 tools: $(TOOLS)
+examples: $(EXAMPLES)
 
 $(LIB_SO): $(OBJS)
 	@mkdir -p $(@D)
@@ -117,6 +122,10 @@ $(LIB_A): $(OBJS)
 $(B)/bin/%: $(B)/obj/tools/%_tool.o $(LIB_SO)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $< -L$(B)/lib -lpmon $(PKG_LIBS) $(JSON_LIBS) -lm $(ORIGIN_RPATH)
+
+$(B)/examples/%: $(B)/obj/doc/examples/%.o $(LIB_SO)
+	@mkdir -p $(@D)
+	$(CC) -o $@ $< -L$(B)/lib -lpmon $(PKG_LIBS) -lm $(ORIGIN_RPATH)
 
 # -------------------------------------------------------------------- PAPI
 # PAPI's sources go to build/papi (unpacked from Debian's orig tarball, or
