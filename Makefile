@@ -267,9 +267,9 @@ asan-tests: all $(ASAN_CTESTS) $(ASAN_PTESTS)
 # test checks PAPI's utilities in build/bin; install-check installs into a
 # temporary DESTDIR and builds an outside program with pkg-config.
 check: all
-	@$(MAKE) -k $(CTESTS) $(PTESTS) || echo "check: some test programs did not build"
+	@$(MAKE) -k $(CTESTS) $(PTESTS) $(VALIDATE) $(VAL_TESTS) || echo "check: some test programs did not build"
 	sh ctests/run.sh --group $(CTESTS) tools/build/install-check.sh \
-		--group -e PMON_BACKEND=sim $(PTESTS) tools/build/papi-smoke.sh
+		--group -e PMON_BACKEND=sim $(PTESTS) tools/build/papi-smoke.sh $(VAL_CHECK)
 
 # run.sh finds out with the probe whether LeakSanitizer works here, and
 # turns leak detection off when it does not.
@@ -278,10 +278,10 @@ $(LSAN_PROBE): $(B)/asan/obj/tools/build/lsan-probe.o
 	$(CC) $(SANFLAGS) -o $@ $<
 
 check-asan: all
-	@$(MAKE) -k $(LSAN_PROBE) $(ASAN_CTESTS) $(ASAN_PTESTS) || \
+	@$(MAKE) -k $(LSAN_PROBE) $(ASAN_CTESTS) $(ASAN_PTESTS) $(ASAN_VALIDATE) $(ASAN_VAL_TESTS) || \
 		echo "check-asan: some test programs did not build"
 	sh ctests/run.sh --lsan-probe $(LSAN_PROBE) --group $(ASAN_CTESTS) \
-		--group -e PMON_BACKEND=sim $(ASAN_PTESTS)
+		--group -e PMON_BACKEND=sim $(ASAN_PTESTS) $(ASAN_VAL_CHECK)
 
 # -------------------------------------------------------------- benchmarks
 # Every bench/*.c is a program of its own that prints its own table; it may
@@ -303,17 +303,74 @@ bench: all $(BENCHES)
 # --------------------------------------------------------- validation suite
 # validate/: the kernels (kern_*.c) are written once and compiled twice:
 # natively, and for the emulated machine (-DKERN_EMU: every cache line the
-# kernel touches is fed, in order, to the memory model).  bench/validate/
-# holds their benchmarks.
+# kernel touches is fed, in order, to the memory model).  pmon-validate runs
+# them on the hardware or the emulated machine and checks every count;
+# `make validate` is the project's main command (VALIDATE_ARGS=... passes
+# options).  validate/tests/ holds its tests (unit tests, the short suite and
+# the breakage test) and bench/validate/ its benchmarks.
 VAL_KERN_SRCS := $(sort $(wildcard validate/kern_*.c))
-VAL_NATIVE_KOBJS := $(VAL_KERN_SRCS:%.c=$(B)/obj/%.o)
--include $(VAL_NATIVE_KOBJS:.o=.d)
+VAL_SRCS := $(filter-out $(VAL_KERN_SRCS),$(sort $(wildcard validate/*.c)))
+VAL_OBJS := $(VAL_SRCS:%.c=$(B)/obj/%.o) $(VAL_KERN_SRCS:%.c=$(B)/obj/%.o) \
+	$(VAL_KERN_SRCS:validate/%.c=$(B)/obj/validate/emu/%.o)
+ASAN_VAL_OBJS := $(VAL_OBJS:$(B)/obj/%=$(B)/asan/obj/%)
+VALIDATE := $(B)/bin/pmon-validate
+ASAN_VALIDATE := $(B)/asan/bin/pmon-validate
+VAL_TEST_SRCS := $(sort $(wildcard validate/tests/test_*.c))
+VAL_TESTS := $(VAL_TEST_SRCS:validate/tests/%.c=$(B)/validate-tests/%)
+ASAN_VAL_TESTS := $(VAL_TEST_SRCS:validate/tests/%.c=$(B)/asan/validate-tests/%)
+VAL_TEST_OBJS := $(VAL_TEST_SRCS:%.c=$(B)/obj/%.o)
+ASAN_VAL_TEST_OBJS := $(VAL_TEST_SRCS:%.c=$(B)/asan/obj/%.o)
+# Everything of the suite but main.o, for the unit tests.
+VAL_LIBOBJS := $(filter-out %/validate/main.o,$(VAL_OBJS))
+ASAN_VAL_LIBOBJS := $(filter-out %/validate/main.o,$(ASAN_VAL_OBJS))
+VAL_LIBS = $(JSON_LIBS) $(PKG_LIBS) -lm
+VALIDATE_ARGS ?=
+
+-include $(VAL_OBJS:.o=.d) $(ASAN_VAL_OBJS:.o=.d) $(VAL_TEST_OBJS:.o=.d) $(ASAN_VAL_TEST_OBJS:.o=.d)
 
 # OpenMP for the kernel threads; -O3 vectorizes the kernels' loops; they
 # stay loops (gcc would turn Copy into a memcpy call, which streams its
 # stores on large sizes).  McCalpin's STREAM gets the same flags (below).
 VAL_KFLAGS := -O3 -fopenmp -fno-tree-loop-distribute-patterns
-$(VAL_NATIVE_KOBJS): EXTRA_CFLAGS = $(VAL_KFLAGS)
+$(VAL_OBJS) $(ASAN_VAL_OBJS) $(VAL_TEST_OBJS) $(ASAN_VAL_TEST_OBJS): \
+	EXTRA_CFLAGS = $(VAL_KFLAGS) $(JSON_CFLAGS) -iquote ctests
+
+$(B)/obj/validate/emu/%.o: validate/%.c
+	@mkdir -p $(@D)
+	$(COMPILE) -DKERN_EMU -c $< -o $@
+
+$(B)/asan/obj/validate/emu/%.o: validate/%.c
+	@mkdir -p $(@D)
+	$(COMPILE) $(SANFLAGS) -DKERN_EMU -c $< -o $@
+
+$(VALIDATE): $(VAL_OBJS) $(LIB_SO)
+	@mkdir -p $(@D)
+	$(CC) -fopenmp -o $@ $(VAL_OBJS) -L$(B)/lib -lpmon $(VAL_LIBS) $(ORIGIN_RPATH)
+
+$(ASAN_VALIDATE): $(ASAN_VAL_OBJS) $(ASAN_LIB_SO)
+	@mkdir -p $(@D)
+	$(CC) $(SANFLAGS) -fopenmp -o $@ $(ASAN_VAL_OBJS) -L$(B)/asan/lib -lpmon $(VAL_LIBS) \
+		-Wl,-rpath,$(TOP)/$(B)/asan/lib
+
+$(B)/validate-tests/%: $(B)/obj/validate/tests/%.o $(VAL_LIBOBJS) $(LIB_SO)
+	@mkdir -p $(@D)
+	$(CC) -fopenmp -o $@ $< $(VAL_LIBOBJS) -L$(B)/lib -lpmon $(VAL_LIBS) \
+		-Wl,-rpath,$(TOP)/$(B)/lib
+
+$(B)/asan/validate-tests/%: $(B)/asan/obj/validate/tests/%.o $(ASAN_VAL_LIBOBJS) $(ASAN_LIB_SO)
+	@mkdir -p $(@D)
+	$(CC) $(SANFLAGS) -fopenmp -o $@ $< $(ASAN_VAL_LIBOBJS) -L$(B)/asan/lib -lpmon $(VAL_LIBS) \
+		-Wl,-rpath,$(TOP)/$(B)/asan/lib
+
+validate: lib $(VALIDATE)
+	$(VALIDATE) --output $(B)/validate $(VALIDATE_ARGS)
+
+# What make check / check-asan run of the suite: its unit tests, the short
+# suite and the breakage test (validate/tests/test_vsuite.c runs the program).
+VAL_CHECK = --group -e PMON_VALIDATE=$(TOP)/$(VALIDATE) \
+	-e PMON_VALIDATE_OUT=$(TOP)/$(B)/validate-check $(VAL_TESTS)
+ASAN_VAL_CHECK = --group -e PMON_VALIDATE=$(TOP)/$(ASAN_VALIDATE) \
+	-e PMON_VALIDATE_OUT=$(TOP)/$(B)/asan/validate-check $(ASAN_VAL_TESTS)
 
 # Benchmarks of the kernels (bench/validate/*.c): native STREAM beside
 # McCalpin's reference STREAM (compiled from ../shared/reference/stream at
@@ -333,12 +390,20 @@ $(B)/obj/bench/validate/mccalpin.o: $(MCCALPIN_SRC)
 	$(CC) -std=gnu11 -g -fPIC $(VAL_KFLAGS) \
 		-DSTREAM_ARRAY_SIZE=20000000 -DNTIMES=10 -Dmain=mccalpin_main -w -c $< -o $@
 # Native benchmarks link the native kernels only.
+VAL_NATIVE_KOBJS := $(VAL_KERN_SRCS:%.c=$(B)/obj/%.o)
 $(B)/bench/validate/%: $(B)/obj/bench/validate/%.o $(VAL_NATIVE_KOBJS) \
 		$(if $(MCCALPIN_SRC),$(B)/obj/bench/validate/mccalpin.o)
 	@mkdir -p $(@D)
 	$(CC) -fopenmp -o $@ $< $(VAL_NATIVE_KOBJS) $(if $(MCCALPIN_SRC),$(B)/obj/bench/validate/mccalpin.o) \
 		$(BLAS_LIBS) -lm
-bench-validate: $(VBENCHES)
+# The emulated kernels' benchmark feeds the emulated machine.
+VAL_EMU_KOBJS := $(VAL_KERN_SRCS:validate/%.c=$(B)/obj/validate/emu/%.o)
+$(B)/bench/validate/emu: $(B)/obj/bench/validate/emu.o $(B)/obj/validate/feed.o $(VAL_EMU_KOBJS) \
+		$(LIB_SO)
+	@mkdir -p $(@D)
+	$(CC) -fopenmp -o $@ $< $(B)/obj/validate/feed.o $(VAL_EMU_KOBJS) -L$(B)/lib -lpmon \
+		$(VAL_LIBS) -Wl,-rpath,$(TOP)/$(B)/lib
+bench-validate: lib $(VBENCHES)
 	@$(if $(MCCALPIN_SRC),,echo "bench: McCalpin STREAM reference skipped: ../shared/reference/stream/stream.c is absent")
 	@for b in $(VBENCHES); do echo "=== $$b"; $$b || exit 1; done
 

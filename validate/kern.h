@@ -33,7 +33,7 @@ struct karr {
 	size_t bytes;
 };
 
-#define KF_SLOTS 6
+#define KF_SLOTS 8
 #define KF_BUF 4096
 
 /* enum pmon_sim_kind values, kept here so the kernels need no emulator
@@ -113,7 +113,7 @@ struct chase_el *chase_##sfx(struct kfeed *f, const struct karr *x, struct chase
 			     uint64_t hops);
 
 /* Blocked DGEMM, row-major n x n, C += A * B: the k-panels [k0, k1) (whole
- * panels of bk) for rows [r0, r1); bk % 8 == 0, n % bk == 0.  Threads that
+ * panels of bk) for rows [r0, r1); bk % 8 == 0, n % bk == 0, r1 - r0 even.  Threads that
  * share the rows run one panel at a time with a barrier between panels. */
 #define KERN_DECL_DGEMM(sfx) \
 void dgemm_blocked_##sfx(struct kfeed *f, const struct karr *c, const struct karr *a, \

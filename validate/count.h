@@ -1,0 +1,37 @@
+/*
+ * count.h - counting by event NAME through libpmon's public session API
+ * (include/pmon/pmon.h), the path PAPI takes: name -> encode -> session ->
+ * registers.  Counts reach the suite only through the machine's registers.
+ */
+#ifndef PMON_VALIDATE_COUNT_H
+#define PMON_VALIDATE_COUNT_H
+
+#include <stdint.h>
+
+#include <pmon/pmon.h>
+
+#define VEV_MAX 48
+
+struct vevents {
+	pmon_machine_t *m;
+	pmon_session_t *s;
+	int n;
+	char name[VEV_MAX][PMON_MAX_NAME];
+	int broken[VEV_MAX];        /* deliberately mis-programmed (breakage test) */
+	uint64_t val[VEV_MAX];
+	char err[512];
+};
+
+void vev_init(struct vevents *e, pmon_machine_t *m);
+/* Add an event by name (printf format); returns its index, or -1 with
+ * e->err set (the name and libpmon's reason). */
+int vev_add(struct vevents *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Mark event i as deliberately broken. */
+void vev_mark_broken(struct vevents *e, int i);
+int vev_start(struct vevents *e);
+int vev_stop(struct vevents *e);            /* fills val[] */
+void vev_free(struct vevents *e);
+/* Sum of val[] over a list of indexes; sets *broken if any is broken. */
+double vev_sum(const struct vevents *e, const int *idx, int n, int *broken);
+
+#endif

@@ -1,0 +1,327 @@
+/*
+ * exp_chase.c - the pointer chase: one random cycle (Sattolo) over working
+ * sets sized for L1, L2, the LLC and 8 x the LLC, in two orders:
+ *   line  every hop goes to any line of the set (a random n-cycle of lines);
+ *   page  pages in a random cycle, and within each page its 64 lines in a
+ *         random cycle, all of a page before the next (few TLB pages live).
+ * Each variant checks that the cycle visits every element once.  Per hop,
+ * after a warm-up pass: CBo LLC lookups (sum and per slice), TOR miss
+ * inserts, iMC CAS reads, offcore demand reads served by the LLC and by
+ * DRAM, against chase_expect().
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vrun.h"
+
+static uint64_t rnd(uint64_t *s)
+{
+	/* xorshift64*: a fixed seed gives the same cycle every run. */
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 0x2545F4914F6CDD1Dull;
+}
+
+/* Sattolo: a uniformly random single cycle over 0..n-1, as succ[]. */
+static void sattolo(uint32_t *succ, uint32_t n, uint64_t *seed)
+{
+	for (uint32_t i = 0; i < n; i++)
+		succ[i] = i;
+	for (uint32_t i = n - 1; i > 0; i--) {
+		uint32_t j = (uint32_t)(rnd(seed) % i);
+		uint32_t t = succ[i];
+		succ[i] = succ[j];
+		succ[j] = t;
+	}
+}
+
+/* Link the elements of x (n lines) into one cycle; page: page-randomised. */
+static int chase_build(struct chase_el *x, uint32_t n, int page, char *why, size_t len)
+{
+	uint64_t seed = 0x9e3779b97f4a7c15ull ^ n ^ ((uint64_t)page << 40);
+	uint32_t *order = malloc(sizeof(*order) * n);
+	uint32_t *succ = malloc(sizeof(*succ) * n);
+	if (!order || !succ) {
+		free(order);
+		free(succ);
+		snprintf(why, len, "out of memory");
+		return -1;
+	}
+	if (!page || n < 128) {
+		sattolo(succ, n, &seed);
+		uint32_t e = 0;
+		for (uint32_t k = 0; k < n; k++, e = succ[e])
+			order[k] = e;
+	} else {
+		uint32_t np = n / 64, in[64], k = 0;
+		sattolo(succ, np, &seed);
+		for (uint32_t p = 0, i = 0; i < np; i++, p = succ[p]) {
+			sattolo(in, 64, &seed);
+			for (uint32_t l = 0, m = 0; m < 64; m++, l = in[l])
+				order[k++] = p * 64 + l;
+		}
+		for (uint32_t r = np * 64; r < n; r++)     /* partial last page */
+			order[k++] = r;
+	}
+	for (uint32_t k = 0; k < n; k++)
+		x[order[k]].next = &x[order[(k + 1) % n]];
+	free(order);
+	free(succ);
+
+	/* Visited-every-element check: n hops from element 0 mark n distinct
+	 * elements and come back to 0. */
+	unsigned char *seen = calloc(n, 1);
+	if (!seen) {
+		snprintf(why, len, "out of memory");
+		return -1;
+	}
+	struct chase_el *p = &x[0];
+	uint32_t distinct = 0;
+	for (uint32_t h = 0; h < n; h++) {
+		size_t i = (size_t)(p - x);
+		if (i >= n || seen[i])
+			break;
+		seen[i] = 1;
+		distinct++;
+		p = p->next;
+	}
+	free(seen);
+	if (distinct != n || p != &x[0]) {
+		snprintf(why, len, "cycle visits %u of %u elements", distinct, n);
+		return -1;
+	}
+	return 0;
+}
+
+struct carg {
+	struct karr *x;
+	uint64_t hops;
+	struct chase_el *end;
+};
+
+static void chase_work(struct vctx *c, int t, int n, struct kfeed *f, void *arg)
+{
+	struct carg *a = arg;
+	(void)t;
+	(void)n;
+	a->end = KCALL(c, chase, f, a->x, (struct chase_el *)a->x->host, a->hops);
+}
+
+/* Run a->hops hops from element 0; whole passes must end where they began. */
+static int run_pass(struct vctx *c, struct carg *a)
+{
+	int rc = vpar(c, 1, c->cpus, chase_work, a);
+	uint64_t n = a->x->bytes / 64;
+	if (rc == 0 && a->hops % n == 0 && a->end != (struct chase_el *)a->x->host) {
+		snprintf(c->err, sizeof(c->err), "chase did not come back to its start");
+		rc = -1;
+	}
+	return rc;
+}
+
+/* Latency from the TOR: occupancy summed every cycle over inserts of the
+ * same kind is the mean time an entry lives.  LLC level: demand reads that
+ * hit (OPCODE DRd), the LLC's latency; memory level: those that miss
+ * (MISS_OPCODE DRd), local or remote DRAM's.  One more measured pass. */
+static int chase_latency(struct vctx *c, const char *kname, enum chase_level lvl, int remote,
+			 struct carg *a)
+{
+	int nc = c->g.cores, occ[8], ins[8], rc;
+	const char *kind = lvl == CL_LLC ? "OPCODE" : "MISS_OPCODE";
+	enum vsup sup = lvl == CL_LLC ? VSUP_LLC : remote ? VSUP_RDRAM : VSUP_DRAM;
+	struct vevents e;
+	double t0, t1;
+	char what[96];
+
+	if (c->g.lat_ns[sup] <= 0 || c->g.uclk_hz <= 0) {
+		vskip(c, "chase latency: the machine's documented latency is not known");
+		return 0;
+	}
+	vev_init(&e, c->m);
+	for (int i = 0; i < nc; i++) {
+		occ[i] = vadd(c, &e, kname, "snbep_unc_cbo%d::UNC_C_TOR_OCCUPANCY:%s:OPC_DRD:socket=%d",
+			      i, kind, c->o.socket);
+		ins[i] = vadd(c, &e, kname, "snbep_unc_cbo%d::UNC_C_TOR_INSERTS:%s:OPC_DRD:socket=%d",
+			      i, kind, c->o.socket);
+		if (occ[i] == -2 || ins[i] == -2) {
+			vev_free(&e);
+			return -1;
+		}
+	}
+	/* The mean needs no whole pass: at most 64K hops (a memory-sized set
+	 * misses on every one of them as in the full pass). */
+	struct carg part = *a;
+	if (part.hops > 65536)
+		part.hops = 65536;
+	rc = vwin_start(c, &e, &t0);
+	if (rc == 0)
+		rc = run_pass(c, &part);
+	if (rc == 0)
+		rc = vwin_stop(c, &e, 0, NULL, 0, &t1);
+	if (rc == 0) {
+		/* Each insert adds its lifetime, the supplier's latency in
+		 * UCLK cycles rounded to a whole cycle. */
+		double want = round(c->g.lat_ns[sup] * c->g.uclk_hz * 1e-9);
+		struct vband b = c->hw ? (struct vband){ 0.75, 1.25,
+			"silicon: queueing and the DRAM page state move the loaded latency" }
+			: (struct vband){ 1, 1, "every insert lives the supplier's documented latency" };
+		snprintf(what, sizeof(what), "TOR_OCC/TOR_INSERTS.%s(DRd) s%d latency", kind, c->o.socket);
+		vcheck_quot(c, &e, kname, what, "UCLK", occ, ins, nc, want, b);
+	}
+	vev_free(&e);
+	return rc;
+}
+
+static int chase_one(struct vctx *c, enum chase_level lvl, int page, int home)
+{
+	uint64_t ws = chase_ws_bytes(&c->g, lvl);
+	uint32_t n = (uint32_t)(ws / 64);
+	int remote = home != c->o.socket;
+	char kname[40], what[96];
+	struct karr x;
+	int rc, cpu = c->cpus[0], s = home, nc = c->g.cores, ch = c->g.channels;
+
+	snprintf(kname, sizeof(kname), "chase-%s-%s%s", page ? "page" : "line",
+		 chase_level_name[lvl], remote ? "-remote" : "");
+	if ((rc = varr_alloc(c, &x, ws, VP_SOCKET, home)) != 0)
+		return rc;
+	if (chase_build(x.host, n, page, c->err, sizeof(c->err)) != 0) {
+		varr_free(c, &x);
+		return -1;
+	}
+	/* Enough passes for at least ~1M hops in the small sets (quick: 64K). */
+	uint64_t passes = (c->o.quick ? 65536 : 1048576) / n;
+	passes = passes < 1 ? 1 : passes > 64 ? 64 : passes;
+	struct carg a = { &x, (uint64_t)n * passes, NULL };
+	double w0 = vnow_ns(), t0, t1;
+
+	/* Warm-up: one pass fills the caches that can hold the set.  The
+	 * memory level needs none: from clean caches every hop misses, as it
+	 * does in any later pass. */
+	struct carg warm = { &x, n, NULL };
+	if ((rc = vwin_clean(c, (struct karr *const[]){ &x }, 1)) ||
+	    (lvl != CL_MEM && (rc = run_pass(c, &warm))))
+		goto out;
+
+	struct vevents e;
+	int lk[8], tor[8], cas[4], ofl = -1, ofd = -1;
+	vev_init(&e, c->m);
+	for (int i = 0; i < nc; i++) {
+		lk[i] = vadd(c, &e, kname, "snbep_unc_cbo%d::UNC_C_LLC_LOOKUP:DATA_READ:socket=%d", i,
+			     c->o.socket);
+		tor[i] = vadd(c, &e, kname, "snbep_unc_cbo%d::UNC_C_TOR_INSERTS:MISS_OPCODE:OPC_DRD:socket=%d",
+			      i, c->o.socket);
+		if (lk[i] == -2 || tor[i] == -2) {
+			rc = -1;
+			goto out_ev;
+		}
+	}
+	for (int i = 0; i < ch; i++)
+		if ((cas[i] = vadd(c, &e, kname, "snbep_unc_imc%d::UNC_M_CAS_COUNT:RD:socket=%d", i, s)) == -2) {
+			rc = -1;
+			goto out_ev;
+		}
+	ofl = vadd(c, &e, kname, "snb_ep::OFFCORE_RESPONSE_0:DMND_DATA_RD:LLC_HITMESF:cpu=%d", cpu);
+	ofd = vadd(c, &e, kname, "snb_ep::OFFCORE_RESPONSE_1:DMND_DATA_RD:%s:cpu=%d",
+		   remote ? "LLC_MISS_REMOTE_DRAM" : "LLC_MISS_LOCAL_DRAM", cpu);
+	if (ofl == -2 || ofd == -2) {
+		rc = -1;
+		goto out_ev;
+	}
+	int wrap = c->o.brk == VB_WRAP && lvl == CL_MEM && !page && !remote && lk[0] >= 0;
+	uint64_t handled = 0;
+	/* Breakage "wrap": CBo0's lookup counter starts half its expected
+	 * count below the top of its width. */
+	if (wrap && (rc = vbreak_wrap_preset(c, &e, lk[0], a.hops / (2 * (uint64_t)nc) + 1))) {
+		snprintf(c->err, sizeof(c->err), "breakage wrap: preset: %s", pmon_strerror(rc));
+		goto out_ev;
+	}
+	if ((rc = vwin_start(c, &e, &t0)) || (rc = run_pass(c, &a)) ||
+	    (rc = vwin_stop(c, &e, 0, NULL, 0, &t1)))
+		goto out_ev;
+	if (wrap && (rc = vbreak_wrap_apply(c, &e, lk[0], &handled))) {
+		snprintf(c->err, sizeof(c->err), "breakage wrap: read: %s", pmon_strerror(rc));
+		goto out_ev;
+	}
+
+	double hops = (double)a.hops, lookups, misses, dram;
+	chase_expect(lvl, &lookups, &misses, &dram);
+	struct vband one = chase_band_one(&c->g, lvl, ws, c->hw);
+	double zero = chase_zero_bound(c->hw);
+	const char *zwhy = "set held by a nearer cache: no LLC/DRAM traffic after the warm-up";
+
+	snprintf(what, sizeof(what), "LLC_LOOKUP.DATA_READ s%d all CBo", c->o.socket);
+	if (lookups > 0)
+		vcheck_sum(c, &e, kname, what, "per hop", lk, nc, hops, lookups, one);
+	else
+		vcheck_zero(c, &e, kname, what, "per hop", lk, nc, hops, zero, zwhy);
+	struct vband sb = slice_band(&c->g, n, c->hw);
+	if (lookups > 0) {
+		for (int i = 0; i < nc; i++) {
+			snprintf(what, sizeof(what), "LLC_LOOKUP.DATA_READ s%d CBo%d", c->o.socket, i);
+			vcheck_sum(c, &e, kname, what, "per hop", &lk[i], 1, hops, lookups / nc, sb);
+		}
+		if (wrap) {
+			/* The same counter as libpmon totals it across the wrap. */
+			uint64_t naive = e.val[lk[0]];
+			e.val[lk[0]] = handled;
+			e.broken[lk[0]] = 0;
+			snprintf(what, sizeof(what), "LLC_LOOKUP.DATA_READ s%d CBo0 across a wrap",
+				 c->o.socket);
+			vcheck_sum(c, &e, kname, what, "per hop", &lk[0], 1, hops, lookups / nc, sb);
+			e.val[lk[0]] = naive;
+			e.broken[lk[0]] = 1;
+		}
+	}
+	snprintf(what, sizeof(what), "TOR_INSERTS.MISS_OPCODE(DRd) s%d", c->o.socket);
+	if (misses > 0)
+		vcheck_sum(c, &e, kname, what, "per hop", tor, nc, hops, misses, one);
+	else
+		vcheck_zero(c, &e, kname, what, "per hop", tor, nc, hops, zero, zwhy);
+	snprintf(what, sizeof(what), "CAS_COUNT.RD s%d all ch", s);
+	if (dram > 0)
+		vcheck_sum(c, &e, kname, what, "per hop", cas, ch, hops, dram, one);
+	else
+		vcheck_zero(c, &e, kname, what, "per hop", cas, ch, hops, zero, zwhy);
+	snprintf(what, sizeof(what), "OFFCORE DMND_DATA_RD.LLC_HIT cpu%d", cpu);
+	if (lvl == CL_LLC)
+		vcheck_sum(c, &e, kname, what, "per hop", &ofl, 1, hops, 1, one);
+	else
+		vcheck_zero(c, &e, kname, what, "per hop", &ofl, 1, hops,
+			    lvl == CL_MEM ? 1 - one.lo + zero : zero,
+			    lvl == CL_MEM ? "memory set: the LLC keeps at most LLC/WS of it"
+					  : zwhy);
+	snprintf(what, sizeof(what), "OFFCORE DMND_DATA_RD.%s cpu%d", remote ? "REMOTE_DRAM" : "LOCAL_DRAM",
+		 cpu);
+	if (dram > 0)
+		vcheck_sum(c, &e, kname, what, "per hop", &ofd, 1, hops, 1, one);
+	else
+		vcheck_zero(c, &e, kname, what, "per hop", &ofd, 1, hops, zero, zwhy);
+	vev_free(&e);
+	if (lvl >= CL_LLC && (rc = chase_latency(c, kname, lvl, remote, &a)) != 0)
+		goto out;
+	vprogress(c, "  %-24s %5.2f s  (%u lines = %.0f KiB, %.0f hops, %.1f ns/hop on this host%s)\n",
+		  kname, (vnow_ns() - w0) * 1e-9, n, ws / 1024.0, hops, (t1 - t0) / hops,
+		  c->sim ? " feeding the model" : "");
+out_ev:
+	vev_free(&e);
+out:
+	varr_free(c, &x);
+	return rc;
+}
+
+int exp_chase(struct vctx *c)
+{
+	int rc = 0;
+	for (int page = 0; page <= 1 && rc == 0; page++)
+		for (int l = CL_L1; l <= CL_MEM && rc == 0; l++)
+			rc = chase_one(c, (enum chase_level)l, page, c->o.socket);
+	/* NUMA: the memory-sized line chase with its set on the other socket. */
+	if (rc == 0 && (c->o.kernels >> VK_NUMA & 1) && c->g.sockets > 1) {
+		int remote = c->o.remote >= 0 ? c->o.remote : (c->o.socket + 1) % c->g.sockets;
+		rc = chase_one(c, CL_MEM, 0, remote);
+	}
+	return rc;
+}

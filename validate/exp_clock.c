@@ -1,0 +1,58 @@
+/*
+ * exp_clock.c - clocks against elapsed time: UBox UCLK (fixed), iMC DCLK
+ * (fixed), CBo and HA UCLK, QPI QCLK, PCU PCLK over a window of known
+ * length, at the frequencies of the machine's geometry.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <time.h>
+
+#include "vrun.h"
+
+int exp_clock(struct vctx *c)
+{
+	struct { const char *name, *what; double hz; } clk[] = {
+		{ "snbep_unc_ubo::UNC_U_CLOCKTICKS", "UBox UCLK (fixed)", c->g.uclk_hz },
+		{ "snbep_unc_imc0::UNC_M_CLOCKTICKS", "iMC0 DCLK (fixed)", c->g.dclk_hz },
+		{ "snbep_unc_cbo0::UNC_C_CLOCKTICKS", "CBo0 UCLK", c->g.uclk_hz },
+		{ "snbep_unc_ha::UNC_H_CLOCKTICKS", "HA UCLK", c->g.uclk_hz },
+		{ "snbep_unc_qpi0::UNC_Q_CLOCKTICKS", "QPI0 QCLK", c->g.qclk_hz },
+		{ "snbep_unc_pcu::UNC_P_CLOCKTICKS", "PCU PCLK", c->g.pclk_hz },
+	};
+	enum { NCLK = sizeof(clk) / sizeof(clk[0]) };
+	int idx[NCLK], s = c->o.socket, rc;
+	struct vevents e;
+	double t0, t1;
+
+	vev_init(&e, c->m);
+	for (int i = 0; i < NCLK; i++) {
+		idx[i] = -1;
+		if (clk[i].hz <= 0) {
+			vskip(c, "clock: %s: frequency not known on this machine", clk[i].what);
+			continue;
+		}
+		idx[i] = vadd(c, &e, "clock", "%s:socket=%d", clk[i].name, s);
+		if (idx[i] == -2) {
+			vev_free(&e);
+			return -1;
+		}
+	}
+	struct timespec ts = { (time_t)(c->o.clock_ms / 1000),
+			       (long)((c->o.clock_ms - 1000 * (time_t)(c->o.clock_ms / 1000)) * 1e6) };
+	if ((rc = vwin_start(c, &e, &t0)) == 0) {
+		nanosleep(&ts, NULL);
+		rc = vwin_stop(c, &e, 0, NULL, 0, &t1);
+	}
+	if (rc == 0) {
+		double ns = t1 - t0;
+		struct vband b = clock_band(ns, c->hw);
+		for (int i = 0; i < NCLK; i++) {
+			char what[96];
+			snprintf(what, sizeof(what), "%s s%d @ %.4g GHz", clk[i].what, s, clk[i].hz * 1e-9);
+			vcheck_sum(c, &e, "clock", what, "cycles", &idx[i], 1, 1,
+				   clock_expect(clk[i].hz, ns), b);
+		}
+		vprogress(c, "  %-24s %.0f ms window\n", "clock", ns * 1e-6);
+	}
+	vev_free(&e);
+	return rc;
+}

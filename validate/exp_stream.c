@@ -1,0 +1,258 @@
+/*
+ * exp_stream.c - STREAM Copy, Scale, Add and Triad with ordinary and with
+ * non-temporal stores; iMC CAS reads/writes (socket total and per channel)
+ * and HA requests against stream_expect(); results checked as STREAM does.
+ * Also used by the NUMA experiment with the memory on another socket.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vrun.h"
+
+#define Q 3.0
+
+struct sarg {
+	struct karr *a, *b, *c;
+	size_t n;
+	enum stream_kernel k;
+	int nt;
+	int init;
+};
+
+static void stream_work(struct vctx *c, int t, int n, struct kfeed *f, void *arg)
+{
+	struct sarg *s = arg;
+	size_t lo, hi;
+
+	vchunk(s->n, t, n, &lo, &hi);
+	if (s->init) {
+		/* Values only: the arrays are placed on their socket explicitly,
+		 * and the window starts from clean caches, so the emulated
+		 * machine need not see the initialisation. */
+		(void)c;
+		stream_init_native(f, s->a, 1.0, lo, hi);
+		stream_init_native(f, s->b, 2.0, lo, hi);
+		stream_init_native(f, s->c, 0.0, lo, hi);
+		return;
+	}
+	switch (s->k) {
+	case SK_COPY: KCALL(c, stream_copy, f, s->c, s->a, lo, hi, s->nt); break;
+	case SK_SCALE: KCALL(c, stream_scale, f, s->b, s->c, Q, lo, hi, s->nt); break;
+	case SK_ADD: KCALL(c, stream_add, f, s->c, s->a, s->b, lo, hi, s->nt); break;
+	case SK_TRIAD: KCALL(c, stream_triad, f, s->a, s->b, s->c, Q, lo, hi, s->nt); break;
+	default: break;
+	}
+}
+
+/* STREAM's check: replay the recurrence on scalars and compare the mean
+ * relative error of each array with 1e-13. */
+static int stream_results(const struct sarg *s, double aj, double bj, double cj, char *why,
+			  size_t len)
+{
+	const double *a = s->a->host, *b = s->b->host, *c = s->c->host;
+	double ea = 0, eb = 0, ec = 0;
+	for (size_t j = 0; j < s->n; j++) {
+		ea += fabs(a[j] - aj);
+		eb += fabs(b[j] - bj);
+		ec += fabs(c[j] - cj);
+	}
+	ea /= (double)s->n * fabs(aj);
+	eb /= (double)s->n * fabs(bj);
+	ec /= (double)s->n * fabs(cj);
+	if (ea > 1e-13 || eb > 1e-13 || ec > 1e-13) {
+		snprintf(why, len, "results do not validate: mean relative error a %.3g b %.3g c %.3g",
+			 ea, eb, ec);
+		return -1;
+	}
+	return 0;
+}
+
+/* Events of one STREAM window at the home socket (and the requester when
+ * remote).  Returns 0, or <0 on error. */
+struct sev {
+	int rd[4], wr[4];        /* home socket, per channel */
+	int ha_rd, ha_wr;
+	int lrd[4], lwr[4];      /* requester socket (remote runs) */
+	int qtx_home[2], qtx_req[2];   /* QPI data flits sent by home / requester, per link */
+};
+
+static int stream_events(struct vctx *c, struct vevents *e, const char *kname, int home,
+			 int req, int umask_break, int socket_break, struct sev *ev)
+{
+	int ch = c->g.channels, sock_home = socket_break ? req : home;
+
+	memset(ev, -1, sizeof(*ev));
+	for (int i = 0; i < ch; i++) {
+		ev->rd[i] = vadd(c, e, kname, "snbep_unc_imc%d::UNC_M_CAS_COUNT:%s:socket=%d", i,
+				 umask_break ? "WR" : "RD", sock_home);
+		if (ev->rd[i] >= 0 && (umask_break || socket_break))
+			vev_mark_broken(e, ev->rd[i]);
+		ev->wr[i] = vadd(c, e, kname, "snbep_unc_imc%d::UNC_M_CAS_COUNT:WR:socket=%d", i,
+				 sock_home);
+		if (ev->wr[i] >= 0 && socket_break)
+			vev_mark_broken(e, ev->wr[i]);
+		if (ev->rd[i] == -2 || ev->wr[i] == -2)
+			return -1;
+	}
+	ev->ha_rd = vadd(c, e, kname, "snbep_unc_ha::UNC_H_REQUESTS:READS:socket=%d", home);
+	ev->ha_wr = vadd(c, e, kname, "snbep_unc_ha::UNC_H_REQUESTS:WRITES:socket=%d", home);
+	if (ev->ha_rd == -2 || ev->ha_wr == -2)
+		return -1;
+	if (req != home) {
+		for (int i = 0; i < ch; i++) {
+			ev->lrd[i] = vadd(c, e, kname, "snbep_unc_imc%d::UNC_M_CAS_COUNT:RD:socket=%d",
+					  i, req);
+			ev->lwr[i] = vadd(c, e, kname, "snbep_unc_imc%d::UNC_M_CAS_COUNT:WR:socket=%d",
+					  i, req);
+			if (ev->lrd[i] == -2 || ev->lwr[i] == -2)
+				return -1;
+		}
+		for (int l = 0; l < 2; l++) {
+			ev->qtx_home[l] = vadd(c, e, kname,
+					       "snbep_unc_qpi%d::UNC_Q_TXL_FLITS_G0:DATA:socket=%d", l, home);
+			ev->qtx_req[l] = vadd(c, e, kname,
+					      "snbep_unc_qpi%d::UNC_Q_TXL_FLITS_G0:DATA:socket=%d", l, req);
+			if (ev->qtx_home[l] == -2 || ev->qtx_req[l] == -2)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+static void stream_checks(struct vctx *c, struct vevents *e, const char *kname, int home,
+			  int req, const struct sev *ev, double rd, double wr, uint64_t lines)
+{
+	int ch = c->g.channels;
+	struct vband bt = stream_band_total(c->hw);
+	struct vband bc = stream_band_channel(&c->g, (uint64_t)rd, c->hw);
+	struct vband bcw = stream_band_channel(&c->g, (uint64_t)wr, c->hw);
+	char what[96];
+
+	snprintf(what, sizeof(what), "CAS_COUNT.RD s%d all ch", home);
+	vcheck_sum(c, e, kname, what, "lines", ev->rd, ch, 1, rd, bt);
+	snprintf(what, sizeof(what), "CAS_COUNT.WR s%d all ch", home);
+	vcheck_sum(c, e, kname, what, "lines", ev->wr, ch, 1, wr, bt);
+	for (int i = 0; i < ch; i++) {
+		snprintf(what, sizeof(what), "CAS_COUNT.RD s%d ch%d", home, i);
+		vcheck_sum(c, e, kname, what, "lines", &ev->rd[i], 1, 1, rd / ch, bc);
+		snprintf(what, sizeof(what), "CAS_COUNT.WR s%d ch%d", home, i);
+		vcheck_sum(c, e, kname, what, "lines", &ev->wr[i], 1, 1, wr / ch, bcw);
+	}
+	snprintf(what, sizeof(what), "HA REQUESTS.READS s%d", home);
+	vcheck_sum(c, e, kname, what, "lines", &ev->ha_rd, 1, 1, rd, bt);
+	snprintf(what, sizeof(what), "HA REQUESTS.WRITES s%d", home);
+	vcheck_sum(c, e, kname, what, "lines", &ev->ha_wr, 1, 1, wr, bt);
+	if (req != home) {
+		snprintf(what, sizeof(what), "CAS_COUNT.RD+WR s%d (requester)", req);
+		int both[8];
+		for (int i = 0; i < ch; i++) {
+			both[i] = ev->lrd[i];
+			both[ch + i] = ev->lwr[i];
+		}
+		vcheck_zero(c, e, kname, what, "per line", both, 2 * ch, (double)lines,
+			    chase_zero_bound(c->hw), "memory homed on the other socket: no DRAM access here");
+		/* A line crosses QPI as a data packet of 8 data flits (plus
+		 * one header flit, not a data flit): reads travel home ->
+		 * requester, write-backs requester -> home. */
+		snprintf(what, sizeof(what), "QPI TxL data flits s%d (home) both links", home);
+		vcheck_sum(c, e, kname, what, "flits", ev->qtx_home, 2, 1, 8 * rd, bt);
+		snprintf(what, sizeof(what), "QPI TxL data flits s%d (requester) both links", req);
+		vcheck_sum(c, e, kname, what, "flits", ev->qtx_req, 2, 1, 8 * wr, bt);
+	}
+	(void)lines;
+}
+
+/* Run the four kernels with ordinary then non-temporal stores, memory on
+ * socket home, threads on the local socket; only kernels in mask. */
+static int stream_run(struct vctx *c, const char *prefix, int home, unsigned mask, int nt_too)
+{
+	int req = c->o.socket;
+	uint64_t elems = (uint64_t)(c->o.stream_mult * (double)c->g.llc_bytes) / 8;
+	elems = (elems + 4095) & ~(uint64_t)4095;        /* whole pages */
+	uint64_t lines = elems / 8;
+	struct karr a, b, cc;
+	struct sarg s = { &a, &b, &cc, elems, SK_COPY, 0, 1 };
+	struct karr *arrs[3] = { &a, &b, &cc };
+	int rc;
+
+	if ((rc = varr_alloc(c, &a, elems * 8, VP_SOCKET, home)) ||
+	    (rc = varr_alloc(c, &b, elems * 8, VP_SOCKET, home)) ||
+	    (rc = varr_alloc(c, &cc, elems * 8, VP_SOCKET, home)))
+		return rc;
+	vprogress(c, "  %s: 3 arrays of %.1f MiB (%.2f x LLC), socket %d, %d threads\n", prefix,
+		  elems * 8 / 1048576.0, c->o.stream_mult, home, c->nthreads);
+	rc = vpar(c, c->nthreads, c->cpus, stream_work, &s);
+	s.init = 0;
+	double aj = 1, bj = 2, cj = 0;
+	for (int nt = 0; nt <= nt_too && rc == 0; nt++) {
+		for (int k = 0; k < SK_N && rc == 0; k++) {
+			char kname[40];
+			struct vevents e;
+			struct sev ev;
+			double t0, t1, rd, wr;
+
+			if (!((mask >> k) & 1))
+				continue;
+			if (k == SK_COPY) cj = aj;
+			else if (k == SK_SCALE) bj = Q * cj;
+			else if (k == SK_ADD) cj = aj + bj;
+			else aj = bj + Q * cj;
+			snprintf(kname, sizeof(kname), "%s-%s%s", prefix, stream_kernel_name[k],
+				 nt ? "-nt" : "");
+			s.k = (enum stream_kernel)k;
+			s.nt = nt;
+			vev_init(&e, c->m);
+			{
+				int ub = c->o.brk == VB_UMASK && k == SK_COPY && !nt && home == req;
+				int sb = c->o.brk == VB_SOCKET && home != req;
+				if (stream_events(c, &e, kname, home, req, ub, sb, &ev) < 0) {
+					vev_free(&e);
+					rc = -1;
+					break;
+				}
+			}
+			double w0 = vnow_ns();
+			if ((rc = vwin_clean(c, arrs, 3)) || (rc = vwin_start(c, &e, &t0)))
+				break;
+			rc = vpar(c, c->nthreads, c->cpus, stream_work, &s);
+			if (rc == 0)
+				rc = vwin_stop(c, &e, 1, arrs, 3, &t1);
+			if (rc == 0) {
+				stream_expect((enum stream_kernel)k, nt, lines, &rd, &wr);
+				stream_checks(c, &e, kname, home, req, &ev, rd, wr, lines);
+			}
+			vev_free(&e);
+			vprogress(c, "  %-22s %6.2f s  (%.0f MB/s%s)\n", kname, (vnow_ns() - w0) * 1e-9,
+				  (stream_reads((enum stream_kernel)k) + 1) * elems * 8 / ((t1 - t0) * 1e-3),
+				  c->sim ? " of this host, feeding the model" : "");
+		}
+		if (rc == 0) {
+			char why[160];
+			if (stream_results(&s, aj, bj, cj, why, sizeof(why)) != 0) {
+				snprintf(c->err, sizeof(c->err), "%s%s: %s", prefix, nt ? " (nt)" : "", why);
+				rc = -1;
+			}
+		}
+	}
+	for (int i = 0; i < 3; i++)
+		varr_free(c, arrs[i]);
+	return rc;
+}
+
+int exp_stream(struct vctx *c)
+{
+	return stream_run(c, "stream", c->o.socket, 0xf, 1);
+}
+
+/* NUMA: Triad with its memory on the remote socket (QPI, HA at home), and
+ * Copy on the local socket for contrast. */
+int exp_numa(struct vctx *c)
+{
+	if (c->g.sockets < 2) {
+		vskip(c, "numa: one socket only, no remote memory");
+		return 0;
+	}
+	int remote = c->o.remote >= 0 ? c->o.remote : (c->o.socket + 1) % c->g.sockets;
+	return stream_run(c, "numa-remote", remote, 1u << SK_TRIAD, 0);
+}

@@ -1,0 +1,193 @@
+/*
+ * expect.c - expected counts from kernel parameters and geometry (expect.h).
+ * Every number here is derived in the comment above it; none is taken from
+ * a measurement.
+ */
+#include <math.h>
+
+#include "expect.h"
+
+const char *const stream_kernel_name[SK_N] = { "copy", "scale", "add", "triad" };
+
+int stream_reads(enum stream_kernel k)
+{
+	return k == SK_ADD || k == SK_TRIAD ? 2 : 1;
+}
+
+/* Copy c=a, Scale b=q*c: one array read; Add c=a+b, Triad a=b+q*c: two.
+ * An ordinary store to a line that is not cached reads it first (read for
+ * ownership) and writes it back when it leaves the caches (at the latest at
+ * the window's closing write-back); a non-temporal store writes the full
+ * line without reading it. */
+void stream_expect(enum stream_kernel k, int nt, uint64_t lines, double *rd, double *wr)
+{
+	*rd = (double)(stream_reads(k) + (nt ? 0 : 1)) * (double)lines;
+	*wr = (double)lines;
+}
+
+struct vband stream_band_total(int hw)
+{
+	if (hw)
+		return (struct vband){ 0.95, 1.05,
+			"silicon: prefetch overshoot at array ends, OS and page-table traffic (few %)" };
+	return (struct vband){ 1, 1,
+		"model exact: caches written back before and inside the window, every line missed once" };
+}
+
+/* Lines are interleaved over channels by address; a 4 KiB page holds 64
+ * lines, split evenly over 1, 2 or 4 channels and 22/21/21 over 3 (which
+ * channel gets 22 depends on the frame).  Over P pages the share differs
+ * from total/channels by at most one line a page, and averages out. */
+struct vband stream_band_channel(const struct vgeom *g, uint64_t lines_total, int hw)
+{
+	if (hw)
+		return (struct vband){ 0.95, 1.05,
+			"silicon: channel hash and page placement make shares near-uniform only" };
+	if (64 % g->channels == 0)
+		return (struct vband){ 1, 1, "64 lines of a page split evenly over the channels" };
+	double pages = (double)lines_total / 64.0;
+	double share = (double)lines_total / g->channels;
+	double t = pages / share;       /* worst case: one extra line on every page */
+	return (struct vband){ 1 - t, 1 + t,
+		"64 lines of a page split unevenly over the channels: up to one line a page" };
+}
+
+const char *const chase_level_name[4] = { "l1", "l2", "llc", "mem" };
+
+uint64_t chase_ws_bytes(const struct vgeom *g, enum chase_level l)
+{
+	switch (l) {
+	case CL_L1: return g->l1_bytes / 2;
+	case CL_L2: return g->l2_bytes / 2;
+	case CL_LLC: return g->llc_bytes / 4;
+	case CL_MEM: return g->llc_bytes * 8;
+	}
+	return 0;
+}
+
+int chase_level_of(const struct vgeom *g, uint64_t ws)
+{
+	if (ws <= g->l1_bytes / 2)
+		return CL_L1;
+	if (ws <= g->l2_bytes / 2 && ws >= g->l1_bytes * 2)
+		return CL_L2;
+	if (ws <= g->llc_bytes / 4 && ws >= g->l2_bytes * 2)
+		return CL_LLC;
+	if (ws >= g->llc_bytes * 2)
+		return CL_MEM;
+	return -1;
+}
+
+/* A cyclic chase visits every line once per pass in the same order.  A
+ * cache that holds the whole set (at most half full, so no set of an
+ * address-hashed cache overflows) hits every hop after the warm-up pass; a
+ * cache smaller than the set, under LRU, has evicted each line before the
+ * pass comes back to it, and misses every hop.  Inclusive LLC: a hop that
+ * misses L2 looks the LLC up once. */
+void chase_expect(enum chase_level l, double *lookups, double *misses, double *dram)
+{
+	*lookups = l >= CL_LLC ? 1 : 0;
+	*misses = l == CL_MEM ? 1 : 0;
+	*dram = l == CL_MEM ? 1 : 0;
+}
+
+/* 1 per hop exactly under LRU.  A replacement other than LRU can keep up to
+ * (cache size / working set) of the lines across a pass: L2 for the LLC
+ * level's lookups, the LLC for the memory level's misses. */
+struct vband chase_band_one(const struct vgeom *g, enum chase_level l, uint64_t ws, int hw)
+{
+	double keep = 0;
+	if (l == CL_LLC)
+		keep = (double)g->l2_bytes / (double)ws;
+	else if (l == CL_MEM)
+		keep = (double)g->llc_bytes / (double)ws;
+	if (hw)
+		return (struct vband){ 1 - keep - 0.05, 1.30,
+			"silicon: cache may keep size/WS of the lines; page walks and prefetches add" };
+	return (struct vband){ 1 - keep, 1,
+		"cyclic sweep larger than the cache: LRU misses every hop; other policies keep <= size/WS" };
+}
+
+double chase_zero_bound(int hw)
+{
+	return hw ? 0.02 : 0;
+}
+
+/* Lines hash to slices uniformly: a slice's share of n lines is
+ * binomial(n, 1/S); 5 standard deviations: 5 sqrt((S-1)/n). */
+struct vband slice_band(const struct vgeom *g, uint64_t lines, int hw)
+{
+	double s = g->cores;
+	double t = lines ? 5 * sqrt((s - 1) / (double)lines) : 1;
+	if (hw)
+		t += 0.05;
+	return (struct vband){ 1 - t, 1 + t,
+		"address hash spreads the set's lines binomially over slices: 5 sigma" };
+}
+
+/* kern_dgemm.c's nest: for kk (panel of bk), for i, for jl (a C line), for
+ * k in the panel.  Per socket (the LLC the threads share):
+ *   A: a line (8 k of row i) belongs to one panel and is used there for
+ *      every jl in a row (reused from L1): read once.
+ *   B: the panel's bk x n lines are used by every row; between two rows
+ *      the nest touches the panel (8 bk n bytes) plus a row of C and A's
+ *      segment per thread: reuse_b.  Fits: read once; else once per row.
+ *   C: each line is read and written once per panel; between two panels
+ *      the nest touches all of C plus A's and B's panels: reuse_c.  Fits:
+ *      read once, written back once; else read and written once per panel.
+ * "Fits" means at most a quarter of the LLC (few sets of a set-associative
+ * cache overflow then, whatever the frames); "does not" means at least twice
+ * it (no set keeps a line under LRU).  In between the band spans both. */
+void dgemm_expect(const struct vgeom *g, uint64_t n, uint64_t bk, int hw,
+		  struct dgemm_expect *e)
+{
+	double nn = (double)n * (double)n / 8.0;     /* lines per matrix */
+	double panels = (double)n / (double)bk;
+	double llc = (double)g->llc_bytes;
+
+	e->compulsory_rd = 3 * nn;
+	e->reuse_c = 8.0 * n * n + 16.0 * n * bk;
+	e->reuse_b = 8.0 * bk * n + 2 * (8.0 * n + 8.0 * bk);
+	e->c_fits = e->reuse_c <= llc / 4 ? 1 : e->reuse_c >= 2 * llc ? 0 : -1;
+	e->b_fits = e->reuse_b <= llc / 4 ? 1 : e->reuse_b >= 2 * llc ? 0 : -1;
+
+	double fc = e->c_fits == 0 ? panels : 1;
+	double fb = e->b_fits == 0 ? (double)n : 1;
+	e->rd = nn * (1 + fb + fc);
+	e->wr = nn * fc;
+	e->lo = 1;
+	e->hi = 1;
+	e->why = "reuse distances vs LLC: each operand read once, or once per panel/row";
+	if (e->c_fits < 0 || e->b_fits < 0) {
+		/* Between the bounds: band from "fits" to "does not". */
+		double fc1 = e->c_fits < 0 ? panels : fc;
+		double fb1 = e->b_fits < 0 ? (double)n : fb;
+		e->hi = nn * (1 + fb1 + fc1) / e->rd;
+		e->why = "reuse distance between LLC/4 and 2 LLC: set conflicts decide; band spans both";
+	} else if (!hw) {
+		/* A fitting operand at <= a quarter of the LLC: a set overflows
+		 * only in a far Poisson tail. */
+		e->hi = 1.01;
+		e->why = "reuse distances vs LLC (<= LLC/4 or >= 2 LLC): model LRU exact; +1% for set overflow";
+	}
+	if (hw) {
+		e->lo = 0.95;
+		e->hi = e->hi * 1.25;
+		e->why = "silicon: prefetchers and non-LRU replacement move traffic around the formula";
+	}
+}
+
+double clock_expect(double hz, double ns)
+{
+	return hz * ns * 1e-9;
+}
+
+/* Elapsed time is taken just after the session starts and just before it
+ * stops; the counters also run during the start's and stop's own register
+ * accesses and any descheduling there: allow 5 ms at the edges. */
+struct vband clock_band(double ns, int hw)
+{
+	double t = 5e6 / ns + (hw ? 0.01 : 0);
+	return (struct vband){ 1 - t, 1 + t,
+		"elapsed time taken inside the session: 5 ms allowed at the window's edges" };
+}

@@ -1,0 +1,61 @@
+/*
+ * geom.c - the machine's geometry (geom.h).
+ */
+#define _GNU_SOURCE
+#include <string.h>
+#include <unistd.h>
+
+#include <pmon/pmon.h>
+#include <pmon/sim.h>
+
+#include "geom.h"
+
+void vgeom_from_sim(const struct pmon_sim *sim, struct vgeom *g)
+{
+	const struct pmon_sim_shape *s = pmon_sim_shape(sim);
+
+	memset(g, 0, sizeof(*g));
+	g->sockets = s->sockets;
+	g->cores = s->cores;
+	g->threads = s->threads;
+	g->channels = s->channels;
+	g->llc_bytes = s->llc_bytes;
+	g->dclk_hz = (double)s->dclk_hz;
+	g->uclk_hz = (double)s->uclk_hz;
+	g->qclk_hz = (double)s->qclk_hz;
+	g->pclk_hz = (double)s->pclk_hz;
+	g->tsc_hz = (double)s->tsc_hz;
+	g->l1_bytes = s->l1_bytes;
+	g->l2_bytes = s->l2_bytes;
+	g->l1_ways = s->l1_ways;
+	g->l2_ways = s->l2_ways;
+	g->llc_ways = s->llc_ways;
+	g->prefetch = s->prefetch;
+	for (int i = 0; i < VSUP_N && i < PMON_SIM_NSUPPLIERS; i++)
+		g->lat_ns[i] = s->lat_ns[i];
+}
+
+static uint64_t sc(int name, uint64_t dflt)
+{
+	long v = sysconf(name);
+	return v > 0 ? (uint64_t)v : dflt;
+}
+
+void vgeom_from_hw(const struct pmon_machine *m, struct vgeom *g)
+{
+	memset(g, 0, sizeof(*g));
+	g->sockets = pmon_machine_nsockets(m);
+	int ncpus = pmon_machine_ncpus(m);
+	g->threads = 2;
+	g->cores = g->sockets > 0 ? ncpus / g->sockets / g->threads : 1;
+	if (g->cores < 1)
+		g->cores = 1;
+	g->channels = 4;                 /* E5-2600: four DDR3 channels per socket */
+	g->llc_bytes = sc(_SC_LEVEL3_CACHE_SIZE, 20u << 20);
+	g->l1_bytes = sc(_SC_LEVEL1_DCACHE_SIZE, 32u << 10);
+	g->l2_bytes = sc(_SC_LEVEL2_CACHE_SIZE, 256u << 10);
+	g->l1_ways = (int)sc(_SC_LEVEL1_DCACHE_ASSOC, 8);
+	g->l2_ways = (int)sc(_SC_LEVEL2_CACHE_ASSOC, 8);
+	g->llc_ways = (int)sc(_SC_LEVEL3_CACHE_ASSOC, 20);
+	g->prefetch = 1;                 /* silicon prefetches unless disabled */
+}

@@ -1,0 +1,322 @@
+/*
+ * main.c - pmon-validate: run the validation kernels on the hardware or the
+ * emulated machine, compare every count with its expected value, print the
+ * table, write the JSON report and the SVG chart; exit 1 on any FAIL.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "report.h"
+#include "vrun.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: pmon-validate [OPTION]...\n"
+"Run STREAM, DGEMM and pointer-chase kernels, count uncore and offcore events\n"
+"by name through libpmon, and check every count against its expected value.\n"
+"\n"
+"  -b, --backend=auto|sim|msr  auto (default): the hardware when usable (root,\n"
+"                              SNB-EP), else the emulated machine\n"
+"  -k, --kernels=LIST          comma list of stream,dgemm,chase,numa,chan,clock\n"
+"                              (default: all)\n"
+"  -m, --shape=SPEC            emulated machine shape, PMON_SIM syntax (default\n"
+"                              $PMON_SIM, else the default E5-2680 pair)\n"
+"  -t, --threads=N             kernel threads on the local socket (default 2)\n"
+"  -s, --socket=N              local socket (default 0)\n"
+"  -r, --remote=N              socket holding remote memory (default: the next)\n"
+"  -o, --output=DIR            where report.json and chart.svg go\n"
+"                              (default validate-report)\n"
+"      --stream-mult=X         STREAM arrays of X times the LLC (default 4)\n"
+"      --dgemm=N1,N2           DGEMM sizes that fit / exceed the LLC (multiples\n"
+"                              of 64; default from the LLC size)\n"
+"      --clock-ms=MS           length of the clock window (default 300)\n"
+"  -q, --quick                 the short suite (make check): fewer hops, shorter\n"
+"                              windows\n"
+"      --break=KIND            program something wrong on purpose: umask,\n"
+"                              channel, socket or wrap (the breakage test)\n"
+"  -h, --help                  this text\n"
+"Exit status: 0 every check passed, 1 a check failed, 2 the suite could not run.\n");
+}
+
+static int parse_kernels(const char *s, unsigned *mask)
+{
+	char buf[256], *save = NULL;
+	snprintf(buf, sizeof(buf), "%s", s);
+	*mask = 0;
+	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		int found = 0;
+		if (strcmp(t, "all") == 0) {
+			*mask = (1u << VK_N) - 1;
+			continue;
+		}
+		for (int i = 0; i < VK_N; i++)
+			if (strcmp(t, vkernel_name[i]) == 0) {
+				*mask |= 1u << i;
+				found = 1;
+			}
+		if (!found) {
+			fprintf(stderr, "pmon-validate: unknown kernel '%s' (stream, dgemm, chase, numa, chan, clock, all)\n", t);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int parse_long(const char *opt, const char *s, long lo, long hi, long *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < lo || v > hi) {
+		fprintf(stderr, "pmon-validate: --%s=%s: want an integer in %ld..%ld\n", opt, s, lo, hi);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+/* Open the machine: the hardware, or the emulated machine of the shape.
+ * Returns 0, or 2 after saying why. */
+static int open_backend(struct vctx *c)
+{
+	char why[512], hwwhy[512] = "";
+	const char *b = c->o.backend;
+
+	if (strcmp(b, "auto") == 0 || strcmp(b, "msr") == 0) {
+		if (pmon_machine_open(&c->m, "msr", hwwhy, sizeof(hwwhy)) == 0) {
+			c->hw = 1;
+			vgeom_from_hw(c->m, &c->g);
+			return 0;
+		}
+		if (strcmp(b, "msr") == 0) {
+			fprintf(stderr, "pmon-validate: the hardware backend is not usable: %s\n", hwwhy);
+			return 2;
+		}
+	} else if (strcmp(b, "sim") != 0) {
+		fprintf(stderr, "pmon-validate: --backend=%s: want auto, sim or msr\n", b);
+		return 2;
+	}
+	/* The emulated machine: time follows the wall clock unless the shape
+	 * says otherwise, so that clocks and elapsed time agree as on silicon. */
+	char spec[512];
+	const char *base = c->o.shape ? c->o.shape : getenv("PMON_SIM");
+	snprintf(spec, sizeof(spec), "%s%s%s", base ? base : "", base && *base ? "," : "",
+		 base && strstr(base, "clock=") ? "" : "clock=wall");
+	if (spec[strlen(spec) - 1] == ',')
+		spec[strlen(spec) - 1] = 0;
+	struct pmon_sim_shape shape;
+	if (pmon_sim_shape_parse(spec, &shape, why, sizeof(why)) != 0) {
+		fprintf(stderr, "pmon-validate: machine shape: %s\n", why);
+		return 2;
+	}
+	c->sim = pmon_sim_create(&shape);
+	if (!c->sim) {
+		fprintf(stderr, "pmon-validate: cannot create the emulated machine (out of memory)\n");
+		return 2;
+	}
+	pmon_sim_set_current(c->sim);
+	if (pmon_machine_open(&c->m, "sim", why, sizeof(why)) != 0) {
+		fprintf(stderr, "pmon-validate: neither backend is usable.\n  hardware: %s\n  emulated: %s\n",
+			hwwhy[0] ? hwwhy : "not tried", why);
+		return 2;
+	}
+	vgeom_from_sim(c->sim, &c->g);
+	if (strcmp(b, "auto") == 0)
+		fprintf(stderr, "pmon-validate: using the emulated machine (hardware not usable: %s)\n", hwwhy);
+	return 0;
+}
+
+static int pick_cpus(struct vctx *c)
+{
+	int want = c->o.threads, s = c->o.socket;
+	int remote = c->o.remote >= 0 ? c->o.remote : (s + 1) % (c->g.sockets > 0 ? c->g.sockets : 1);
+	if (s >= c->g.sockets || remote >= c->g.sockets) {
+		fprintf(stderr, "pmon-validate: socket %d / remote %d: the machine has %d socket(s)\n", s,
+			remote, c->g.sockets);
+		return -1;
+	}
+	if (c->sim) {
+		const struct pmon_sim_shape *sh = pmon_sim_shape(c->sim);
+		if (want > sh->cores) {
+			fprintf(stderr, "pmon-validate: --threads=%d: socket has %d cores\n", want, sh->cores);
+			return -1;
+		}
+		for (int t = 0; t < want; t++) {
+			c->cpus[t] = pmon_sim_cpu_of(sh, s, t, 0);
+			c->rcpus[t] = pmon_sim_cpu_of(sh, remote, t, 0);
+		}
+	} else {
+		int n = 0, nr = 0, ncpu = pmon_machine_ncpus(c->m);
+		for (int cpu = 0; cpu < ncpu && (n < want || nr < want); cpu++) {
+			int cs = pmon_machine_cpu_socket(c->m, cpu);
+			if (cs == s && n < want)
+				c->cpus[n++] = cpu;
+			else if (cs == remote && nr < want)
+				c->rcpus[nr++] = cpu;
+		}
+		if (n < want) {
+			fprintf(stderr, "pmon-validate: --threads=%d: socket %d has %d CPUs\n", want, s, n);
+			return -1;
+		}
+	}
+	c->nthreads = want;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "backend", required_argument, 0, 'b' }, { "kernels", required_argument, 0, 'k' },
+		{ "shape", required_argument, 0, 'm' }, { "threads", required_argument, 0, 't' },
+		{ "socket", required_argument, 0, 's' }, { "remote", required_argument, 0, 'r' },
+		{ "output", required_argument, 0, 'o' }, { "quick", no_argument, 0, 'q' },
+		{ "stream-mult", required_argument, 0, 1 }, { "dgemm", required_argument, 0, 2 },
+		{ "clock-ms", required_argument, 0, 3 }, { "break", required_argument, 0, 4 },
+		{ "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 }
+	};
+	struct vctx *c = calloc(1, sizeof(*c));
+	long v;
+	int opt, rc = 2;
+
+	if (!c)
+		return 2;
+	c->o.backend = "auto";
+	c->o.outdir = "validate-report";
+	c->o.kernels = (1u << VK_N) - 1;
+	c->o.threads = 2;
+	c->o.remote = -1;
+	c->o.stream_mult = 4;
+	c->o.clock_ms = 300;
+	while ((opt = getopt_long(argc, argv, "b:k:m:t:s:r:o:qh", lo, NULL)) != -1) {
+		switch (opt) {
+		case 'b': c->o.backend = optarg; break;
+		case 'k': if (parse_kernels(optarg, &c->o.kernels)) goto out; break;
+		case 'm': c->o.shape = optarg; break;
+		case 't': if (parse_long("threads", optarg, 1, 64, &v)) goto out; c->o.threads = (int)v; break;
+		case 's': if (parse_long("socket", optarg, 0, 7, &v)) goto out; c->o.socket = (int)v; break;
+		case 'r': if (parse_long("remote", optarg, 0, 7, &v)) goto out; c->o.remote = (int)v; break;
+		case 'o': c->o.outdir = optarg; break;
+		case 'q': c->o.quick = 1; c->o.clock_ms = 100; break;
+		case 1: {
+			char *end;
+			c->o.stream_mult = strtod(optarg, &end);
+			if (*end || c->o.stream_mult < 0.01 || c->o.stream_mult > 64) {
+				fprintf(stderr, "pmon-validate: --stream-mult=%s: want 0.01..64\n", optarg);
+				goto out;
+			}
+			break;
+		}
+		case 2: {
+			unsigned long a = 0, b = 0;
+			if (sscanf(optarg, "%lu,%lu", &a, &b) != 2 || a % 64 || b % 64 || !a || !b ||
+			    a > 8192 || b > 8192) {
+				fprintf(stderr, "pmon-validate: --dgemm=%s: want N1,N2, multiples of 64 up to 8192\n", optarg);
+				goto out;
+			}
+			c->o.dgemm_n[0] = a;
+			c->o.dgemm_n[1] = b;
+			break;
+		}
+		case 3: if (parse_long("clock-ms", optarg, 10, 60000, &v)) goto out; c->o.clock_ms = (double)v; break;
+		case 4: {
+			int found = 0;
+			for (int i = 1; i < VB_N; i++)
+				if (strcmp(optarg, vbreak_name[i]) == 0) {
+					c->o.brk = (enum vbreak)i;
+					found = 1;
+				}
+			if (!found) {
+				fprintf(stderr, "pmon-validate: --break=%s: want umask, channel, socket or wrap\n", optarg);
+				goto out;
+			}
+			break;
+		}
+		case 'h': usage(stdout); rc = 0; goto out;
+		default: usage(stderr); goto out;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "pmon-validate: unexpected argument '%s'\n", argv[optind]);
+		goto out;
+	}
+	if ((rc = open_backend(c)) != 0)
+		goto out;
+	rc = 2;
+	if (pick_cpus(c) != 0)
+		goto out;
+
+	static const struct { enum vkernel k; int (*fn)(struct vctx *); const char *what; } steps[] = {
+		{ VK_STREAM, exp_stream, "STREAM copy/scale/add/triad, ordinary and non-temporal stores" },
+		{ VK_NUMA, exp_numa, "STREAM triad with the memory on the remote socket" },
+		{ VK_CHASE, exp_chase, "pointer chase, L1/L2/LLC/8xLLC, line and page orders" },
+		{ VK_DGEMM, exp_dgemm, "blocked DGEMM, fits and exceeds the LLC" },
+		{ VK_CHAN, exp_chan, "channel probe" },
+		{ VK_CLOCK, exp_clock, "clocks against elapsed time" },
+	};
+	int nsteps = 0, step = 0;
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++)
+		nsteps += (c->o.kernels >> steps[i].k) & 1;
+	fprintf(stderr, "pmon-validate: %s backend (%s), %d socket(s) x %d cores, LLC %.1f MiB, "
+		"%d channel(s), %d thread(s) on socket %d%s%s\n",
+		pmon_machine_backend(c->m), pmon_machine_cpu_name(c->m), c->g.sockets, c->g.cores,
+		c->g.llc_bytes / 1048576.0, c->g.channels, c->nthreads, c->o.socket,
+		c->o.quick ? ", quick" : "", c->o.brk ? ", BREAKAGE TEST" : "");
+	double t0 = vnow_ns();
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		if (!((c->o.kernels >> steps[i].k) & 1))
+			continue;
+		double s0 = vnow_ns();
+		fprintf(stderr, "[%d/%d] %s: %s\n", ++step, nsteps, vkernel_name[steps[i].k], steps[i].what);
+		if (steps[i].fn(c) != 0) {
+			fprintf(stderr, "pmon-validate: %s: %s\n", vkernel_name[steps[i].k],
+				c->err[0] ? c->err : "failed");
+			goto out;
+		}
+		fprintf(stderr, "[%d/%d] %s done in %.1f s\n", step, nsteps, vkernel_name[steps[i].k],
+			(vnow_ns() - s0) * 1e-9);
+	}
+	double secs = (vnow_ns() - t0) * 1e-9;
+
+	report_table(stdout, c);
+	for (int i = 0; i < c->nskips; i++)
+		printf("skipped (%d window%s): %s\n", c->skips[i].times, c->skips[i].times > 1 ? "s" : "",
+		       c->skips[i].what);
+	char why[256], path[4096];
+	if (mkdir(c->o.outdir, 0777) != 0 && errno != EEXIST) {
+		fprintf(stderr, "pmon-validate: cannot create %s: %s\n", c->o.outdir, strerror(errno));
+		goto out;
+	}
+	snprintf(path, sizeof(path), "%s/report.json", c->o.outdir);
+	if (report_json(path, c, secs, why, sizeof(why)) != 0) {
+		fprintf(stderr, "pmon-validate: %s\n", why);
+		goto out;
+	}
+	snprintf(path, sizeof(path), "%s/chart.svg", c->o.outdir);
+	if (report_svg(path, c, why, sizeof(why)) != 0) {
+		fprintf(stderr, "pmon-validate: %s\n", why);
+		goto out;
+	}
+	size_t failed = vchecks_failed(&c->checks);
+	printf("%zu checks: %zu passed, %zu failed, %d skipped; %.1f s; %llu line references "
+	       "modeled (%.1f M/s); report %s/report.json, chart %s/chart.svg\n",
+	       c->checks.n, c->checks.n - failed, failed, c->nskips, secs,
+	       (unsigned long long)c->refs_fed, c->model_s > 0 ? c->refs_fed / c->model_s * 1e-6 : 0,
+	       c->o.outdir, c->o.outdir);
+	rc = failed ? 1 : 0;
+out:
+	if (c->m)
+		pmon_machine_close(c->m);
+	if (c->sim) {
+		pmon_sim_set_current(NULL);
+		pmon_sim_destroy(c->sim);
+	}
+	vchecks_free(&c->checks);
+	free(c);
+	return rc;
+}

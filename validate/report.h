@@ -1,0 +1,21 @@
+/*
+ * report.h - what the validation suite writes: the table on stdout, a JSON
+ * report (jansson) and an SVG chart of measured/expected per check.
+ */
+#ifndef PMON_VALIDATE_REPORT_H
+#define PMON_VALIDATE_REPORT_H
+
+#include <stdio.h>
+
+#include "vrun.h"
+
+void report_table(FILE *out, const struct vctx *c);
+/* 0 or -1 with why. */
+int report_json(const char *path, const struct vctx *c, double seconds, char *why, size_t len);
+int report_svg(const char *path, const struct vctx *c, char *why, size_t len);
+/* The ratio the chart plots for a check: measured/expected, or for a
+ * zero-expected check measured/bound (0 when the bound is 0 and nothing
+ * was counted). */
+double report_plot_ratio(const struct vcheck *k);
+
+#endif

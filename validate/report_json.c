@@ -1,0 +1,72 @@
+/*
+ * report_json.c - the JSON report, written with jansson.
+ */
+#include <math.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "report.h"
+
+static json_t *num_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+int report_json(const char *path, const struct vctx *c, double seconds, char *why, size_t len)
+{
+	json_t *root = json_object(), *machine = json_object(), *checks = json_array(),
+	       *skips = json_array();
+	size_t failed = vchecks_failed(&c->checks);
+
+	json_object_set_new(root, "tool", json_string("pmon validate"));
+	json_object_set_new(machine, "backend", json_string(pmon_machine_backend(c->m)));
+	json_object_set_new(machine, "cpu", json_string(pmon_machine_cpu_name(c->m)));
+	json_object_set_new(machine, "shape", c->o.shape ? json_string(c->o.shape) : json_null());
+	json_object_set_new(machine, "sockets", json_integer(c->g.sockets));
+	json_object_set_new(machine, "cores", json_integer(c->g.cores));
+	json_object_set_new(machine, "channels", json_integer(c->g.channels));
+	json_object_set_new(machine, "llc_bytes", json_integer((json_int_t)c->g.llc_bytes));
+	json_object_set_new(machine, "l2_bytes", json_integer((json_int_t)c->g.l2_bytes));
+	json_object_set_new(machine, "l1_bytes", json_integer((json_int_t)c->g.l1_bytes));
+	json_object_set_new(root, "machine", machine);
+	json_object_set_new(root, "threads", json_integer(c->nthreads));
+	json_object_set_new(root, "seconds", json_real(seconds));
+	json_object_set_new(root, "break", json_string(vbreak_name[c->o.brk]));
+	json_object_set_new(root, "model_references", json_integer((json_int_t)c->refs_fed));
+	for (size_t i = 0; i < c->checks.n; i++) {
+		const struct vcheck *k = &c->checks.v[i];
+		json_t *o = json_object();
+		char tol[32];
+		vcheck_tol_text(k, tol, sizeof(tol));
+		json_object_set_new(o, "kernel", json_string(k->kernel));
+		json_object_set_new(o, "event", json_string(k->event));
+		json_object_set_new(o, "unit", json_string(k->unit));
+		json_object_set_new(o, "expected", json_real(k->expected));
+		json_object_set_new(o, "measured", num_or_null(k->measured));
+		json_object_set_new(o, "ratio", num_or_null(vcheck_ratio(k)));
+		json_object_set_new(o, "tolerance", json_string(tol));
+		json_object_set_new(o, "tolerance_kind",
+				    json_string(k->tol_kind == VTOL_ABS ? "absolute" : "ratio"));
+		json_object_set_new(o, "low", num_or_null(k->tol_kind == VTOL_ABS ? 0 : k->lo));
+		json_object_set_new(o, "high", num_or_null(k->hi));
+		json_object_set_new(o, "why", json_string(k->why));
+		json_object_set_new(o, "events", json_string(k->events));
+		json_object_set_new(o, "broken", json_boolean(k->broken));
+		json_object_set_new(o, "result", json_string(k->pass ? "PASS" : "FAIL"));
+		json_array_append_new(checks, o);
+	}
+	for (int i = 0; i < c->nskips; i++)
+		json_array_append_new(skips, json_string(c->skips[i].what));
+	json_object_set_new(root, "checks", checks);
+	json_object_set_new(root, "skipped", skips);
+	json_object_set_new(root, "passed", json_integer((json_int_t)(c->checks.n - failed)));
+	json_object_set_new(root, "failed", json_integer((json_int_t)failed));
+	int rc = json_dump_file(root, path, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+	json_decref(root);
+	if (rc != 0) {
+		snprintf(why, len, "cannot write %s", path);
+		return -1;
+	}
+	return 0;
+}

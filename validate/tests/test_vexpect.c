@@ -1,0 +1,143 @@
+/*
+ * test_vexpect.c - the validation suite's formulas and checks, against
+ * values worked out by hand in the comments.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "check.h"          /* ctests/check.h: the test harness */
+#include "../vcheck.h"
+#include "../expect.h"
+
+static struct vgeom geom_default(void)
+{
+	struct vgeom g;
+	memset(&g, 0, sizeof(g));
+	g.sockets = 2;
+	g.cores = 8;
+	g.channels = 4;
+	g.llc_bytes = 20u << 20;
+	g.l1_bytes = 32u << 10;
+	g.l2_bytes = 256u << 10;
+	return g;
+}
+
+static void test_stream(void)
+{
+	double rd, wr;
+	/* 1000 lines per array.  Copy with write-allocate: a read + c's RFO. */
+	stream_expect(SK_COPY, 0, 1000, &rd, &wr);
+	CHECK(rd == 2000 && wr == 1000, "copy WA: rd %g wr %g", rd, wr);
+	stream_expect(SK_SCALE, 1, 1000, &rd, &wr);
+	CHECK(rd == 1000 && wr == 1000, "scale NT: rd %g wr %g", rd, wr);
+	stream_expect(SK_ADD, 0, 1000, &rd, &wr);
+	CHECK(rd == 3000 && wr == 1000, "add WA: rd %g wr %g", rd, wr);
+	stream_expect(SK_TRIAD, 1, 1000, &rd, &wr);
+	CHECK(rd == 2000 && wr == 1000, "triad NT: rd %g wr %g", rd, wr);
+
+	struct vgeom g = geom_default();
+	struct vband b = stream_band_channel(&g, 64000, 0);
+	CHECK(b.lo == 1 && b.hi == 1, "4 channels split a page evenly: exact band");
+	g.channels = 3;
+	/* 64000 lines = 1000 pages; a channel's share 21333.3; one extra line
+	 * a page at most: 1000 / 21333.3 = 0.046875. */
+	b = stream_band_channel(&g, 64000, 0);
+	CHECK(fabs(b.hi - 1.046875) < 1e-12 && fabs(b.lo - 0.953125) < 1e-12,
+	      "3 channels: band %g..%g", b.lo, b.hi);
+}
+
+static void test_chase(void)
+{
+	struct vgeom g = geom_default();
+	double lk, ms, dr;
+
+	CHECK_EQ_U64(chase_ws_bytes(&g, CL_L1), 16384, "L1 set");
+	CHECK_EQ_U64(chase_ws_bytes(&g, CL_L2), 131072, "L2 set");
+	CHECK_EQ_U64(chase_ws_bytes(&g, CL_LLC), 5u << 20, "LLC set");
+	CHECK_EQ_U64(chase_ws_bytes(&g, CL_MEM), 160u << 20, "memory set");
+	for (int l = CL_L1; l <= CL_MEM; l++)
+		CHECK_EQ_INT(chase_level_of(&g, chase_ws_bytes(&g, (enum chase_level)l)), l,
+			     "level of the suite's own set");
+	CHECK_EQ_INT(chase_level_of(&g, 20u << 20), -1, "a set the size of the LLC is a transition");
+	chase_expect(CL_L2, &lk, &ms, &dr);
+	CHECK(lk == 0 && ms == 0 && dr == 0, "L2 level: no uncore traffic");
+	chase_expect(CL_LLC, &lk, &ms, &dr);
+	CHECK(lk == 1 && ms == 0 && dr == 0, "LLC level: one lookup a hop, no miss");
+	chase_expect(CL_MEM, &lk, &ms, &dr);
+	CHECK(lk == 1 && ms == 1 && dr == 1, "memory level: lookup, miss, DRAM read a hop");
+	/* 8 x LLC: another policy than LRU keeps at most 1/8 of the set. */
+	struct vband b = chase_band_one(&g, CL_MEM, 160u << 20, 0);
+	CHECK(b.lo == 0.875 && b.hi == 1, "memory band %g..%g", b.lo, b.hi);
+	/* 81920 lines over 8 slices: 5 sqrt(7 / 81920) = 0.046220. */
+	b = slice_band(&g, 81920, 0);
+	CHECK(fabs(b.hi - 1 - 5 * sqrt(7.0 / 81920)) < 1e-12, "slice band %g", b.hi);
+}
+
+static void test_dgemm(void)
+{
+	struct vgeom g = geom_default();
+	struct dgemm_expect e;
+
+	/* n = 1024, bk = 64 on a 20 MiB LLC: C's reuse distance 8 MiB + 1 MiB
+	 * lies between LLC/4 and 2 LLC: the band spans C read once (3 reads a
+	 * line of a matrix) to once per panel (1 + 1 + 16).  B's panel (512
+	 * KiB + rows) fits.  Lines per matrix 1024^2 / 8 = 131072. */
+	dgemm_expect(&g, 1024, 64, 0, &e);
+	CHECK(e.c_fits == -1 && e.b_fits == 1, "1024: c %d b %d", e.c_fits, e.b_fits);
+	CHECK(e.rd == 3 * 131072.0 && e.wr == 131072.0 && e.compulsory_rd == 3 * 131072.0,
+	      "1024: rd %g wr %g", e.rd, e.wr);
+	CHECK(fabs(e.hi - 18.0 / 3) < 1e-12, "1024: band up to %g", e.hi);
+	/* n = 448: C 1.53 MiB + 0.44 MiB <= 5 MiB fits: every operand once. */
+	dgemm_expect(&g, 448, 64, 0, &e);
+	CHECK(e.c_fits == 1 && e.b_fits == 1 && e.rd == 3 * 448.0 * 448 / 8 && e.hi == 1.01,
+	      "448 fits: rd %g hi %g", e.rd, e.hi);
+	/* 2 MiB LLC, n = 704: C is 3.78 MiB + 0.69 MiB of panels >= 4 MiB: C read
+	 * and written once per panel (11 panels); B's panel (352 KiB + rows)
+	 * fits.  Lines per matrix 704^2 / 8 = 61952. */
+	g.llc_bytes = 2u << 20;
+	dgemm_expect(&g, 704, 64, 0, &e);
+	CHECK(e.c_fits == 0 && e.b_fits == 1, "704 on 2 MiB: c %d b %d", e.c_fits, e.b_fits);
+	CHECK(e.rd == 61952.0 * (1 + 1 + 11) && e.wr == 61952.0 * 11, "704: rd %g wr %g", e.rd, e.wr);
+	/* n = 384 on 2 MiB: C 1.125 MiB + 0.375 MiB = 1.5 MiB, between 0.5 and 4
+	 * MiB: the band spans 1 + 1 + 1 to 1 + 1 + 6 panels. */
+	dgemm_expect(&g, 384, 64, 0, &e);
+	CHECK(e.c_fits == -1 && fabs(e.hi - 8.0 / 3) < 1e-12, "384: band up to %g", e.hi);
+}
+
+static void test_checks(void)
+{
+	struct vchecks cs = { 0 };
+	char t[32];
+	struct vcheck *k = vcheck_rel(&cs, "k", "e", "lines", 100, 105, 0.95, 1.05, "w");
+	CHECK(k && k->pass, "105 of 100 within 5%%");
+	k = vcheck_rel(&cs, "k", "e", "lines", 100, 105.1, 0.95, 1.05, "w");
+	CHECK(k && !k->pass, "105.1 of 100 beyond 5%%");
+	vcheck_tol_text(k, t, sizeof(t));
+	CHECK(strcmp(t, "±5%") == 0, "tolerance text '%s'", t);
+	k = vcheck_rel(&cs, "k", "e", "lines", 100, 100, 1, 1, "w");
+	vcheck_tol_text(k, t, sizeof(t));
+	CHECK(k->pass && strcmp(t, "exact") == 0, "exact: '%s'", t);
+	k = vcheck_rel(&cs, "k", "e", "lines", 100, 99, 1, 1, "w");
+	CHECK(!k->pass, "99 of 100 is not exact");
+	k = vcheck_rel(&cs, "k", "e", "lines", 8, 1e30, 1, INFINITY, "w");
+	CHECK(k->pass, "at least: a large value passes");
+	k = vcheck_rel(&cs, "k", "e", "lines", 8, -1e30, 1, INFINITY, "w");
+	CHECK(!k->pass, "at least: below fails");
+	k = vcheck_abs(&cs, "k", "e", "per hop", 0, 0, "w");
+	CHECK(k->pass, "zero expected, zero measured");
+	k = vcheck_abs(&cs, "k", "e", "per hop", 1e-9, 0, "w");
+	CHECK(!k->pass, "zero expected, something measured");
+	k = vcheck_rel(&cs, "k", "e", "lines", 100, NAN, 0.5, 2, "w");
+	CHECK(!k->pass, "NaN never passes");
+	CHECK_EQ_U64(vchecks_failed(&cs), 5, "failed count");
+	vchecks_free(&cs);
+}
+
+int main(void)
+{
+	test_stream();
+	test_chase();
+	test_dgemm();
+	test_checks();
+	return check_done("test_vexpect");
+}

@@ -1,0 +1,223 @@
+/*
+ * test_vsuite.c - the short validation suite and the breakage test.
+ *
+ * Runs pmon-validate ($PMON_VALIDATE; reports under $PMON_VALIDATE_OUT):
+ *   1. the quick suite on a small emulated machine: exit 0, no FAIL, every
+ *      kernel group present;
+ *   2. a one-socket, six-core, three-channel machine: exit 0;
+ *   3. each deliberate breakage (--break=umask|channel|socket|wrap): exit 1,
+ *      and the checks that FAIL are exactly the ones the breakage affects,
+ *      named here from what was broken (not from the run's output).
+ */
+#define _GNU_SOURCE
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include <jansson.h>
+
+#include "check.h"
+
+extern char **environ;
+
+/* A small machine: 4 cores, 2 MiB LLC, 16 KiB L1, 64 KiB L2 (the chase's
+ * levels stay apart), two sockets, four channels. */
+#define QSHAPE "cores=4,llc=2M,l1=16K,l2=64K"
+
+static const char *prog, *outdir;
+
+static int run(const char *sub, const char *const *args)
+{
+	char out[4096];
+	const char *argv[32];
+	int n = 0, status;
+	pid_t pid;
+
+	snprintf(out, sizeof(out), "%s/%s", outdir, sub);
+	argv[n++] = prog;
+	argv[n++] = "--quick";
+	argv[n++] = "--output";
+	argv[n++] = out;
+	for (int i = 0; args[i] && n < 30; i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
+	fprintf(stderr, "test_vsuite: run %s:", sub);
+	for (int i = 1; i < n; i++)
+		fprintf(stderr, " %s", argv[i]);
+	fprintf(stderr, "\n");
+	if (posix_spawn(&pid, prog, NULL, NULL, (char *const *)argv, environ) != 0)
+		return -1;
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+static json_t *load(const char *sub)
+{
+	char path[4096];
+	json_error_t err;
+	snprintf(path, sizeof(path), "%s/%s/report.json", outdir, sub);
+	json_t *j = json_load_file(path, 0, &err);
+	CHECK(j != NULL, "%s: %s", path, j ? "" : err.text);
+	return j;
+}
+
+static const char *str(json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+	return s ? s : "";
+}
+
+static int prefix(const char *s, const char *p)
+{
+	return strncmp(s, p, strlen(p)) == 0;
+}
+
+static size_t count_kernel(json_t *checks, const char *kprefix)
+{
+	size_t i, n = 0;
+	json_t *c;
+	json_array_foreach(checks, i, c)
+		n += prefix(str(c, "kernel"), kprefix);
+	return n;
+}
+
+static void test_quick(void)
+{
+	const char *args[] = { "--shape", QSHAPE, "--dgemm=128,256", NULL };
+	int rc = run("quick", args);
+	CHECK_EQ_INT(rc, 0, "quick suite exit status");
+	json_t *j = load("quick");
+	if (!j)
+		return;
+	json_t *checks = json_object_get(j, "checks");
+	CHECK_EQ_INT(json_integer_value(json_object_get(j, "failed")), 0, "quick suite: failed checks");
+	CHECK(json_array_size(checks) > 100, "quick suite: %zu checks", json_array_size(checks));
+	const char *groups[] = { "stream-copy", "stream-triad-nt", "numa-remote-triad", "chase-line-l1",
+				 "chase-page-mem", "chase-line-mem-remote", "dgemm-128-fits",
+				 "dgemm-256-fits", "chan", "clock" };
+	for (size_t g = 0; g < sizeof(groups) / sizeof(groups[0]); g++)
+		CHECK(count_kernel(checks, groups[g]) > 0, "quick suite has checks of %s", groups[g]);
+	json_decref(j);
+}
+
+/* DGEMM whose C does not fit: a 512 KiB LLC and n = 384 (C alone 1.1 MiB,
+ * more than twice the LLC): C is read and written once per panel. */
+static void test_dgemm_exceeds(void)
+{
+	const char *args[] = { "--shape", "cores=4,llc=512K,l1=16K,l2=64K", "--kernels=dgemm",
+			       "--dgemm=128,384", NULL };
+	int rc = run("dgemm-exceeds", args);
+	CHECK_EQ_INT(rc, 0, "dgemm exceeding the LLC: exit status");
+	json_t *j = load("dgemm-exceeds");
+	if (!j)
+		return;
+	CHECK_EQ_INT(json_integer_value(json_object_get(j, "failed")), 0, "dgemm exceeding: failed");
+	CHECK(count_kernel(json_object_get(j, "checks"), "dgemm-384-exceeds") == 3,
+	      "dgemm-384-exceeds: compulsory, reads and writes");
+	json_decref(j);
+}
+
+static void test_shape(void)
+{
+	const char *args[] = { "--shape", "sockets=1,cores=6,llc=3M,channels=3,l1=16K,l2=64K",
+			       "--kernels=stream,chase,chan,clock", NULL };
+	int rc = run("shape-1s6c3ch", args);
+	CHECK_EQ_INT(rc, 0, "one socket, 6 cores, 3 channels: exit status");
+	json_t *j = load("shape-1s6c3ch");
+	if (!j)
+		return;
+	CHECK_EQ_INT(json_integer_value(json_object_get(j, "failed")), 0, "6-core shape: failed");
+	/* Three channels: the per-channel checks name ch2 but no ch3. */
+	size_t i, ch2 = 0, ch3 = 0;
+	json_t *c;
+	json_array_foreach(json_object_get(j, "checks"), i, c) {
+		ch2 += strstr(str(c, "event"), " ch2") != NULL;
+		ch3 += strstr(str(c, "event"), " ch3") != NULL;
+	}
+	CHECK(ch2 > 0 && ch3 == 0, "3 channels: %zu ch2 checks, %zu ch3", ch2, ch3);
+	json_decref(j);
+}
+
+/* Which checks a breakage must fail, from what it mis-programs. */
+static int affected(const char *kind, const char *kernel, const char *event)
+{
+	if (strcmp(kind, "umask") == 0)       /* Copy's CAS reads counted with the WR umask */
+		return strcmp(kernel, "stream-copy") == 0 && prefix(event, "CAS_COUNT.RD ");
+	if (strcmp(kind, "channel") == 0)     /* the probed channel read on the next one */
+		return strcmp(kernel, "chan") == 0 && strcmp(event, "CAS_COUNT.RD s0 ch1") == 0;
+	if (strcmp(kind, "socket") == 0)      /* the home socket's CAS counted on the requester */
+		return strcmp(kernel, "numa-remote-triad") == 0 && prefix(event, "CAS_COUNT.") &&
+		       strstr(event, " s1 ") != NULL;
+	if (strcmp(kind, "wrap") == 0)        /* CBo0's lookups read across a wrap, carelessly */
+		return strcmp(kernel, "chase-line-mem") == 0 &&
+		       (strcmp(event, "LLC_LOOKUP.DATA_READ s0 all CBo") == 0 ||
+			strcmp(event, "LLC_LOOKUP.DATA_READ s0 CBo0") == 0);
+	return 0;
+}
+
+static void test_break(const char *kind, const char *kernels, size_t want)
+{
+	char opt[64], kopt[64], sub[64];
+	snprintf(opt, sizeof(opt), "--break=%s", kind);
+	snprintf(kopt, sizeof(kopt), "--kernels=%s", kernels);
+	snprintf(sub, sizeof(sub), "break-%s", kind);
+	const char *args[] = { "--shape", QSHAPE, opt, kopt, NULL };
+	int rc = run(sub, args);
+	CHECK_EQ_INT(rc, 1, "breakage exit status");
+	json_t *j = load(sub);
+	if (!j)
+		return;
+	size_t i, nfail = 0, naff = 0, wrong = 0;
+	json_t *c;
+	json_array_foreach(json_object_get(j, "checks"), i, c) {
+		int fail = strcmp(str(c, "result"), "FAIL") == 0;
+		int aff = affected(kind, str(c, "kernel"), str(c, "event"));
+		int broken = json_is_true(json_object_get(c, "broken"));
+		nfail += fail;
+		naff += aff;
+		if (fail != aff || broken != aff) {
+			wrong++;
+			fprintf(stderr, "  break %s: %s %s: %s, broken %d, affected %d\n", kind,
+				str(c, "kernel"), str(c, "event"), str(c, "result"), broken, aff);
+		}
+	}
+	CHECK(wrong == 0, "break %s: %zu checks not as the breakage implies", kind, wrong);
+	CHECK(naff == want && nfail == want, "break %s: %zu affected, %zu failed, want %zu", kind,
+	      naff, nfail, want);
+	if (strcmp(kind, "wrap") == 0) {
+		size_t across = 0;
+		json_array_foreach(json_object_get(j, "checks"), i, c)
+			across += strstr(str(c, "event"), "across a wrap") &&
+				  strcmp(str(c, "result"), "PASS") == 0;
+		CHECK_EQ_INT(across, 1, "libpmon's total across the wrap passes");
+	}
+	json_decref(j);
+}
+
+int main(void)
+{
+	prog = getenv("PMON_VALIDATE");
+	outdir = getenv("PMON_VALIDATE_OUT");
+	if (!prog || !outdir) {
+		fprintf(stderr, "test_vsuite: set PMON_VALIDATE (the program) and PMON_VALIDATE_OUT\n");
+		CHECK(0, "environment");
+		return check_done("test_vsuite");
+	}
+	char cmd[4200];
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s'", outdir);
+	CHECK(system(cmd) == 0, "mkdir %s", outdir);
+	test_quick();
+	test_dgemm_exceeds();
+	test_shape();
+	/* 4 channels: Copy's RD total and 4 channel checks; the probe's ch1;
+	 * the remote Triad's RD and WR totals and 4 + 4 channel checks at the
+	 * home socket; the chase's slice sum and CBo0. */
+	test_break("umask", "stream", 5);
+	test_break("channel", "chan", 1);
+	test_break("socket", "numa", 10);
+	test_break("wrap", "chase", 2);
+	return check_done("test_vsuite");
+}

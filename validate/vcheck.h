@@ -1,0 +1,49 @@
+/*
+ * vcheck.h - one validation check: an expected value computed from first
+ * principles, the measured count, and a tolerance with its reason.
+ */
+#ifndef PMON_VALIDATE_CHECK_H
+#define PMON_VALIDATE_CHECK_H
+
+#include <stddef.h>
+
+/* How the tolerance reads:
+ *   REL  PASS when lo <= measured/expected <= hi (a band around 1)
+ *   ABS  expected is 0: PASS when measured <= hi * per (per = the number
+ *        the count is divided by in the display, e.g. hops) */
+enum vtol_kind { VTOL_REL, VTOL_ABS };
+
+struct vcheck {
+	char kernel[40];        /* "stream-copy", "chase-line-llc" */
+	char event[96];         /* what was counted, e.g. "CAS_COUNT.RD s0 sum ch" */
+	char unit[16];          /* "lines", "per hop", "cycles" */
+	double expected;        /* in unit */
+	double measured;        /* in unit */
+	double per;             /* divisor applied to raw counts (1, or hops) */
+	enum vtol_kind tol_kind;
+	double lo, hi;          /* REL: ratio band; ABS: lo unused, hi the bound */
+	char why[160];          /* reason for the expected value and tolerance */
+	char events[512];       /* the programmed event names it uses, ';'-separated */
+	int broken;             /* 1: an event it uses was deliberately mis-programmed */
+	int pass;
+};
+
+struct vchecks {
+	struct vcheck *v;
+	size_t n, cap;
+};
+
+/* Append a check; returns it (evaluated) or NULL on allocation failure. */
+struct vcheck *vcheck_rel(struct vchecks *cs, const char *kernel, const char *event,
+			  const char *unit, double expected, double measured,
+			  double lo, double hi, const char *why);
+struct vcheck *vcheck_abs(struct vchecks *cs, const char *kernel, const char *event,
+			  const char *unit, double measured, double bound, const char *why);
+void vcheck_eval(struct vcheck *c);
+double vcheck_ratio(const struct vcheck *c);     /* measured/expected, or NAN */
+size_t vchecks_failed(const struct vchecks *cs);
+void vchecks_free(struct vchecks *cs);
+/* "±1%", "-12.5%/+1%", "<= 0.01" */
+void vcheck_tol_text(const struct vcheck *c, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,297 @@
+/*
+ * vrun.c - memory, pinned threads, the counting window and check helpers
+ * shared by the experiments (vrun.h).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <math.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <emmintrin.h>
+#include <omp.h>
+
+#include "vrun.h"
+
+const char *const vkernel_name[VK_N] = { "stream", "dgemm", "chase", "numa", "chan", "clock" };
+const char *const vbreak_name[VB_N] = { "none", "umask", "channel", "socket", "wrap" };
+
+double vnow_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* ------------------------------------------------------------- memory */
+int varr_alloc(struct vctx *c, struct karr *a, size_t bytes, enum vplace place, int socket)
+{
+	memset(a, 0, sizeof(*a));
+	size_t sz = (bytes + 4095) & ~(size_t)4095;
+	a->host = aligned_alloc(4096, sz);
+	if (!a->host) {
+		snprintf(c->err, sizeof(c->err), "out of memory for %zu bytes", sz);
+		return PMON_ENOMEM;
+	}
+	a->bytes = bytes;
+	if (c->sim) {
+		int rc = pmon_sim_mem_alloc(c->sim, sz,
+					    place == VP_SOCKET ? PMON_SIM_ON_SOCKET : PMON_SIM_FIRST_TOUCH,
+					    socket, &a->vbase);
+		if (rc != 0) {
+			snprintf(c->err, sizeof(c->err),
+				 "emulated memory: %zu bytes on socket %d: %s", sz, socket,
+				 pmon_strerror(rc));
+			free(a->host);
+			a->host = NULL;
+			return rc;
+		}
+	}
+	return 0;
+}
+
+void varr_free(struct vctx *c, struct karr *a)
+{
+	if (c->sim && a->vbase)
+		pmon_sim_mem_free(c->sim, a->vbase);
+	free(a->host);
+	memset(a, 0, sizeof(*a));
+}
+
+/* ------------------------------------------------------------- threads */
+void vchunk(size_t count, int t, int n, size_t *lo, size_t *hi)
+{
+	size_t lines = (count + 7) / 8;
+	size_t per = lines / (size_t)n, extra = lines % (size_t)n;
+	size_t l0 = per * (size_t)t + ((size_t)t < extra ? (size_t)t : extra);
+	size_t l1 = l0 + per + ((size_t)t < extra ? 1 : 0);
+	*lo = l0 * 8 < count ? l0 * 8 : count;
+	*hi = l1 * 8 < count ? l1 * 8 : count;
+}
+
+static void pin_host(int cpu)
+{
+	cpu_set_t set;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	if (ncpu <= 0)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(cpu % ncpu, &set);
+	/* Best effort: a restricted cpuset leaves the thread where it is. */
+	(void)sched_setaffinity(0, sizeof(set), &set);
+}
+
+int vpar(struct vctx *c, int n, const int *cpus, vwork_fn fn, void *arg)
+{
+	int err = 0;
+	uint64_t fed = 0;
+	double t0 = vnow_ns();
+
+#pragma omp parallel num_threads(n) reduction(+:fed)
+	{
+		int t = omp_get_thread_num();
+		struct kfeed *f = malloc(sizeof(*f));
+		if (!f) {
+#pragma omp atomic write
+			err = PMON_ENOMEM;
+		} else {
+			/* Hardware: the thread runs on that CPU.  Emulated: the
+			 * model's CPU is cpus[t]; the host thread is spread over
+			 * the host's CPUs. */
+			pin_host(c->sim ? t : cpus[t]);
+			kfeed_init(f, c->sim, cpus[t]);
+			fn(c, t, n, f, arg);
+			kfeed_flush(f);
+			fed += f->fed;
+			if (f->err) {
+#pragma omp atomic write
+				err = f->err;
+			}
+			free(f);
+		}
+	}
+	c->refs_fed += fed;
+	if (c->sim)
+		c->model_s += (vnow_ns() - t0) * 1e-9;
+	if (err)
+		snprintf(c->err, sizeof(c->err), "feeding the memory model: %s", pmon_strerror(err));
+	return err;
+}
+
+/* ------------------------------------------------------------- window */
+static void clflush_arrays(struct karr *const *arrs, int n)
+{
+	for (int i = 0; i < n; i++) {
+		const char *p = arrs[i]->host;
+		for (size_t off = 0; off < arrs[i]->bytes; off += 64)
+			_mm_clflush(p + off);
+	}
+	_mm_mfence();
+}
+
+int vwin_clean(struct vctx *c, struct karr *const *arrs, int n)
+{
+	if (c->sim) {
+		int rc = pmon_sim_flush_caches(c->sim);
+		if (rc)
+			snprintf(c->err, sizeof(c->err), "flush caches: %s", pmon_strerror(rc));
+		return rc;
+	}
+	clflush_arrays(arrs, n);
+	return 0;
+}
+
+int vwin_start(struct vctx *c, struct vevents *e, double *t0)
+{
+	int rc = vev_start(e);
+	if (rc) {
+		snprintf(c->err, sizeof(c->err), "%s", e->err);
+		return rc;
+	}
+	*t0 = vnow_ns();
+	return 0;
+}
+
+int vwin_stop(struct vctx *c, struct vevents *e, int flush, struct karr *const *arrs, int n,
+	      double *t1)
+{
+	if (flush) {
+		int rc = vwin_clean(c, arrs, n);
+		if (rc)
+			return rc;
+	}
+	*t1 = vnow_ns();
+	int rc = vev_stop(e);
+	if (rc)
+		snprintf(c->err, sizeof(c->err), "%s", e->err);
+	return rc;
+}
+
+/* ------------------------------------------------------------- checks */
+void vskip(struct vctx *c, const char *fmt, ...)
+{
+	char what[sizeof(c->skips[0].what)];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	for (int i = 0; i < c->nskips; i++)
+		if (strcmp(c->skips[i].what, what) == 0) {
+			c->skips[i].times++;
+			return;
+		}
+	if (c->nskips == (int)(sizeof(c->skips) / sizeof(c->skips[0])))
+		return;
+	memcpy(c->skips[c->nskips].what, what, sizeof(what));
+	c->skips[c->nskips++].times = 1;
+}
+
+int vadd(struct vctx *c, struct vevents *e, const char *kernel, const char *fmt, ...)
+{
+	char name[PMON_MAX_NAME], why[256];
+	pmon_encoding_t enc;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(name, sizeof(name), fmt, ap);
+	va_end(ap);
+	int rc = pmon_machine_encode(c->m, name, &enc, why, sizeof(why));
+	if (rc == PMON_ENOTMODELED || rc == PMON_ENODEV) {
+		(void)kernel;
+		vskip(c, "%s", why);
+		return -1;
+	}
+	int i = vev_add(e, "%s", name);
+	if (i < 0) {
+		snprintf(c->err, sizeof(c->err), "%s", e->err);
+		return -2;
+	}
+	return i;
+}
+
+static void vcheck_events(struct vcheck *k, struct vevents *e, const int *idx, int n)
+{
+	size_t len = 0;
+	k->events[0] = 0;
+	for (int i = 0; i < n; i++) {
+		if (e->broken[idx[i]])
+			k->broken = 1;
+		int w = snprintf(k->events + len, sizeof(k->events) - len, "%s%s", i ? ";" : "",
+				 e->name[idx[i]]);
+		if (w < 0 || (size_t)w >= sizeof(k->events) - len)
+			break;
+		len += (size_t)w;
+	}
+}
+
+static int all_valid(const int *idx, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (idx[i] < 0)
+			return 0;
+	return n > 0;
+}
+
+struct vcheck *vcheck_sum(struct vctx *c, struct vevents *e, const char *kernel,
+			  const char *event, const char *unit, const int *idx, int n, double per,
+			  double expected, struct vband b)
+{
+	if (!all_valid(idx, n))
+		return NULL;
+	double m = vev_sum(e, idx, n, NULL) / per;
+	struct vcheck *k = vcheck_rel(&c->checks, kernel, event, unit, expected, m, b.lo, b.hi, b.why);
+	if (k) {
+		k->per = per;
+		vcheck_events(k, e, idx, n);
+	}
+	return k;
+}
+
+struct vcheck *vcheck_quot(struct vctx *c, struct vevents *e, const char *kernel,
+			   const char *event, const char *unit, const int *num, const int *den,
+			   int n, double expected, struct vband b)
+{
+	if (!all_valid(num, n) || !all_valid(den, n))
+		return NULL;
+	double d = vev_sum(e, den, n, NULL);
+	double m = d > 0 ? vev_sum(e, num, n, NULL) / d : NAN;
+	struct vcheck *k = vcheck_rel(&c->checks, kernel, event, unit, expected, m, b.lo, b.hi, b.why);
+	if (k) {
+		int both[2 * VEV_MAX];
+		for (int i = 0; i < n; i++) {
+			both[i] = num[i];
+			both[n + i] = den[i];
+		}
+		vcheck_events(k, e, both, 2 * n);
+	}
+	return k;
+}
+
+struct vcheck *vcheck_zero(struct vctx *c, struct vevents *e, const char *kernel,
+			   const char *event, const char *unit, const int *idx, int n, double per,
+			   double bound, const char *why)
+{
+	if (!all_valid(idx, n))
+		return NULL;
+	double m = vev_sum(e, idx, n, NULL) / per;
+	struct vcheck *k = vcheck_abs(&c->checks, kernel, event, unit, m, bound, why);
+	if (k) {
+		k->per = per;
+		vcheck_events(k, e, idx, n);
+	}
+	return k;
+}
+
+void vprogress(struct vctx *c, const char *fmt, ...)
+{
+	va_list ap;
+	(void)c;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fflush(stderr);
+}

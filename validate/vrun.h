@@ -1,0 +1,130 @@
+/*
+ * vrun.h - what every experiment of the validation suite shares: options,
+ * the opened machine, geometry, the checks gathered, arrays in the machine's
+ * memory, pinned threads that run kernels, and the counting window.
+ */
+#ifndef PMON_VALIDATE_VRUN_H
+#define PMON_VALIDATE_VRUN_H
+
+#include <stdio.h>
+
+#include <pmon/pmon.h>
+#include <pmon/sim.h>
+
+#include "vcheck.h"
+#include "count.h"
+#include "expect.h"
+#include "geom.h"
+#include "kern.h"
+
+enum vkernel { VK_STREAM, VK_DGEMM, VK_CHASE, VK_NUMA, VK_CHAN, VK_CLOCK, VK_N };
+extern const char *const vkernel_name[VK_N];
+
+/* Deliberate breakage (the test that the suite can fail). */
+enum vbreak { VB_NONE, VB_UMASK, VB_CHANNEL, VB_SOCKET, VB_WRAP, VB_N };
+extern const char *const vbreak_name[VB_N];
+
+struct vopts {
+	const char *backend;     /* "auto", "sim", "msr" */
+	const char *shape;       /* emulated machine shape (PMON_SIM syntax) */
+	const char *outdir;
+	unsigned kernels;        /* bit per enum vkernel */
+	int threads;             /* kernel threads (on the local socket) */
+	int socket;              /* local socket */
+	int remote;              /* remote socket for NUMA (-1: the next one) */
+	int quick;               /* the short suite of make check */
+	double stream_mult;      /* STREAM arrays = stream_mult x LLC */
+	unsigned long dgemm_n[2];/* fits-LLC and exceeds-LLC sizes (0: from the LLC) */
+	double clock_ms;         /* clock window */
+	enum vbreak brk;
+	int verbose;
+};
+
+struct vskip {
+	char what[200];
+	int times;               /* how many windows skipped it */
+};
+
+struct vctx {
+	struct vopts o;
+	pmon_machine_t *m;
+	pmon_sim_t *sim;         /* NULL on hardware */
+	int hw;
+	struct vgeom g;
+	struct vchecks checks;
+	struct vskip skips[64];
+	int nskips;
+	int cpus[64];            /* CPUs of the kernel threads, local socket */
+	int rcpus[64];           /* same cores on the remote socket */
+	int nthreads;
+	uint64_t refs_fed;       /* line references fed to the model */
+	double model_s;          /* wall seconds of emulated kernels */
+	char err[512];
+};
+
+/* Kernel call: the native build on hardware, the emulated one otherwise. */
+#define KCALL(c, name, ...) \
+	((c)->sim ? name##_emu(__VA_ARGS__) : name##_native(__VA_ARGS__))
+
+/* ------------------------------------------------------------- memory */
+enum vplace { VP_SOCKET, VP_FIRST_TOUCH };
+/* bytes of memory the kernel sees (host) and its address on the emulated
+ * machine, placed on socket (VP_SOCKET) or by the first touch. */
+int varr_alloc(struct vctx *c, struct karr *a, size_t bytes, enum vplace place, int socket);
+void varr_free(struct vctx *c, struct karr *a);
+
+/* ------------------------------------------------------------- threads */
+/* Run fn(c, t, feed, arg) on n threads, thread t on cpus[t] (pinned). */
+typedef void (*vwork_fn)(struct vctx *c, int t, int n, struct kfeed *f, void *arg);
+int vpar(struct vctx *c, int n, const int *cpus, vwork_fn fn, void *arg);
+/* Chunk [lo, hi) of thread t of n over count elements, in whole lines. */
+void vchunk(size_t count, int t, int n, size_t *lo, size_t *hi);
+
+/* ------------------------------------------------------------- window */
+/* Clean caches (write back and drop) so the window starts cold, if flush. */
+int vwin_clean(struct vctx *c, struct karr *const *arrs, int n);
+/* Start the events; returns the start time (ns, CLOCK_MONOTONIC). */
+int vwin_start(struct vctx *c, struct vevents *e, double *t0);
+/* Write back dirty lines inside the window (if flush), then stop. */
+int vwin_stop(struct vctx *c, struct vevents *e, int flush, struct karr *const *arrs, int n,
+	      double *t1);
+double vnow_ns(void);
+
+/* ------------------------------------------------------------- checks */
+/* Record a skipped check with its reason. */
+void vskip(struct vctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Add event by name; on PMON_ENOTMODELED/absent box, record a skip and
+ * return -1 (err set for other failures, return -2). */
+int vadd(struct vctx *c, struct vevents *e, const char *kernel, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* A check on the sum of events idx[0..n), divided by per. */
+struct vcheck *vcheck_sum(struct vctx *c, struct vevents *e, const char *kernel,
+			  const char *event, const char *unit, const int *idx, int n, double per,
+			  double expected, struct vband b);
+/* A check on sum(num) / sum(den), e.g. occupancy over inserts. */
+struct vcheck *vcheck_quot(struct vctx *c, struct vevents *e, const char *kernel,
+			   const char *event, const char *unit, const int *num, const int *den,
+			   int n, double expected, struct vband b);
+struct vcheck *vcheck_zero(struct vctx *c, struct vevents *e, const char *kernel,
+			   const char *event, const char *unit, const int *idx, int n, double per,
+			   double bound, const char *why);
+
+/* Progress line on stderr. */
+void vprogress(struct vctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Breakage "wrap" (brk_wrap.c): preset event idx's counter before_top
+ * below the top of its width before the window; after it, put the reading
+ * of a reader that misses the wrap in e->val[idx] (marked broken) and
+ * libpmon's own total in *handled. */
+int vbreak_wrap_preset(struct vctx *c, struct vevents *e, int idx, uint64_t before_top);
+int vbreak_wrap_apply(struct vctx *c, struct vevents *e, int idx, uint64_t *handled);
+
+/* ------------------------------------------------------------- experiments */
+int exp_stream(struct vctx *c);
+int exp_numa(struct vctx *c);
+int exp_chase(struct vctx *c);
+int exp_dgemm(struct vctx *c);
+int exp_chan(struct vctx *c);
+int exp_clock(struct vctx *c);
+
+#endif
