@@ -121,6 +121,35 @@ static int run_pass(struct vctx *c, struct carg *a)
 	return rc;
 }
 
+/* Lines of the set that a private cache (sets x ways, set = physical line
+ * mod sets: the emulated machine's documented indexing) cannot keep: a set
+ * that receives more lines than it has ways loses every one of them on each
+ * pass of a cyclic chase under LRU; the others stay.  Physical addresses
+ * come from the machine's page table (pmon_sim_mem_translate, as
+ * /proc/self/pagemap would give them on Linux).  -1 if unknown. */
+static long priv_conflicts(struct vctx *c, const struct karr *x, uint64_t sets, int ways)
+{
+	uint32_t *cnt = calloc(sets, sizeof(*cnt));
+	long lost = 0;
+	if (!cnt || !c->sim || (sets & (sets - 1))) {
+		free(cnt);
+		return -1;
+	}
+	for (uint64_t off = 0; off < x->bytes; off += 64) {
+		uint64_t pa;
+		if (pmon_sim_mem_translate(c->sim, x->vbase + off, &pa) != 0) {
+			free(cnt);
+			return -1;
+		}
+		cnt[(pa / 64) & (sets - 1)]++;
+	}
+	for (uint64_t i = 0; i < sets; i++)
+		if (cnt[i] > (uint32_t)ways)
+			lost += cnt[i];
+	free(cnt);
+	return lost;
+}
+
 /* Latency from the TOR: occupancy summed every cycle over inserts of the
  * same kind is the mean time an entry lives.  LLC level: demand reads that
  * hit (OPCODE DRd), the LLC's latency; memory level: those that miss
@@ -248,17 +277,36 @@ static int chase_one(struct vctx *c, enum chase_level lvl, int page, int home)
 
 	double hops = (double)a.hops, lookups, misses, dram;
 	chase_expect(lvl, &lookups, &misses, &dram);
+	/* The L2 level: lines of overfull L2 sets miss L2 on every pass and
+	 * hit the LLC (page colouring: L2 is indexed by physical address). */
+	if (lvl == CL_L2 && c->sim) {
+		long lost = priv_conflicts(c, &x, c->g.l2_bytes / 64 / (uint64_t)c->g.l2_ways,
+					   c->g.l2_ways);
+		if (lost < 0) {
+			snprintf(c->err, sizeof(c->err), "chase: physical addresses of the set unknown");
+			rc = -1;
+			goto out_ev;
+		}
+		lookups = (double)lost / n;
+		if (lost > 0)
+			vprogress(c, "  %s: %ld of %u lines in L2 sets with more than %d lines\n", kname,
+				  lost, n, c->g.l2_ways);
+	}
 	struct vband one = chase_band_one(&c->g, lvl, ws, c->hw);
 	double zero = chase_zero_bound(c->hw);
 	const char *zwhy = "set held by a nearer cache: no LLC/DRAM traffic after the warm-up";
 
+	/* Overfull L2 sets under LRU: exact. */
+	struct vband conflict = { 1, 1, "lines of L2 sets holding more lines than ways miss L2 each pass (LRU)" };
 	snprintf(what, sizeof(what), "LLC_LOOKUP.DATA_READ s%d all CBo", c->o.socket);
-	if (lookups > 0)
+	if (lookups > 0 && lvl == CL_L2)
+		vcheck_sum(c, &e, kname, what, "per hop", lk, nc, hops, lookups, conflict);
+	else if (lookups > 0)
 		vcheck_sum(c, &e, kname, what, "per hop", lk, nc, hops, lookups, one);
 	else
 		vcheck_zero(c, &e, kname, what, "per hop", lk, nc, hops, zero, zwhy);
 	struct vband sb = slice_band(&c->g, n, c->hw);
-	if (lookups > 0) {
+	if (lvl >= CL_LLC) {
 		for (int i = 0; i < nc; i++) {
 			snprintf(what, sizeof(what), "LLC_LOOKUP.DATA_READ s%d CBo%d", c->o.socket, i);
 			vcheck_sum(c, &e, kname, what, "per hop", &lk[i], 1, hops, lookups / nc, sb);
@@ -288,6 +336,8 @@ static int chase_one(struct vctx *c, enum chase_level lvl, int page, int home)
 	snprintf(what, sizeof(what), "OFFCORE DMND_DATA_RD.LLC_HIT cpu%d", cpu);
 	if (lvl == CL_LLC)
 		vcheck_sum(c, &e, kname, what, "per hop", &ofl, 1, hops, 1, one);
+	else if (lvl == CL_L2 && lookups > 0)
+		vcheck_sum(c, &e, kname, what, "per hop", &ofl, 1, hops, lookups, conflict);
 	else
 		vcheck_zero(c, &e, kname, what, "per hop", &ofl, 1, hops,
 			    lvl == CL_MEM ? 1 - one.lo + zero : zero,
