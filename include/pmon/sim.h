@@ -81,9 +81,13 @@ enum pmon_sim_clock_mode {
 };
 
 /* Highest load= rate (bytes per second).  The emulator models every line of
- * the stream one by one (measured: about 15 ns a line on an x86-64 server core), so
- * 1G costs roughly a quarter of a CPU per second of wall time, paid by the
- * register access that catches up; faster streams would take most of one. */
+ * the stream one by one, through the whole memory hierarchy (each line is
+ * an L1, L2 and LLC miss and an LLC eviction: measured about 125 ns a line
+ * on an x86-64 server core), so 1G (15.6 M lines a second) costs about two
+ * CPUs per second of wall time and 100M about a fifth of one, paid by the
+ * register access that catches up.  The modelling time is left out of the
+ * followed time, so a stream too fast to keep up stays consistent: its
+ * emulated time just advances more slowly than the wall clock. */
 #define PMON_SIM_LOAD_MAX 2000000000ull
 
 /* Fill *shape with the defaults, then apply spec (NULL or "" = defaults).

@@ -195,7 +195,7 @@ void sim_box_write_reg(struct pmon_sim *sim, struct sim_box *b, int i, uint64_t 
 	b->reg[i] = (uint32_t)(v & valid);
 }
 
-void sim_box_signal(struct sim_box *b, uint32_t sigs)
+void sim_box_signal_counted(struct sim_box *b, uint32_t sigs)
 {
 	for (int i = 0; i < b->kind->nctr; i++) {
 		struct sim_ctr *c = &b->ctr[i];

@@ -313,8 +313,8 @@ static inline void prefetch_set(const struct sim_cache *c, uint64_t line)
 	size_t n = cache_set_bytes(c->ways);
 
 	for (size_t off = 0; off < n; off += 64)
-		__builtin_prefetch(p + off, 1);
-	__builtin_prefetch(p + n - 1, 1);
+		__builtin_prefetch(p + off, 0);
+	__builtin_prefetch(p + n - 1, 0);
 }
 
 /* Bring the sets a coming access of cpu to line will look at into the host

@@ -73,14 +73,12 @@ static inline int nid_ok(unsigned umask, uint32_t filt, int nid)
 	return !(umask & 0x40) || ((F_NID(filt) >> nid) & 1);
 }
 
-void sim_cbo_lookup(struct sim_box *b, unsigned type, int state, int nid)
+void sim_cbo_lookup_counted(struct sim_box *b, unsigned type, int state, int nid)
 {
 	static const unsigned state_bit[] = {
 		[SIM_I] = 0x01, [SIM_S] = 0x02, [SIM_E] = 0x04, [SIM_M] = 0x08, [SIM_F] = 0x10,
 	};
 
-	if (!b->mon)
-		return;
 	for (int i = 0; i < 4; i++) {
 		struct sim_ctr *c = &b->ctr[i];
 		if (c->active && c->sig == SIM_SIG_LLC_LOOKUP && (c->arg & type) &&
@@ -89,13 +87,11 @@ void sim_cbo_lookup(struct sim_box *b, unsigned type, int state, int nid)
 	}
 }
 
-void sim_cbo_victim(struct sim_box *b, int state, int nid)
+void sim_cbo_victim_counted(struct sim_box *b, int state, int nid)
 {
 	/* F victims count as S (the umasks have no F) */
 	unsigned bit = state == SIM_M ? 0x01 : state == SIM_E ? 0x02 : 0x04;
 
-	if (!b->mon)
-		return;
 	for (int i = 0; i < 4; i++) {
 		struct sim_ctr *c = &b->ctr[i];
 		unsigned states = c->arg & 0x07;
@@ -105,11 +101,9 @@ void sim_cbo_victim(struct sim_box *b, int state, int nid)
 	}
 }
 
-void sim_cbo_tor(struct sim_box *b, enum sim_tor_class cls, unsigned opc, int miss, int nid,
+void sim_cbo_tor_counted(struct sim_box *b, enum sim_tor_class cls, unsigned opc, int miss, int nid,
 		 uint64_t occ_cycles)
 {
-	if (!b->mon)
-		return;
 	for (int i = 0; i < 4; i++) {
 		struct sim_ctr *c = &b->ctr[i];
 		int match;

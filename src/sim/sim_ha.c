@@ -41,13 +41,11 @@ static void ha_decode(struct sim_ctr *c, uint32_t ctl)
 }
 
 /* Every request also allocates a tracker entry. */
-void sim_ha_request(struct sim_box *b, enum sim_ha_what what, int local)
+void sim_ha_request_counted(struct sim_box *b, enum sim_ha_what what, int local)
 {
 	unsigned bit = what == SIM_HA_READ ? 0x03 : 0x0C;
 
 	(void)local;                          /* READS/WRITES count both requesters */
-	if (!b->mon)
-		return;
 	for (int i = 0; i < 4; i++) {
 		struct sim_ctr *c = &b->ctr[i];
 		if (!c->active)
@@ -57,21 +55,17 @@ void sim_ha_request(struct sim_box *b, enum sim_ha_what what, int local)
 	}
 }
 
-void sim_ha_imc_write(struct sim_box *b)
+void sim_ha_imc_write_counted(struct sim_box *b)
 {
-	if (!b->mon)
-		return;
 	for (int i = 0; i < 4; i++)
 		if (b->ctr[i].active && b->ctr[i].sig == SIM_SIG_HA_IMC_WR)
 			sim_ctr_events(&b->ctr[i], 1);
 }
 
-void sim_ha_txr_bl(struct sim_box *b, int to_qpi)
+void sim_ha_txr_bl_counted(struct sim_box *b, int to_qpi)
 {
 	unsigned bit = to_qpi ? 0x04 : 0x01;
 
-	if (!b->mon)
-		return;
 	for (int i = 0; i < 4; i++)
 		if (b->ctr[i].active && b->ctr[i].sig == SIM_SIG_HA_TXR_BL && (b->ctr[i].arg & bit))
 			sim_ctr_events(&b->ctr[i], 1);

@@ -303,7 +303,12 @@ void sim_box_write_fixed_ctl(struct pmon_sim *sim, struct sim_box *b, uint64_t v
 void sim_box_write_reg(struct pmon_sim *sim, struct sim_box *b, int i, uint64_t v,
 		       uint32_t valid, const char *regname);
 /* Feed n occurrences of memory signals sigs to a box's counters. */
-void sim_box_signal(struct sim_box *b, uint32_t sigs);
+void sim_box_signal_counted(struct sim_box *b, uint32_t sigs);
+static inline void sim_box_signal(struct sim_box *b, uint32_t sigs)
+{
+	if (b->mon)
+		sim_box_signal_counted(b, sigs);
+}
 /* Threshold field of a control value for this kind. */
 unsigned sim_kind_thresh(const struct sim_kind *k, uint64_t ctl);
 
@@ -376,7 +381,7 @@ void sim_hier_free(struct pmon_sim *sim);
 void sim_line_access(struct pmon_sim *sim, int cpu, uint64_t line, enum pmon_sim_kind kind);
 /* Warm the host caches for a coming access (no effect on the model). */
 void sim_line_prefetch(struct pmon_sim *sim, int cpu, uint64_t line);
-#define SIM_LOOKAHEAD 16
+#define SIM_LOOKAHEAD 8
 /* Drop every cached copy of a line, in every socket, without a write-back. */
 void sim_line_discard(struct pmon_sim *sim, uint64_t line);
 void sim_flush(struct pmon_sim *sim);
@@ -402,16 +407,56 @@ enum sim_tor_class { SIM_TOR_REQ, SIM_TOR_WB, SIM_TOR_EVICT };
 #define SIM_OPC_DRD     0x182u
 #define SIM_OPC_WCILF   0x18cu
 #define SIM_OPC_WBMTOI  0x1c4u
-void sim_cbo_lookup(struct sim_box *b, unsigned type, int state, int nid);
-void sim_cbo_victim(struct sim_box *b, int state, int nid);
-void sim_cbo_tor(struct sim_box *b, enum sim_tor_class cls, unsigned opc, int miss, int nid,
-		 uint64_t occ_cycles);
+/* The *_counted functions match the box's counters; the inline wrappers
+ * skip the call while no counter of the box counts a memory signal. */
+void sim_cbo_lookup_counted(struct sim_box *b, unsigned type, int state, int nid);
+void sim_cbo_victim_counted(struct sim_box *b, int state, int nid);
+void sim_cbo_tor_counted(struct sim_box *b, enum sim_tor_class cls, unsigned opc, int miss,
+			 int nid, uint64_t occ_cycles);
 enum sim_ha_what { SIM_HA_READ, SIM_HA_WRITE };
-void sim_ha_request(struct sim_box *b, enum sim_ha_what what, int local);
-void sim_ha_imc_write(struct sim_box *b);
-void sim_ha_txr_bl(struct sim_box *b, int to_qpi);
+void sim_ha_request_counted(struct sim_box *b, enum sim_ha_what what, int local);
+void sim_ha_imc_write_counted(struct sim_box *b);
+void sim_ha_txr_bl_counted(struct sim_box *b, int to_qpi);
 enum sim_qpi_class { SIM_QPI_SNP, SIM_QPI_HOM_REQ, SIM_QPI_HOM_NONREQ, SIM_QPI_DRS, SIM_QPI_NDR };
-void sim_qpi_count(struct sim_box *b, int rx, enum sim_qpi_class cls, unsigned data_flits);
+void sim_qpi_count_counted(struct sim_box *b, int rx, enum sim_qpi_class cls, unsigned data_flits);
+
+static inline void sim_cbo_lookup(struct sim_box *b, unsigned type, int state, int nid)
+{
+	if (b->mon)
+		sim_cbo_lookup_counted(b, type, state, nid);
+}
+static inline void sim_cbo_victim(struct sim_box *b, int state, int nid)
+{
+	if (b->mon)
+		sim_cbo_victim_counted(b, state, nid);
+}
+static inline void sim_cbo_tor(struct sim_box *b, enum sim_tor_class cls, unsigned opc, int miss,
+			       int nid, uint64_t occ_cycles)
+{
+	if (b->mon)
+		sim_cbo_tor_counted(b, cls, opc, miss, nid, occ_cycles);
+}
+static inline void sim_ha_request(struct sim_box *b, enum sim_ha_what what, int local)
+{
+	if (b->mon)
+		sim_ha_request_counted(b, what, local);
+}
+static inline void sim_ha_imc_write(struct sim_box *b)
+{
+	if (b->mon)
+		sim_ha_imc_write_counted(b);
+}
+static inline void sim_ha_txr_bl(struct sim_box *b, int to_qpi)
+{
+	if (b->mon)
+		sim_ha_txr_bl_counted(b, to_qpi);
+}
+static inline void sim_qpi_count(struct sim_box *b, int rx, enum sim_qpi_class cls,
+				 unsigned data_flits)
+{
+	if (b->mon)
+		sim_qpi_count_counted(b, rx, cls, data_flits);
+}
 
 /* ---- log and violations (sim_log.c) ---- */
 int sim_log_init(struct pmon_sim *sim, size_t cap);

@@ -34,10 +34,8 @@ static void qpi_decode(struct sim_ctr *c, uint32_t ctl)
 }
 
 /* One message through a port: a header flit, and data flits for DRS. */
-void sim_qpi_count(struct sim_box *b, int rx, enum sim_qpi_class cls, unsigned data)
+void sim_qpi_count_counted(struct sim_box *b, int rx, enum sim_qpi_class cls, unsigned data)
 {
-	if (!b->mon)
-		return;
 	for (int i = 0; i < 4; i++) {
 		struct sim_ctr *c = &b->ctr[i];
 		unsigned um = c->arg & 0xFF, grp = (c->arg >> 8) & 0xFF;
