@@ -16,6 +16,10 @@ static void cache_layout(struct sim_cache *c, uint8_t *mem, size_t stride, uint6
 	c->sets = (uint32_t)sets;
 	c->ways = ways;
 	c->setmask = (sets & (sets - 1)) ? 0 : (uint32_t)(sets - 1);
+	c->off_ptag = 8 * ways;
+	c->off_rank = c->off_ptag + 2 * round_up(ways, 8);
+	c->off_st = c->off_rank + round_up(ways, 16);
+	c->off_cv = c->off_st + ways;
 }
 
 /* Every set empty, LRU ranks in way order. */

@@ -47,9 +47,8 @@ static inline size_t cache_set_bytes(uint32_t ways)
 static inline struct sim_set cache_set_at(const struct sim_cache *c, uint32_t set)
 {
 	uint8_t *p = c->mem + (size_t)set * c->stride;
-	uint32_t w = c->ways, pt = 8 * w, rk = pt + 2 * round_up(w, 8), st = rk + round_up(w, 16);
-	struct sim_set s = { (uint64_t *)(void *)p, (uint16_t *)(void *)(p + pt), (int8_t *)(p + rk),
-			     p + st, p + st + w, w };
+	struct sim_set s = { (uint64_t *)(void *)p, (uint16_t *)(void *)(p + c->off_ptag),
+			     (int8_t *)(p + c->off_rank), p + c->off_st, p + c->off_cv, c->ways };
 
 	return s;
 }

@@ -168,6 +168,7 @@ struct sim_cache {
 	size_t stride;
 	uint32_t sets, ways;
 	uint32_t setmask;       /* sets - 1 when sets is a power of two, else 0 */
+	uint32_t off_ptag, off_rank, off_st, off_cv;   /* within a set's block */
 };
 
 struct sim_pcore {              /* a physical core's private caches */
