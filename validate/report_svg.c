@@ -12,7 +12,7 @@
 #include "report.h"
 
 #define ROW 16
-#define LABEL_W 470
+#define LABEL_W 500
 #define PLOT_W 420
 #define RES_W 60
 #define TOP 64

@@ -110,6 +110,11 @@ void vcheck_tol_text(const struct vcheck *c, char *buf, size_t len)
 		snprintf(buf, len, "<= %g", c->hi);
 		return;
 	}
+	if (isinf(c->hi)) {
+		pct(a, sizeof(a), 1 - c->lo);
+		snprintf(buf, len, "at least -%s", a);
+		return;
+	}
 	if (c->lo == 1 && c->hi == 1) {
 		snprintf(buf, len, "exact");
 		return;
