@@ -494,7 +494,9 @@ int pmon_sim_vtraffic(pmon_sim_t *sim, int cpu, uint64_t vaddr, enum pmon_sim_ki
  * element is a line-aligned virtual address OR'ed with its kind (bits 1:0).
  * One lock round trip per call.  Checks every element before modelling any:
  * a bad kind or an address outside the regions is PMON_EINVAL / PMON_ERANGE
- * and nothing is done. */
+ * and nothing is done.  (A first touch that finds its socket out of frames
+ * stops the call there with PMON_ENOMEM: the references before it were
+ * modelled.) */
 int pmon_sim_vtraffic_refs(pmon_sim_t *sim, int cpu, const uint64_t *refs, size_t n);
 /* Write back every dirty line (DRAM writes at the homes, counted by HA/iMC/
  * QPI like any write-back) and drop every cached line of every socket. */

@@ -21,8 +21,11 @@ static inline int nid_of(const struct pmon_sim *sim, int socket)
 	return sim->sock[socket].nodeid;
 }
 
-static void qpi_msg(struct pmon_sim *sim, int from, int to, uint64_t line,
-		    enum sim_qpi_class cls, unsigned data)
+/* (the three helpers below are on every miss's path: inlined) */
+#define HOT static inline __attribute__((always_inline))
+
+HOT void qpi_msg(struct pmon_sim *sim, int from, int to, uint64_t line,
+	     enum sim_qpi_class cls, unsigned data)
 {
 	int link = (int)(line & 1);
 	struct pmon_sim_qpi_truth *tx = &sim->sock[from].qpi_truth[link];
@@ -52,7 +55,7 @@ static void dram_write(struct pmon_sim *sim, int home, uint64_t line)
 }
 
 /* A request arriving at the home agent of `home` from socket `from`. */
-static void ha_request(struct pmon_sim *sim, int home, int from, enum sim_ha_what what)
+HOT void ha_request(struct pmon_sim *sim, int home, int from, enum sim_ha_what what)
 {
 	struct sim_socket *h = &sim->sock[home];
 	int local = home == from;
@@ -125,7 +128,7 @@ static void llc_evict(struct pmon_sim *sim, int socket, unsigned slice, const st
  * that socket's slice, and the state the socket held it in (M when dirty
  * anywhere in it).  inval: the line leaves the socket; else it stays
  * Shared there. */
-static int socket_snoop(struct pmon_sim *sim, int socket, uint64_t line, int inval)
+HOT int socket_snoop(struct pmon_sim *sim, int socket, uint64_t line, int inval)
 {
 	struct sim_socket *s = &sim->sock[socket];
 	unsigned slice = sim_line_slice(line, sim->shape.cores);
