@@ -38,7 +38,7 @@ int exp_chan(struct vctx *c)
 		vskip(c, "chan: the hardware's channel interleave is undocumented; probe needs the emulated map");
 		return 0;
 	}
-	int ch = c->g.channels, s = c->o.socket, target = 1 % ch;
+	int ch = c->g.channels, s = vhome(c), target = 1 % ch;
 	int shown = c->o.brk == VB_CHANNEL ? (target + 1) % ch : target;
 	size_t bytes = c->o.quick ? (1u << 20) : (8u << 20);
 	struct karr x;

@@ -367,11 +367,9 @@ int exp_chase(struct vctx *c)
 	int rc = 0;
 	for (int page = 0; page <= 1 && rc == 0; page++)
 		for (int l = CL_L1; l <= CL_MEM && rc == 0; l++)
-			rc = chase_one(c, (enum chase_level)l, page, c->o.socket);
+			rc = chase_one(c, (enum chase_level)l, page, vhome(c));
 	/* NUMA: the memory-sized line chase with its set on the other socket. */
-	if (rc == 0 && (c->o.kernels >> VK_NUMA & 1) && c->g.sockets > 1) {
-		int remote = c->o.remote >= 0 ? c->o.remote : (c->o.socket + 1) % c->g.sockets;
-		rc = chase_one(c, CL_MEM, 0, remote);
-	}
+	if (rc == 0 && (c->o.kernels >> VK_NUMA & 1) && c->g.sockets > 1 && !c->o.place_remote)
+		rc = chase_one(c, CL_MEM, 0, vremote(c));
 	return rc;
 }

@@ -44,7 +44,7 @@ static int dgemm_alloc(struct vctx *c, struct darg *d, struct karr *arr, size_t 
 	d->c = &arr[2];
 	d->n = n;
 	for (int i = 0; i < 3; i++)
-		if ((rc = varr_alloc(c, &arr[i], n * n * 8, VP_SOCKET, c->o.socket)) != 0)
+		if ((rc = varr_alloc(c, &arr[i], n * n * 8, VP_SOCKET, vhome(c))) != 0)
 			return rc;
 	double *a = arr[0].host, *b = arr[1].host, *cc = arr[2].host;
 	for (size_t i = 0; i < n; i++)
@@ -105,10 +105,10 @@ static int dgemm_one(struct vctx *c, size_t n)
 	struct darg d;
 	struct dgemm_expect x;
 	char kname[40], what[96];
-	int rc, ch = c->g.channels, s = c->o.socket, rd[4], wr[4];
+	int rc, ch = c->g.channels, s = vhome(c), rd[4], wr[4];
 	double t0, t1, w0 = vnow_ns();
 
-	snprintf(kname, sizeof(kname), "dgemm-%zu-%s", n, tag);
+	snprintf(kname, sizeof(kname), "dgemm-%zu-%s%s", n, tag, c->o.place_remote ? "-remote" : "");
 	if ((rc = dgemm_alloc(c, &d, arr, n)) != 0 || (rc = vpar(c, c->nthreads, c->cpus, touch_work, &d)))
 		goto out;
 	/* touch_work zeroed A and B on the host too: fill them again. */

@@ -75,6 +75,7 @@ struct sev {
 	int ha_rd, ha_wr;
 	int lrd[4], lwr[4];      /* requester socket (remote runs) */
 	int qtx_home[2], qtx_req[2];   /* QPI data flits sent by home / requester, per link */
+	int qdrs_home[2], qdrs_req[2]; /* QPI data-response flits (header + data), per link */
 };
 
 static int stream_events(struct vctx *c, struct vevents *e, const char *kname, int home,
@@ -113,7 +114,12 @@ static int stream_events(struct vctx *c, struct vevents *e, const char *kname, i
 					       "snbep_unc_qpi%d::UNC_Q_TXL_FLITS_G0:DATA:socket=%d", l, home);
 			ev->qtx_req[l] = vadd(c, e, kname,
 					      "snbep_unc_qpi%d::UNC_Q_TXL_FLITS_G0:DATA:socket=%d", l, req);
-			if (ev->qtx_home[l] == -2 || ev->qtx_req[l] == -2)
+			ev->qdrs_home[l] = vadd(c, e, kname,
+						"snbep_unc_qpi%d::UNC_Q_TXL_FLITS_G1:DRS:socket=%d", l, home);
+			ev->qdrs_req[l] = vadd(c, e, kname,
+					       "snbep_unc_qpi%d::UNC_Q_TXL_FLITS_G1:DRS:socket=%d", l, req);
+			if (ev->qtx_home[l] == -2 || ev->qtx_req[l] == -2 || ev->qdrs_home[l] == -2 ||
+			    ev->qdrs_req[l] == -2)
 				return -1;
 		}
 	}
@@ -159,6 +165,12 @@ static void stream_checks(struct vctx *c, struct vevents *e, const char *kname, 
 		vcheck_sum(c, e, kname, what, "flits", ev->qtx_home, 2, 1, 8 * rd, bt);
 		snprintf(what, sizeof(what), "QPI TxL data flits s%d (requester) both links", req);
 		vcheck_sum(c, e, kname, what, "flits", ev->qtx_req, 2, 1, 8 * wr, bt);
+		/* The whole data message: one header flit and 8 data flits, 9
+		 * flits a line. */
+		snprintf(what, sizeof(what), "QPI TxL DRS flits s%d (home), 9 a line", home);
+		vcheck_sum(c, e, kname, what, "flits", ev->qdrs_home, 2, 1, 9 * rd, bt);
+		snprintf(what, sizeof(what), "QPI TxL DRS flits s%d (requester), 9 a line", req);
+		vcheck_sum(c, e, kname, what, "flits", ev->qdrs_req, 2, 1, 9 * wr, bt);
 	}
 	(void)lines;
 }
@@ -242,7 +254,7 @@ static int stream_run(struct vctx *c, const char *prefix, int home, unsigned mas
 
 int exp_stream(struct vctx *c)
 {
-	return stream_run(c, "stream", c->o.socket, 0xf, 1);
+	return stream_run(c, c->o.place_remote ? "stream-remote" : "stream", vhome(c), 0xf, 1);
 }
 
 /* NUMA: Triad with its memory on the remote socket (QPI, HA at home), and
@@ -253,6 +265,5 @@ int exp_numa(struct vctx *c)
 		vskip(c, "numa: one socket only, no remote memory");
 		return 0;
 	}
-	int remote = c->o.remote >= 0 ? c->o.remote : (c->o.socket + 1) % c->g.sockets;
-	return stream_run(c, "numa-remote", remote, 1u << SK_TRIAD, 0);
+	return stream_run(c, "numa-remote", vremote(c), 1u << SK_TRIAD, 0);
 }

@@ -58,4 +58,5 @@ void vgeom_from_hw(const struct pmon_machine *m, struct vgeom *g)
 	g->l2_ways = (int)sc(_SC_LEVEL2_CACHE_ASSOC, 8);
 	g->llc_ways = (int)sc(_SC_LEVEL3_CACHE_ASSOC, 20);
 	g->prefetch = 1;                 /* silicon prefetches unless disabled */
+	g->pclk_hz = 800e6;              /* the PCU clock is a constant 800 MHz */
 }

@@ -30,6 +30,8 @@ static void usage(FILE *f)
 "  -t, --threads=N             kernel threads on the local socket (default 2)\n"
 "  -s, --socket=N              local socket (default 0)\n"
 "  -r, --remote=N              socket holding remote memory (default: the next)\n"
+"  -p, --place=local|remote    where every kernel's memory lives (default\n"
+"                              local; the numa kernel is always remote)\n"
 "  -o, --output=DIR            where report.json and chart.svg go\n"
 "                              (default validate-report)\n"
 "      --stream-mult=X         STREAM arrays of X times the LLC (default 4)\n"
@@ -176,6 +178,7 @@ int main(int argc, char **argv)
 		{ "shape", required_argument, 0, 'm' }, { "threads", required_argument, 0, 't' },
 		{ "socket", required_argument, 0, 's' }, { "remote", required_argument, 0, 'r' },
 		{ "output", required_argument, 0, 'o' }, { "quick", no_argument, 0, 'q' },
+		{ "place", required_argument, 0, 'p' },
 		{ "stream-mult", required_argument, 0, 1 }, { "dgemm", required_argument, 0, 2 },
 		{ "clock-ms", required_argument, 0, 3 }, { "break", required_argument, 0, 4 },
 		{ "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 }
@@ -193,7 +196,7 @@ int main(int argc, char **argv)
 	c->o.remote = -1;
 	c->o.stream_mult = 4;
 	c->o.clock_ms = 300;
-	while ((opt = getopt_long(argc, argv, "b:k:m:t:s:r:o:qh", lo, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "b:k:m:t:s:r:o:p:qh", lo, NULL)) != -1) {
 		switch (opt) {
 		case 'b': c->o.backend = optarg; break;
 		case 'k': if (parse_kernels(optarg, &c->o.kernels)) goto out; break;
@@ -202,6 +205,13 @@ int main(int argc, char **argv)
 		case 's': if (parse_long("socket", optarg, 0, 7, &v)) goto out; c->o.socket = (int)v; break;
 		case 'r': if (parse_long("remote", optarg, 0, 7, &v)) goto out; c->o.remote = (int)v; break;
 		case 'o': c->o.outdir = optarg; break;
+		case 'p':
+			if (strcmp(optarg, "local") && strcmp(optarg, "remote")) {
+				fprintf(stderr, "pmon-validate: --place=%s: want local or remote\n", optarg);
+				goto out;
+			}
+			c->o.place_remote = strcmp(optarg, "remote") == 0;
+			break;
 		case 'q': c->o.quick = 1; c->o.clock_ms = 100; break;
 		case 1: {
 			char *end;

@@ -28,6 +28,18 @@ double vnow_ns(void)
 }
 
 /* ------------------------------------------------------------- memory */
+int vremote(const struct vctx *c)
+{
+	if (c->o.remote >= 0)
+		return c->o.remote;
+	return c->g.sockets > 1 ? (c->o.socket + 1) % c->g.sockets : c->o.socket;
+}
+
+int vhome(const struct vctx *c)
+{
+	return c->o.place_remote ? vremote(c) : c->o.socket;
+}
+
 int varr_alloc(struct vctx *c, struct karr *a, size_t bytes, enum vplace place, int socket)
 {
 	memset(a, 0, sizeof(*a));

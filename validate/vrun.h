@@ -32,6 +32,7 @@ struct vopts {
 	int threads;             /* kernel threads (on the local socket) */
 	int socket;              /* local socket */
 	int remote;              /* remote socket for NUMA (-1: the next one) */
+	int place_remote;        /* --place=remote: every kernel's memory on the remote socket */
 	int quick;               /* the short suite of make check */
 	double stream_mult;      /* STREAM arrays = stream_mult x LLC */
 	unsigned long dgemm_n[2];/* fits-LLC and exceeds-LLC sizes (0: from the LLC) */
@@ -67,6 +68,10 @@ struct vctx {
 	((c)->sim ? name##_emu(__VA_ARGS__) : name##_native(__VA_ARGS__))
 
 /* ------------------------------------------------------------- memory */
+/* The remote socket, and the socket that holds the kernels' memory (local,
+ * or remote with --place=remote). */
+int vremote(const struct vctx *c);
+int vhome(const struct vctx *c);
 enum vplace { VP_SOCKET, VP_FIRST_TOUCH };
 /* bytes of memory the kernel sees (host) and its address on the emulated
  * machine, placed on socket (VP_SOCKET) or by the first touch. */

@@ -4,7 +4,8 @@
  * Runs pmon-validate ($PMON_VALIDATE; reports under $PMON_VALIDATE_OUT):
  *   1. the quick suite on a small emulated machine: exit 0, no FAIL, every
  *      kernel group present;
- *   2. a one-socket, six-core, three-channel machine: exit 0;
+ *   2. DGEMM whose C exceeds the LLC, every kernel's memory on the remote
+ *      socket, and a one-socket, six-core, three-channel machine: exit 0;
  *   3. each deliberate breakage (--break=umask|channel|socket|wrap): exit 1,
  *      and the checks that FAIL are exactly the ones the breakage affects,
  *      named here from what was broken (not from the run's output).
@@ -120,6 +121,28 @@ static void test_dgemm_exceeds(void)
 	json_decref(j);
 }
 
+/* Every kernel's memory on the remote socket. */
+static void test_place_remote(void)
+{
+	const char *args[] = { "--shape", QSHAPE, "--place=remote", "--kernels=stream,chase,dgemm,chan",
+			       "--dgemm=128,256", NULL };
+	int rc = run("place-remote", args);
+	CHECK_EQ_INT(rc, 0, "--place=remote: exit status");
+	json_t *j = load("place-remote");
+	if (!j)
+		return;
+	json_t *checks = json_object_get(j, "checks"), *c;
+	size_t i, remote_dram = 0;
+	CHECK_EQ_INT(json_integer_value(json_object_get(j, "failed")), 0, "--place=remote: failed");
+	CHECK(count_kernel(checks, "stream-remote-copy") > 0, "remote STREAM checks present");
+	CHECK(count_kernel(checks, "dgemm-128-fits-remote") > 0, "remote DGEMM checks present");
+	json_array_foreach(checks, i, c)
+		remote_dram += strcmp(str(c, "kernel"), "chase-line-mem-remote") == 0 &&
+			       strstr(str(c, "event"), "REMOTE_DRAM") != NULL;
+	CHECK_EQ_INT(remote_dram, 1, "the memory-level chase counts remote DRAM responses");
+	json_decref(j);
+}
+
 static void test_shape(void)
 {
 	const char *args[] = { "--shape", "sockets=1,cores=6,llc=3M,channels=3,l1=16K,l2=64K",
@@ -211,6 +234,7 @@ int main(void)
 	CHECK(system(cmd) == 0, "mkdir %s", outdir);
 	test_quick();
 	test_dgemm_exceeds();
+	test_place_remote();
 	test_shape();
 	/* 4 channels: Copy's RD total and 4 channel checks; the probe's ch1;
 	 * the remote Triad's RD and WR totals and 4 + 4 channel checks at the
