@@ -1,0 +1,188 @@
+/*
+ * test_sim_invariants.c - the hierarchy's invariants under random traffic
+ * (loads, stores, streaming stores from every CPU of two sockets, lines of
+ * both homes, caches small enough to evict all the time), checked by
+ * walking the emulator's arrays every few hundred accesses:
+ *  - every valid LLC line is in the slice its hash names and in the set its
+ *    index names; the socket's valid-line count is exact;
+ *  - inclusion: an L1 line is in its L2, an L2 line is in its socket's LLC
+ *    with the core's valid bit set;
+ *  - single writer: a line a core holds E or M is in no other core's caches
+ *    and no other socket's LLC; a line an LLC holds E or M is in no other
+ *    socket's LLC;
+ *  - each set's LRU ranks are a permutation, empty ways ranked last.
+ */
+#include <stdlib.h>
+
+#include "sim_fixture.h"
+#include "sim/sim_hier.h"
+
+static char why[256];
+
+static int fail(const char *msg, uint64_t line)
+{
+	snprintf(why, sizeof why, "%s (line 0x%llx)", msg, (unsigned long long)line);
+	return -1;
+}
+
+static int ranks_ok(const struct sim_cache *c)
+{
+	for (uint32_t i = 0; i < c->sets; i++) {
+		struct sim_set s = cache_set_at(c, i);
+		uint32_t seen = 0, valid = 0;
+		for (uint32_t w = 0; w < c->ways; w++) {
+			if (s.rank[w] < 0 || (uint32_t)s.rank[w] >= c->ways)
+				return fail("rank out of range", 0);
+			seen |= 1u << s.rank[w];
+			valid += s.tag[w] != 0;
+		}
+		if (seen != (c->ways == 32 ? ~0u : (1u << c->ways) - 1))
+			return fail("ranks not a permutation", 0);
+		for (uint32_t w = 0; w < c->ways; w++)
+			if (!s.tag[w] && (uint32_t)s.rank[w] < valid)
+				return fail("an empty way ranks above a valid one", 0);
+	}
+	return 0;
+}
+
+/* The way of line in a cache, -1 none. */
+static int where(const struct sim_cache *c, uint64_t line, struct sim_set *out)
+{
+	*out = cache_set(c, line);
+	return set_find(out, line);
+}
+
+static int core_state(struct pmon_sim *m, int gcore, uint64_t line)
+{
+	struct sim_set s;
+	int w2 = where(&m->pcore[gcore].l2, line, &s), st;
+	if (w2 < 0)
+		return SIM_I;
+	st = s.st[w2];
+	int w1 = where(&m->pcore[gcore].l1, line, &s);
+	return (w1 >= 0 && s.st[w1] == SIM_M) ? SIM_M : st;
+}
+
+static int check(struct pmon_sim *m)
+{
+	const struct pmon_sim_shape *sh = &m->shape;
+
+	for (int s = 0; s < sh->sockets; s++) {
+		uint64_t valid = 0;
+		for (int k = 0; k < sh->cores; k++) {
+			const struct sim_cache *c = &m->sock[s].llc[k];
+			if (ranks_ok(c))
+				return -1;
+			for (uint32_t i = 0; i < c->sets; i++) {
+				struct sim_set set = cache_set_at(c, i);
+				for (uint32_t w = 0; w < c->ways; w++) {
+					if (!set.tag[w])
+						continue;
+					uint64_t line = set.tag[w] - 1;
+					valid++;
+					if ((int)sim_line_slice(line, sh->cores) != k)
+						return fail("LLC line in the wrong slice", line);
+					if (line % c->sets != i)
+						return fail("LLC line in the wrong set", line);
+					if (set.ptag[w] != ptag_of(line))
+						return fail("partial tag", line);
+					if (set.st[w] == SIM_E || set.st[w] == SIM_M)
+						for (int o = 0; o < sh->sockets; o++) {
+							struct sim_set x;
+							if (o != s && where(&m->sock[o].llc[k], line, &x) >= 0)
+								return fail("E/M in one LLC, present in another", line);
+						}
+				}
+			}
+		}
+		if (valid != m->sock[s].llc_valid)
+			return fail("LLC valid-line count", valid);
+	}
+	for (int g = 0; g < sh->sockets * sh->cores; g++) {
+		const struct sim_pcore *pc = &m->pcore[g];
+		int s = g / sh->cores, lc = g % sh->cores;
+		if (ranks_ok(&pc->l1) || ranks_ok(&pc->l2))
+			return -1;
+		for (uint32_t i = 0; i < pc->l1.sets; i++) {
+			struct sim_set set = cache_set_at(&pc->l1, i), x;
+			for (uint32_t w = 0; w < pc->l1.ways; w++)
+				if (set.tag[w] && where(&pc->l2, set.tag[w] - 1, &x) < 0)
+					return fail("L1 line not in the L2", set.tag[w] - 1);
+		}
+		for (uint32_t i = 0; i < pc->l2.sets; i++) {
+			struct sim_set set = cache_set_at(&pc->l2, i), x;
+			for (uint32_t w = 0; w < pc->l2.ways; w++) {
+				if (!set.tag[w])
+					continue;
+				uint64_t line = set.tag[w] - 1;
+				int lw = where(&m->sock[s].llc[sim_line_slice(line, sh->cores)], line, &x);
+				if (lw < 0)
+					return fail("L2 line not in its LLC", line);
+				if (!(x.cv[lw] & (1u << lc)))
+					return fail("L2 line without its core-valid bit", line);
+				int st = core_state(m, g, line);
+				if (st != SIM_E && st != SIM_M)
+					continue;
+				for (int o = 0; o < sh->sockets * sh->cores; o++)
+					if (o != g && core_state(m, o, line) != SIM_I)
+						return fail("a core owns a line another core holds", line);
+				for (int o = 0; o < sh->sockets; o++)
+					if (o != s && where(&m->sock[o].llc[sim_line_slice(line, sh->cores)],
+							    line, &x) >= 0)
+						return fail("a core owns a line another socket holds", line);
+			}
+		}
+	}
+	return 0;
+}
+
+static void random_traffic(const char *spec, int nthreads_cpus, uint64_t nlines, int prefetch)
+{
+	char shape[256];
+	uint64_t r = 0x9E3779B97F4A7C15ull, mem;
+	int bad = 0;
+
+	snprintf(shape, sizeof shape, "%s%s", spec, prefetch ? ",prefetch=1" : "");
+	machine(shape);
+	mem = pmon_sim_shape(sim)->mem_bytes;
+	for (int i = 0; i < 200000 && !bad; i++) {
+		r ^= r << 13;
+		r ^= r >> 7;
+		r ^= r << 17;
+		int cpu = (int)(r % (uint64_t)nthreads_cpus);
+		uint64_t l = (r >> 8) % nlines, home = (r >> 40) & 1;
+		unsigned k = (unsigned)(r >> 50) % 10;
+		enum pmon_sim_kind kind = k < 5 ? PMON_SIM_LOAD : k < 9 ? PMON_SIM_STORE
+						     : PMON_SIM_NT_STORE;
+		pmon_sim_traffic(sim, cpu, home * mem + l * 64, kind, 1 + (r >> 60) % 3);
+		if (i % 500 == 499 && check(sim)) {
+			bad = 1;
+			CHECK(0, "%s: after %d accesses: %s", shape, i + 1, why);
+		}
+	}
+	if (!bad) {
+		pmon_sim_flush_caches(sim);
+		CHECK_EQ_INT(check(sim), 0, "after the flush");
+		for (int s = 0; s < 2; s++)
+			CHECK_EQ_U64(sim->sock[s].llc_valid, 0, "the flush empties the LLC");
+	}
+	CHECK(!bad, "%s: invariants held over 200000 random accesses", shape);
+}
+
+int main(void)
+{
+	/* 2 sockets x 2 cores x 2 threads; LLC 64K (2 slices of 512 lines, 4
+	 * ways), L2 4K, L1 1K: a working set of 4096 lines per home evicts at
+	 * every level */
+	const char *small = "sockets=2,cores=2,threads=2,llc=64K,llcways=4,l1=1K,l1ways=2,"
+			    "l2=4K,l2ways=4";
+	random_traffic(small, 8, 4096, 0);
+	random_traffic(small, 8, 4096, 1);
+	/* a working set that fits: more sharing, fewer evictions */
+	random_traffic(small, 8, 256, 0);
+	/* odd geometry: 3 cores, 5-way LLC with a set count not a power of two */
+	random_traffic("sockets=2,cores=3,threads=1,llc=96K,llcways=5,l1=2K,l1ways=2,l2=8K,"
+		       "l2ways=8", 6, 3000, 1);
+	sim_teardown();
+	return check_done("test_sim_invariants");
+}
