@@ -27,7 +27,10 @@ static void usage(FILE *f)
 "                              (default: all)\n"
 "  -m, --shape=SPEC            emulated machine shape, PMON_SIM syntax (default\n"
 "                              $PMON_SIM, else the default E5-2680 pair)\n"
-"  -t, --threads=N             kernel threads on the local socket (default 2)\n"
+"  -t, --threads=N             kernel threads on the local socket (default 2),\n"
+"                              pinned to its first N cores\n"
+"  -c, --cpus=LIST             pin the kernel threads to these CPUs instead\n"
+"                              (comma list, all on the local socket)\n"
 "  -s, --socket=N              local socket (default 0)\n"
 "  -r, --remote=N              socket holding remote memory (default: the next)\n"
 "  -p, --place=local|remote    where every kernel's memory lives (default\n"
@@ -97,7 +100,9 @@ static int open_backend(struct vctx *c)
 			return 0;
 		}
 		if (strcmp(b, "msr") == 0) {
-			fprintf(stderr, "pmon-validate: the hardware backend is not usable: %s\n", hwwhy);
+			fprintf(stderr, "pmon-validate: the hardware backend is not usable: %s\n"
+				"pmon-validate: --backend=sim (or auto) runs the suite on the emulated machine\n",
+				hwwhy);
 			return 2;
 		}
 	} else if (strcmp(b, "sim") != 0) {
@@ -114,7 +119,7 @@ static int open_backend(struct vctx *c)
 		spec[strlen(spec) - 1] = 0;
 	struct pmon_sim_shape shape;
 	if (pmon_sim_shape_parse(spec, &shape, why, sizeof(why)) != 0) {
-		fprintf(stderr, "pmon-validate: machine shape: %s\n", why);
+		fprintf(stderr, "pmon-validate: machine shape (--shape or $PMON_SIM): %s\n", why);
 		return 2;
 	}
 	c->sim = pmon_sim_create(&shape);
@@ -168,6 +173,35 @@ static int pick_cpus(struct vctx *c)
 		}
 	}
 	c->nthreads = want;
+	if (c->o.cpus) {
+		char buf[512], *save = NULL;
+		int n = 0;
+		snprintf(buf, sizeof(buf), "%s", c->o.cpus);
+		for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+			char *end;
+			long cpu = strtol(t, &end, 10);
+			int ncpu = c->sim ? pmon_sim_ncpus(pmon_sim_shape(c->sim)) : pmon_machine_ncpus(c->m);
+			if (*end || cpu < 0 || cpu >= ncpu || n == 64) {
+				fprintf(stderr, "pmon-validate: --cpus: '%s' is not a CPU of this machine (0..%d)\n",
+					t, ncpu - 1);
+				return -1;
+			}
+			int cs = c->sim ? -1 : pmon_machine_cpu_socket(c->m, (int)cpu);
+			if (c->sim)
+				pmon_sim_cpu_place(pmon_sim_shape(c->sim), (int)cpu, &cs, NULL, NULL);
+			if (cs != s) {
+				fprintf(stderr, "pmon-validate: --cpus: CPU %ld is on socket %d, not the local socket %d\n",
+					cpu, cs, s);
+				return -1;
+			}
+			c->cpus[n++] = (int)cpu;
+		}
+		if (n == 0) {
+			fprintf(stderr, "pmon-validate: --cpus: empty list\n");
+			return -1;
+		}
+		c->nthreads = n;
+	}
 	return 0;
 }
 
@@ -178,7 +212,7 @@ int main(int argc, char **argv)
 		{ "shape", required_argument, 0, 'm' }, { "threads", required_argument, 0, 't' },
 		{ "socket", required_argument, 0, 's' }, { "remote", required_argument, 0, 'r' },
 		{ "output", required_argument, 0, 'o' }, { "quick", no_argument, 0, 'q' },
-		{ "place", required_argument, 0, 'p' },
+		{ "place", required_argument, 0, 'p' }, { "cpus", required_argument, 0, 'c' },
 		{ "stream-mult", required_argument, 0, 1 }, { "dgemm", required_argument, 0, 2 },
 		{ "clock-ms", required_argument, 0, 3 }, { "break", required_argument, 0, 4 },
 		{ "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 }
@@ -196,7 +230,7 @@ int main(int argc, char **argv)
 	c->o.remote = -1;
 	c->o.stream_mult = 4;
 	c->o.clock_ms = 300;
-	while ((opt = getopt_long(argc, argv, "b:k:m:t:s:r:o:p:qh", lo, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "b:k:m:t:s:r:o:p:c:qh", lo, NULL)) != -1) {
 		switch (opt) {
 		case 'b': c->o.backend = optarg; break;
 		case 'k': if (parse_kernels(optarg, &c->o.kernels)) goto out; break;
@@ -205,6 +239,7 @@ int main(int argc, char **argv)
 		case 's': if (parse_long("socket", optarg, 0, 7, &v)) goto out; c->o.socket = (int)v; break;
 		case 'r': if (parse_long("remote", optarg, 0, 7, &v)) goto out; c->o.remote = (int)v; break;
 		case 'o': c->o.outdir = optarg; break;
+		case 'c': c->o.cpus = optarg; break;
 		case 'p':
 			if (strcmp(optarg, "local") && strcmp(optarg, "remote")) {
 				fprintf(stderr, "pmon-validate: --place=%s: want local or remote\n", optarg);

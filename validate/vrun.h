@@ -30,6 +30,7 @@ struct vopts {
 	const char *outdir;
 	unsigned kernels;        /* bit per enum vkernel */
 	int threads;             /* kernel threads (on the local socket) */
+	const char *cpus;        /* --cpus: the threads' CPUs, comma list */
 	int socket;              /* local socket */
 	int remote;              /* remote socket for NUMA (-1: the next one) */
 	int place_remote;        /* --place=remote: every kernel's memory on the remote socket */

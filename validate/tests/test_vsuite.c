@@ -121,11 +121,12 @@ static void test_dgemm_exceeds(void)
 	json_decref(j);
 }
 
-/* Every kernel's memory on the remote socket. */
+/* Every kernel's memory on the remote socket, threads on chosen CPUs (the
+ * first threads of cores 1 and 3). */
 static void test_place_remote(void)
 {
 	const char *args[] = { "--shape", QSHAPE, "--place=remote", "--kernels=stream,chase,dgemm,chan",
-			       "--dgemm=128,256", NULL };
+			       "--dgemm=128,256", "--cpus=2,6", NULL };
 	int rc = run("place-remote", args);
 	CHECK_EQ_INT(rc, 0, "--place=remote: exit status");
 	json_t *j = load("place-remote");
@@ -138,7 +139,7 @@ static void test_place_remote(void)
 	CHECK(count_kernel(checks, "dgemm-128-fits-remote") > 0, "remote DGEMM checks present");
 	json_array_foreach(checks, i, c)
 		remote_dram += strcmp(str(c, "kernel"), "chase-line-mem-remote") == 0 &&
-			       strstr(str(c, "event"), "REMOTE_DRAM") != NULL;
+			       strcmp(str(c, "event"), "OFFCORE DMND_DATA_RD.REMOTE_DRAM cpu2") == 0;
 	CHECK_EQ_INT(remote_dram, 1, "the memory-level chase counts remote DRAM responses");
 	json_decref(j);
 }
