@@ -166,9 +166,13 @@ void dgemm_expect(const struct vgeom *g, uint64_t n, uint64_t bk, int hw,
 		e->why = "reuse distance between LLC/4 and 2 LLC: set conflicts decide; band spans both";
 	} else if (!hw) {
 		/* A fitting operand at <= a quarter of the LLC: a set overflows
-		 * only in a far Poisson tail. */
+		 * only in a far Poisson tail; likewise an operand of >= 2 LLC
+		 * leaves a few sets with no more lines than ways, which keep
+		 * them. */
 		e->hi = 1.01;
-		e->why = "reuse distances vs LLC (<= LLC/4 or >= 2 LLC): model LRU exact; +1% for set overflow";
+		if (e->c_fits == 0 || e->b_fits == 0)
+			e->lo = 0.99;
+		e->why = "reuse distances vs LLC (<= LLC/4 or >= 2 LLC): model LRU exact; 1% for set overflow/underflow";
 	}
 	if (hw) {
 		e->lo = 0.95;

@@ -98,6 +98,7 @@ static void test_dgemm(void)
 	dgemm_expect(&g, 704, 64, 0, &e);
 	CHECK(e.c_fits == 0 && e.b_fits == 1, "704 on 2 MiB: c %d b %d", e.c_fits, e.b_fits);
 	CHECK(e.rd == 61952.0 * (1 + 1 + 11) && e.wr == 61952.0 * 11, "704: rd %g wr %g", e.rd, e.wr);
+	CHECK(e.lo == 0.99 && e.hi == 1.01, "704: band %g..%g", e.lo, e.hi);
 	/* n = 384 on 2 MiB: C 1.125 MiB + 0.375 MiB = 1.5 MiB, between 0.5 and 4
 	 * MiB: the band spans 1 + 1 + 1 to 1 + 1 + 6 panels. */
 	dgemm_expect(&g, 384, 64, 0, &e);
