@@ -64,11 +64,23 @@ static inline uint16_t ptag_of(uint64_t line)
 	return (uint16_t)(((line * 0xD6E8FEB86659FD93ull) >> 48) | 1);
 }
 
+/* v in every 16-bit / 8-bit lane, in registers (the compiler's
+ * _mm_set1 goes through memory on plain SSE2). */
+static inline __m128i splat16(uint16_t v)
+{
+	return _mm_shuffle_epi32(_mm_cvtsi32_si128((int)(v * 0x00010001u)), 0);
+}
+
+static inline __m128i splat8(uint8_t v)
+{
+	return _mm_shuffle_epi32(_mm_cvtsi32_si128((int)(v * 0x01010101u)), 0);
+}
+
 /* The way holding line, or -1: the partial tags (8 per compare) pick the
  * candidates, the full tag decides. */
 static inline int set_find(const struct sim_set *s, uint64_t line)
 {
-	__m128i key = _mm_set1_epi16((short)ptag_of(line));
+	__m128i key = splat16(ptag_of(line));
 
 	for (uint32_t k = 0; k < s->ways; k += 8) {
 		unsigned m = (unsigned)_mm_movemask_epi8(
@@ -89,7 +101,7 @@ static inline int set_find(const struct sim_set *s, uint64_t line)
  * least recently used: the way of rank ways-1. */
 static inline int set_victim(const struct sim_set *s)
 {
-	__m128i key = _mm_set1_epi8((char)(s->ways - 1));
+	__m128i key = splat8((uint8_t)(s->ways - 1));
 
 	for (uint32_t k = 0;; k += 16) {
 		unsigned m = (unsigned)_mm_movemask_epi8(
@@ -103,7 +115,7 @@ static inline int set_victim(const struct sim_set *s)
 /* Way w becomes the most recently used: the more recent ways age by one. */
 static inline void set_touch(const struct sim_set *s, int w)
 {
-	__m128i r = _mm_set1_epi8(s->rank[w]);
+	__m128i r = splat8((uint8_t)s->rank[w]);
 
 	for (uint32_t k = 0; k < s->ways; k += 16) {
 		__m128i *p = (__m128i *)(void *)(s->rank + k), v = _mm_loadu_si128(p);
@@ -115,7 +127,7 @@ static inline void set_touch(const struct sim_set *s, int w)
 /* Way w is emptied and becomes the next to fill. */
 static inline void set_drop(const struct sim_set *s, int w)
 {
-	__m128i r = _mm_set1_epi8(s->rank[w]), n = _mm_set1_epi8((char)s->ways);
+	__m128i r = splat8((uint8_t)s->rank[w]), n = splat8((uint8_t)s->ways);
 
 	for (uint32_t k = 0; k < s->ways; k += 16) {
 		__m128i *p = (__m128i *)(void *)(s->rank + k), v = _mm_loadu_si128(p);
