@@ -2,8 +2,9 @@
  * sim_llc.c - past the cores' L2: the LLC slices of each socket (MESIF
  * states, core-valid bits, inclusive back-invalidation), the home agents
  * (home snoop: the home snoops every socket but the requester's), the DRAM
- * operations they cause and the QPI messages between sockets.  Every event
- * a PMON box sees is raised here, next to the ground truth it mirrors.
+ * operations they cause and the QPI messages between sockets.  Every CBo,
+ * HA and QPI event is raised here, next to the ground truth it mirrors
+ * (the cores' offcore responses in sim_cache.c, the iMC's in sim_dram.c).
  *
  * QPI messages and their flits (a flit carries 8 bytes of payload):
  *   request (RdData/RdInvOwn/InvItoE/WbMtoI/WcIL)  HOM_REQ     1 non-data
@@ -21,7 +22,7 @@ static inline int nid_of(const struct pmon_sim *sim, int socket)
 	return sim->sock[socket].nodeid;
 }
 
-/* (the three helpers below are on every miss's path: inlined) */
+/* qpi_msg, ha_request and socket_snoop are on every miss's path: inlined */
 #define HOT static inline __attribute__((always_inline))
 
 HOT void qpi_msg(struct pmon_sim *sim, int from, int to, uint64_t line,
