@@ -462,7 +462,17 @@ static inline void sim_qpi_count(struct sim_box *b, int rx, enum sim_qpi_class c
 /* ---- log and violations (sim_log.c) ---- */
 int sim_log_init(struct pmon_sim *sim, size_t cap);
 void sim_log_free(struct pmon_sim *sim);
-void sim_log_access(struct pmon_sim *sim, uint16_t domain, uint64_t value, int rc);
+void sim_log_keep(struct pmon_sim *sim, uint16_t domain, uint64_t value, int rc);
+/* One access served (described by sim->cur): counted, and kept when the
+ * log is on. */
+static inline void sim_log_access(struct pmon_sim *sim, uint16_t domain, uint64_t value, int rc)
+{
+	sim->log_total++;
+	if (rc == 0 && (sim->cur.op == PMON_SIM_MSR_WRITE || sim->cur.op == PMON_SIM_PCI_WRITE))
+		sim->log_writes++;
+	if (sim->log_cap)
+		sim_log_keep(sim, domain, value, rc);
+}
 void sim_violation(struct pmon_sim *sim, uint64_t bad, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Fail the current access: set sim->why, return rc. */

@@ -50,17 +50,12 @@ static int grow(struct pmon_sim *sim)
 	return 0;
 }
 
-/* The access in sim->cur, served with this value and status: counted, and
- * kept when the log is on. */
-void sim_log_access(struct pmon_sim *sim, uint16_t domain, uint64_t value, int rc)
+/* Keep the access in sim->cur, served with this value and status, in the
+ * log (which is on: log_cap > 0); sim_log_access counted it. */
+void sim_log_keep(struct pmon_sim *sim, uint16_t domain, uint64_t value, int rc)
 {
 	struct pmon_sim_log_entry *e;
 
-	sim->log_total++;
-	if (rc == 0 && (sim->cur.op == PMON_SIM_MSR_WRITE || sim->cur.op == PMON_SIM_PCI_WRITE))
-		sim->log_writes++;
-	if (!sim->log_cap)
-		return;
 	if (sim->log_n < sim->log_cap) {
 		if (sim->log_n == sim->log_alloc && grow(sim))
 			return;                   /* out of memory: entry dropped */

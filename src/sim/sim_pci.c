@@ -3,10 +3,9 @@
  * package's bus, their IDs and header, and which registers a write may
  * reach.  Functions are listed in ascending (dev, func) order.  An address
  * finds its function directly: bus -> package (sim->bus_socket), then
- * (dev, func) -> function through a 256-entry index built once.
+ * (dev, func) -> function through a 256-entry index built when the library
+ * is loaded.
  */
-#include <pthread.h>
-
 #include "sim_internal.h"
 
 #define INTEL 0x8086
@@ -48,9 +47,8 @@ static int fn_exists(const struct pmon_sim *sim, const struct fn_def *f)
 
 /* fn_at[dev << 3 | func]: 1 + the index in fns[], 0 for no function */
 static uint8_t fn_at[256];
-static pthread_once_t fn_at_once = PTHREAD_ONCE_INIT;
 
-static void fn_at_build(void)
+__attribute__((constructor)) static void fn_at_build(void)
 {
 	for (size_t i = 0; i < NFNS; i++)
 		fn_at[(fns[i].dev & 31) << 3 | (fns[i].func & 7)] = (uint8_t)(i + 1);
@@ -64,7 +62,6 @@ static const struct fn_def *lookup(struct pmon_sim *sim, pmon_pci_addr_t d,
 
 	if (d.domain != 0 || d.dev > 31 || d.func > 7 || (s = sim->bus_socket[d.bus]) < 0)
 		return NULL;
-	pthread_once(&fn_at_once, fn_at_build);
 	if (!(i = fn_at[d.dev << 3 | d.func]) || !fn_exists(sim, f = &fns[i - 1]))
 		return NULL;
 	*sock = &sim->sock[s];
