@@ -2,6 +2,7 @@
  * geom.c - the machine's geometry (geom.h).
  */
 #define _GNU_SOURCE
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -45,12 +46,28 @@ void vgeom_from_hw(const struct pmon_machine *m, struct vgeom *g)
 {
 	memset(g, 0, sizeof(*g));
 	g->sockets = pmon_machine_nsockets(m);
-	int ncpus = pmon_machine_ncpus(m);
-	g->threads = 2;
-	g->cores = g->sockets > 0 ? ncpus / g->sockets / g->threads : 1;
+	/* Cores: the CBos present (one per core); channels: the iMC channels
+	 * present; both as the machine's box discovery found them. */
+	char name[32];
+	g->cores = g->channels = 0;
+	for (int i = 0; i < 8; i++) {
+		snprintf(name, sizeof(name), "snbep_unc_cbo%d", i);
+		int pmu = pmon_pmu_find(name);
+		if (pmu >= 0 && pmon_machine_pmu_present(m, pmu, 0) > 0)
+			g->cores++;
+	}
+	for (int i = 0; i < 4; i++) {
+		snprintf(name, sizeof(name), "snbep_unc_imc%d", i);
+		int pmu = pmon_pmu_find(name);
+		if (pmu >= 0 && pmon_machine_pmu_present(m, pmu, 0) > 0)
+			g->channels++;
+	}
 	if (g->cores < 1)
 		g->cores = 1;
-	g->channels = 4;                 /* E5-2600: four DDR3 channels per socket */
+	if (g->channels < 1)
+		g->channels = 1;
+	int ncpus = pmon_machine_ncpus(m);
+	g->threads = g->sockets > 0 && ncpus / g->sockets > g->cores ? 2 : 1;
 	g->llc_bytes = sc(_SC_LEVEL3_CACHE_SIZE, 20u << 20);
 	g->l1_bytes = sc(_SC_LEVEL1_DCACHE_SIZE, 32u << 10);
 	g->l2_bytes = sc(_SC_LEVEL2_CACHE_SIZE, 256u << 10);
