@@ -194,7 +194,11 @@ static int per_read(pmon_machine_t *m, int pci, int k, double out[C_N])
 		pmon_session_destroy(s);
 		return -1;
 	}
-	pmon_session_read(s, v);
+	if (pmon_session_read(s, v)) {
+		fprintf(stderr, "syscalls: read: %s\n", pmon_session_errmsg(s));
+		pmon_session_destroy(s);
+		return -1;
+	}
 	memset(calls, 0, sizeof calls);
 	counting = 1;
 	for (int r = 0; r < READS; r++)

@@ -439,7 +439,8 @@ static int verify(pmon_session_t *s)
 			uint64_t v, mask = r->kind == REG_FILTER ? filter_mask(s, b, r->idx) : ~0ull;
 			char why[PMON_WHY_LEN];
 			int rc = pmon_reg_read(s->m, &bx->regs, r->kind, r->idx, &v, why, sizeof why);
-			pmon_reg_name(&bx->regs, r->kind, r->idx, name, sizeof(name));
+			if (rc || ((v ^ r->wrote) & mask))   /* named only when it is reported */
+				pmon_reg_name(&bx->regs, r->kind, r->idx, name, sizeof(name));
 			if (rc)
 				return pmon_why(s->err, sizeof(s->err), rc, "checking %s failed: %s", name, why);
 			if ((v ^ r->wrote) & mask)
@@ -452,7 +453,8 @@ static int verify(pmon_session_t *s)
 			uint64_t g;
 			char why[PMON_WHY_LEN];
 			int rc = pmon_reg_read(s->m, &bx->regs, REG_GLOBAL_CTL, 0, &g, why, sizeof why);
-			pmon_reg_name(&bx->regs, REG_GLOBAL_CTL, 0, name, sizeof(name));
+			if (rc || (g & bx->global_bits) != bx->global_bits)
+				pmon_reg_name(&bx->regs, REG_GLOBAL_CTL, 0, name, sizeof(name));
 			if (rc)
 				return pmon_why(s->err, sizeof(s->err), rc, "checking %s failed: %s", name, why);
 			if ((g & bx->global_bits) != bx->global_bits)
