@@ -155,20 +155,18 @@ static int build_world(void)
 	return 0;
 }
 
-/* k-th event: CBo clockticks (CBo k%8, counter k/8) or iMC (channel k%4). */
+/* k-th event: CBo clockticks (CBo k%8 of socket k/8: one counter per box,
+ * because the fake MSR files keep MSR m at byte offset m, so neighbouring
+ * MSRs overlap there) or iMC (channel k%4, counter k/4). */
 static void event(int pci, int k, char *buf, size_t len)
 {
 	static const char *const imc[] = {
 		"UNC_M_CAS_COUNT:RD", "UNC_M_CAS_COUNT:WR", "UNC_M_ACT_COUNT", "UNC_M_PRE_COUNT:PAGE_MISS",
 	};
-	static const char *const cbo[] = {
-		"UNC_C_CLOCKTICKS", "UNC_C_LLC_LOOKUP:DATA_READ", "UNC_C_TOR_INSERTS:OPCODE:opc=0x180",
-		"UNC_C_RING_AD_USED:ALL",
-	};
 	if (pci)
 		snprintf(buf, len, "snbep_unc_imc%d::%s", k % 4, imc[k / 4]);
 	else
-		snprintf(buf, len, "snbep_unc_cbo%d::%s", k % 8, cbo[k / 8]);
+		snprintf(buf, len, "snbep_unc_cbo%d::UNC_C_CLOCKTICKS:socket=%d", k % 8, k / 8);
 }
 
 /* Calls per read of a session of k events; -1 if it could not be built. */
