@@ -184,10 +184,13 @@ static void scheduling(void)
 	CHECK_EQ_INT(add_raw(s, "snb_ep::OFFCORE_RESPONSE_0:DMND_DATA_RD:LLC_MISS_LOCAL_DRAM:cpu=0"),
 		     PMON_OK, err);
 	CHECK_EQ_INT(add_raw(s, "snb_ep::OFFCORE_RESPONSE_0:DMND_RFO:LLC_MISS_LOCAL_DRAM:cpu=0"),
-		     PMON_ECONFLICT, "one CPU, two RSP_0 values");
-	CHECK(strstr(err, "MSR_OFFCORE_RSP_0") || strstr(err, "rsp0"), "names the register: %s", err);
+		     PMON_OK, "one CPU, a second RSP_0 value: moves to the free RSP_1");
 	CHECK_EQ_INT(add_raw(s, "snb_ep::OFFCORE_RESPONSE_1:DMND_RFO:LLC_MISS_LOCAL_DRAM:cpu=0"),
-		     PMON_OK, "RSP_1 is free");
+		     PMON_OK, "RSP_1 holds the same value: shared");
+	CHECK_EQ_INT(add_raw(s, "snb_ep::OFFCORE_RESPONSE_1:DMND_IFETCH:LLC_MISS_LOCAL_DRAM:cpu=0"),
+		     PMON_ECONFLICT, "one CPU, a third RSP value");
+	CHECK(strstr(err, "MSR_OFFCORE_RSP_0") && strstr(err, "MSR_OFFCORE_RSP_1"),
+	      "names the registers: %s", err);
 	CHECK_EQ_INT(add_raw(s, "snb_ep::OFFCORE_RESPONSE_0:DMND_RFO:LLC_MISS_LOCAL_DRAM:cpu=1"),
 		     PMON_OK, "the sibling thread has its own RSP_0");
 	pmon_session_destroy(s);

@@ -7,12 +7,16 @@
  * succeeds whenever any assignment exists.  Filter registers are shared by
  * the whole box (core PMU: the offcore MSRs by both hyperthreads of a core);
  * two events conflict when they need the same filter field with different
- * values, and the refusal names both events and the field.
+ * values, and the refusal names both events and the field.  The offcore-
+ * response registers are the exception: a CPU's pair is a resource of two
+ * slots that offcore events share or move between (rsp.c) before the
+ * filters are compared.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "assign.h"
+#include "rsp.h"
 #include "why.h"
 
 static uint64_t field_bits(const struct pmon_filter_field *f, const uint64_t *filt)
@@ -163,11 +167,11 @@ static int too_many(int n, char *err, size_t errlen)
 			PMON_SCHED_MAX);
 }
 
-int pmon_schedule(const struct pmon_machine *m, const pmon_encoding_t *ev, int n,
+int pmon_schedule(const struct pmon_machine *m, pmon_encoding_t *ev, int n,
 		  int *counter, char *err, size_t errlen)
 {
-	int rc = pmon_check_filters(m, ev, n, err, errlen);
-	if (rc)
+	int rc = pmon_rsp_place_array(m, ev, n, 0, err, errlen);
+	if (rc || (rc = pmon_check_filters(m, ev, n, err, errlen)))
 		return rc;
 	if (n > PMON_SCHED_MAX)
 		return too_many(n, err, errlen);
@@ -191,11 +195,13 @@ int pmon_schedule(const struct pmon_machine *m, const pmon_encoding_t *ev, int n
 	return PMON_OK;
 }
 
-int pmon_schedule_add(const struct pmon_machine *m, const pmon_encoding_t *const *ev, int n,
+int pmon_schedule_add(const struct pmon_machine *m, pmon_encoding_t *const *ev, int n,
 		      int *counter, char *err, size_t errlen)
 {
 	const pmon_encoding_t *x = ev[n - 1];
 	int rc, idx[PMON_SCHED_MAX], g = 0;
+	if ((rc = pmon_rsp_place(m, ev, n, n - 1, err, errlen)))
+		return rc;
 	for (int j = 0; j < n - 1; j++)
 		if ((rc = pair_conflict(m, x, ev[j], err, errlen)))
 			return rc;
@@ -204,5 +210,5 @@ int pmon_schedule_add(const struct pmon_machine *m, const pmon_encoding_t *const
 	for (int j = 0; j < n; j++)
 		if (same_counters(x, ev[j]))
 			idx[g++] = j;
-	return place_group(ev, idx, g, counter, err, errlen);
+	return place_group((const pmon_encoding_t *const *)ev, idx, g, counter, err, errlen);
 }

@@ -41,6 +41,7 @@
 
 #include "regs.h"
 #include "assign.h"
+#include "rsp.h"
 #include "why.h"
 #include "journal.h"
 
@@ -76,11 +77,12 @@ struct pmon_session {
 	struct sess_event *ev;
 	int n, cap;
 	/* room for cap events: their encodings and counters while placing one */
-	const pmon_encoding_t **evp;
+	pmon_encoding_t **evp;
 	int *ctr;
 	struct sess_box *boxes;
 	int nboxes;
 	int running;
+	uint64_t seq;             /* start order (the earliest user of a filter holds its original) */
 	uint64_t bound_ns;        /* longest gap between folds that stays exact */
 	uint64_t last_fold;       /* backend clock at the last fold */
 	int fault;                /* error found by a fold, reported by the next read */
@@ -117,7 +119,7 @@ int pmon_session_counter(const pmon_session_t *s, int i)
 /* Place e with the events already added: only its filters are checked and
  * only its counter group is placed again (pmon_schedule_add).  Room for
  * s->n + 1 events is there. */
-static int place_new(pmon_session_t *s, const pmon_encoding_t *e)
+static int place_new(pmon_session_t *s, pmon_encoding_t *e)
 {
 	int n = s->n + 1;
 	for (int i = 0; i < s->n; i++) {
@@ -153,7 +155,7 @@ int pmon_session_add(pmon_session_t *s, const pmon_encoding_t *given)
 		struct sess_event *nev = realloc(s->ev, sizeof(*nev) * (size_t)cap);
 		if (nev)
 			s->ev = nev;
-		const pmon_encoding_t **nevp = realloc(s->evp, sizeof(*nevp) * (size_t)cap);
+		pmon_encoding_t **nevp = realloc(s->evp, sizeof(*nevp) * (size_t)cap);
 		if (nevp)
 			s->evp = nevp;
 		int *nctr = realloc(s->ctr, sizeof(*nctr) * (size_t)cap);
@@ -482,7 +484,8 @@ static int prepare(pmon_session_t *s)
 	if ((rc = take_locks(s)))
 		return rc;
 
-	/* shared filters against the sessions already running */
+	/* shared filters against the sessions already running; offcore events
+	 * take an RSP register the others leave free (rsp.h) */
 	int nothers = pmon_registry_count(&s->m->sessions), total = s->n;
 	for (int o = 0; o < nothers; o++)
 		if (session_at(s, o) != s && session_at(s, o)->running)
@@ -491,16 +494,21 @@ static int prepare(pmon_session_t *s)
 	if (!all)
 		return pmon_why(s->err, sizeof(s->err), PMON_ENOMEM, "out of memory");
 	int k = 0;
-	for (int i = 0; i < s->n; i++)
-		all[k++] = s->ev[i].enc;
 	for (int o = 0; o < nothers; o++) {
 		const pmon_session_t *x = session_at(s, o);
 		if (x != s && x->running)
 			for (int i = 0; i < x->n; i++)
 				all[k++] = x->ev[i].enc;
 	}
+	for (int i = 0; i < s->n; i++)
+		all[k + i] = s->ev[i].enc;
 	char why[512];
-	rc = pmon_check_filters(s->m, all, total, why, sizeof(why));
+	rc = pmon_rsp_place_array(s->m, all, total, k, why, sizeof(why));
+	if (!rc)
+		for (int i = 0; i < s->n; i++)
+			s->ev[i].enc = all[k + i];
+	if (!rc)
+		rc = pmon_check_filters(s->m, all, total, why, sizeof(why));
 	free(all);
 	if (rc)
 		return pmon_why(s->err, sizeof(s->err), PMON_EBUSY, "a running session holds a shared filter: %s", why);
@@ -615,6 +623,34 @@ static struct sess_box *successor(pmon_session_t *s, const struct sess_box *bx)
 	return NULL;
 }
 
+/* A filter of box bx that another running session uses too stays for it
+ * (1): the sessions started after this one saved what this one wrote and
+ * take over its saved value; one started before holds an older value
+ * already.  The last user restores the original.  A filter no other session
+ * uses (say the other RSP register of a CPU) is ours to restore (0).
+ * Caller holds the registry lock. */
+static int hand_over(pmon_session_t *s, const struct sess_box *bx, const struct saved_reg *r)
+{
+	int used = 0;
+	for (int o = 0; o < pmon_registry_count(&s->m->sessions); o++) {
+		pmon_session_t *x = session_at(s, o);
+		if (x == s || !x->running)
+			continue;
+		for (int b = 0; b < x->nboxes; b++) {
+			struct sess_box *xb = &x->boxes[b];
+			if (!same_box(&xb->regs, &bx->regs))
+				continue;
+			for (int j = 0; j < xb->nsaved; j++)
+				if (xb->saved[j].kind == REG_FILTER && xb->saved[j].idx == r->idx) {
+					used = 1;
+					if (x->seq > s->seq)
+						xb->saved[j].value = r->value;
+				}
+		}
+	}
+	return used;
+}
+
 /* Write a saved value back, trying up to three times.  A register that
  * stays changed is named in left[] and its error kept in *first. */
 static int put_back(pmon_session_t *s, struct sess_box *bx, enum pmon_reg_kind k, int idx,
@@ -655,14 +691,8 @@ static int restore_all(pmon_session_t *s, char *left, size_t len)
 		for (int i = 0; i < bx->nsaved; i++) {
 			struct saved_reg *r = &bx->saved[i];
 			r->written = 0;
-			if (r->kind == REG_FILTER && next) {
-				/* the filter stays for the other session, which will
-				 * restore the original value when it stops */
-				for (int j = 0; j < next->nsaved; j++)
-					if (next->saved[j].kind == REG_FILTER && next->saved[j].idx == r->idx)
-						next->saved[j].value = r->value;
+			if (r->kind == REG_FILTER && hand_over(s, bx, r))
 				continue;
-			}
 			bad |= put_back(s, bx, r->kind, r->idx, r->value, left, len, &first) != 0;
 		}
 		if (is_core(bx) && bx->global_bits)
@@ -791,6 +821,8 @@ static int start_locked(pmon_session_t *s)
 		pmon_why(s->err, sizeof(s->err), rc, "cannot start the fold thread of the machine");
 		goto undo;
 	}
+	static uint64_t starts;
+	s->seq = __atomic_add_fetch(&starts, 1, __ATOMIC_RELAXED);
 	s->running = 1;
 	return PMON_OK;
 undo:

@@ -2,10 +2,10 @@
  * scheduling and filter cases that need the memory hierarchy's events:
  * CBo events with different node filters conflict (PAPI_ECNFLCT) and equal
  * ones share the filter; two counter-0-only occupancy events in one CBo
- * conflict (and do not in two CBos); a second offcore mask takes RSP_1
- * (named OFFCORE_RESPONSE_1: the engine does not move an OFFCORE_RESPONSE_0
- * to RSP_1 by itself, so a second distinct RSP_0 mask is a conflict), and
- * a third distinct one on the same CPU is refused.  What is added counts
+ * conflict (and do not in two CBos); a second offcore mask named
+ * OFFCORE_RESPONSE_0 moves to RSP_1 (MSR 0x1A7, event select 0xBB), the
+ * same mask named OFFCORE_RESPONSE_1 shares it, and a third distinct one on
+ * the same CPU is refused.  What is added counts
  * exactly: expected values come from the traffic driven and the machine's
  * documented slice hash and latencies. */
 #include <stdlib.h>
@@ -86,33 +86,57 @@ static void occupancy_counter0(pmon_sim_t *sim)
 	PAPI_destroy_eventset(&es);
 }
 
+/* Did the last start write value to MSR msr of CPU 0 (mask: the bits
+ * compared)? */
+static int wrote_msr(pmon_sim_t *sim, uint32_t msr, uint64_t mask, uint64_t value)
+{
+	for (size_t i = 0; i < pmon_sim_log_count(sim); i++) {
+		const struct pmon_sim_log_entry *le = pmon_sim_log_get(sim, i);
+		if (le->op == PMON_SIM_MSR_WRITE && !le->status && le->cpu == 0 && le->msr == msr &&
+		    (le->value & mask) == value)
+			return 1;
+	}
+	return 0;
+}
+
 static void offcore_masks(pmon_sim_t *sim)
 {
 	int es = PAPI_NULL;
-	long long v[3];
+	long long v[4];
 
 	CHECK_EQ_INT(PAPI_create_eventset(&es), PAPI_OK, "create");
 	CHECK_EQ_INT(add(es, "pmon:::snb_ep::OFFCORE_RESPONSE_0:DMND_DATA_RD:LLC_MISS_LOCAL_DRAM:cpu=0"),
 		     PAPI_OK, "first mask (RSP_0)");
 	CHECK_EQ_INT(add(es, "pmon:::snb_ep::OFFCORE_RESPONSE_0:DMND_RFO:LLC_MISS_LOCAL_DRAM:cpu=0"),
-		     PAPI_ECNFLCT, "a second RSP_0 mask conflicts (no automatic move)");
+		     PAPI_OK, "a second RSP_0 mask moves to RSP_1");
 	CHECK_EQ_INT(add(es, "pmon:::snb_ep::OFFCORE_RESPONSE_1:DMND_RFO:LLC_MISS_LOCAL_DRAM:cpu=0"),
-		     PAPI_OK, "a second mask on RSP_1");
+		     PAPI_OK, "a second mask on RSP_1 (the same as the moved one: shared)");
 	CHECK_EQ_INT(add(es, "pmon:::snb_ep::OFFCORE_RESPONSE_0:STRM_ST:NO_SUPP:SNP_NONE:cpu=0"),
 		     PAPI_ECNFLCT, "a third distinct mask on one CPU is refused (RSP_0)");
 	CHECK_EQ_INT(add(es, "pmon:::snb_ep::OFFCORE_RESPONSE_1:STRM_ST:NO_SUPP:SNP_NONE:cpu=0"),
 		     PAPI_ECNFLCT, "a third distinct mask on one CPU is refused (RSP_1)");
 	CHECK_EQ_INT(add(es, "pmon:::snb_ep::OFFCORE_RESPONSE_0:DMND_DATA_RD:LLC_MISS_LOCAL_DRAM:cpu=2"),
 		     PAPI_OK, "the same mask on another core is free");
-	CHECK_EQ_INT(PAPI_num_events(es), 3, "three events");
+	CHECK_EQ_INT(PAPI_num_events(es), 4, "four events");
+	pmon_sim_log_set_cap(sim, 1u << 16);
 	CHECK_EQ_INT(PAPI_start(es), PAPI_OK, "start");
+	/* RSP bits: request 0 DMND_DATA_RD / 1 DMND_RFO, supplier 22 local
+	 * DRAM, snoop 37:31 any; PERFEVTSEL: event select 7:0, enable 22 */
+	CHECK(wrote_msr(sim, 0x1a6, ~0ull, 0x1ull | 1ull << 22 | 0x7full << 31), "RSP_0 = demand reads");
+	CHECK(wrote_msr(sim, 0x1a7, ~0ull, 0x2ull | 1ull << 22 | 0x7full << 31), "RSP_1 = RFOs");
+	int evsel_bb = 0;
+	for (uint32_t c = 0; c < 4; c++)
+		evsel_bb |= wrote_msr(sim, 0x186 + c, 0xff | 1ull << 22, 0xbb | 1ull << 22);
+	CHECK(evsel_bb, "a counter of CPU 0 enabled with event select 0xBB");
+	pmon_sim_log_set_cap(sim, 0);
 	pmon_sim_traffic(sim, 0, LOCAL0 + (128ull << 20), PMON_SIM_LOAD, 700);
 	pmon_sim_traffic(sim, 0, LOCAL0 + (160ull << 20), PMON_SIM_STORE, 300);
 	pmon_sim_traffic(sim, 0, LOCAL0 + (192ull << 20), PMON_SIM_NT_STORE, 50);
 	CHECK_EQ_INT(PAPI_stop(es, v), PAPI_OK, "stop");
 	CHECK_EQ_U64((uint64_t)v[0], 700, "demand reads from local DRAM");
-	CHECK_EQ_U64((uint64_t)v[1], 300, "RFOs from local DRAM (through RSP_1)");
-	CHECK_EQ_U64((uint64_t)v[2], 0, "CPU 2 drove nothing");
+	CHECK_EQ_U64((uint64_t)v[1], 300, "RFOs from local DRAM (moved to RSP_1)");
+	CHECK_EQ_U64((uint64_t)v[2], 300, "RFOs from local DRAM (named on RSP_1, shared)");
+	CHECK_EQ_U64((uint64_t)v[3], 0, "CPU 2 drove nothing");
 	PAPI_cleanup_eventset(es);
 	PAPI_destroy_eventset(&es);
 }
