@@ -185,7 +185,12 @@ void pmon_session_destroy(pmon_session_t *s);        /* stops and restores */
 /* Add an encoded event; it must be schedulable together with those already
  * added (counter constraints, shared filters).  Only the new event's filters
  * are checked and only its box's events are placed again, so a set grows at
- * a cost linear in its size.  Writes no register. */
+ * a cost linear in its size.  An offcore-response event takes one of its
+ * CPU's two RSP registers, whichever of OFFCORE_RESPONSE_0/1 it names: the
+ * one holding its mask (shared), else a free one; a third distinct mask is
+ * PMON_ECONFLICT.  At start it may move again, to the register other running
+ * sessions leave free or hold with its mask (PMON_EBUSY when none).  Writes
+ * no register. */
 int pmon_session_add(pmon_session_t *s, const pmon_encoding_t *e);
 int pmon_session_count(const pmon_session_t *s);
 int pmon_session_clear(pmon_session_t *s);           /* remove all events (stopped) */
