@@ -40,6 +40,13 @@ struct pmon_cpuid {
 
 struct pmon_access;
 
+/* The longest a block read may take (first dword to last) for its dwords
+ * to be taken as one instant of a counter's carry (regs.c); a longer one,
+ * held up inside the kernel by an interrupt's softirq or by preemption, is
+ * read again, at most PMON_BLOCK_TRIES times in all. */
+#define PMON_BLOCK_SPAN_NS 100000
+#define PMON_BLOCK_TRIES 4
+
 struct pmon_access_ops {
 	const char *name;
 	int (*msr_read)(struct pmon_access *a, int cpu, uint32_t msr, uint64_t *val,
@@ -51,7 +58,9 @@ struct pmon_access_ops {
 	int (*pci_write)(struct pmon_access *a, pmon_pci_addr_t d, uint32_t off, uint32_t val,
 			 char *why, size_t whylen);
 	/* ndw consecutive dwords from off in one access, read in ascending
-	 * order as a config read of silicon does (one pread on hardware). */
+	 * order as a config read of silicon does (one pread on hardware), all
+	 * within PMON_BLOCK_SPAN_NS: a read that took longer is made again
+	 * (regs.c's tear rule relies on it). */
 	int (*pci_read_block)(struct pmon_access *a, pmon_pci_addr_t d, uint32_t off,
 			      uint32_t *val, int ndw, char *why, size_t whylen);
 	/* Fill at most max addresses of functions with this vendor/device ID, in

@@ -15,7 +15,9 @@
  * kept open until close: libpci's sysfs method keeps a single cached file and
  * opens and closes it whenever another function is touched, and gives no
  * reason for a failed read.  A block of dwords is one pread: the kernel reads
- * it dword by dword in ascending order.
+ * it dword by dword in ascending order, and one that took longer than
+ * PMON_BLOCK_SPAN_NS (an interrupt or preemption between two dwords) is read
+ * again.
  */
 #define _GNU_SOURCE
 
@@ -30,6 +32,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <pci/pci.h>
@@ -443,6 +446,14 @@ static struct pci_fn *pci_fn_of(struct pmon_pci_dev *p, pmon_pci_addr_t d, char 
 	return f;
 }
 
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 int pmon_pci_read_block(struct pmon_pci_dev *p, pmon_pci_addr_t d, uint32_t off, uint32_t *val,
 			int ndw, char *why, size_t whylen)
 {
@@ -460,12 +471,19 @@ int pmon_pci_read_block(struct pmon_pci_dev *p, pmon_pci_addr_t d, uint32_t off,
 		return PMON_ENODEV;
 	if ((fd = pci_fd(p, f, why, whylen)) < 0)
 		return fd;
-	do
-		n = pread(fd, b, len, (off_t)off);
-	while (n < 0 && errno == EINTR);
-	if (n != (ssize_t)len)
-		return pci_read_error(f, fd, off + (n > 0 ? (uint32_t)n : 0), n < 0 ? errno : 0,
-				      why, whylen);
+	for (int tries = 1; ; tries++) {
+		uint64_t t0 = ndw > 1 ? mono_ns() : 0;
+		do
+			n = pread(fd, b, len, (off_t)off);
+		while (n < 0 && errno == EINTR);
+		if (n != (ssize_t)len)
+			return pci_read_error(f, fd, off + (n > 0 ? (uint32_t)n : 0), n < 0 ? errno : 0,
+					      why, whylen);
+		/* a single dword cannot tear; a block held up for longer than
+		 * the span is read again (access.h) */
+		if (ndw == 1 || tries == PMON_BLOCK_TRIES || mono_ns() - t0 < PMON_BLOCK_SPAN_NS)
+			break;
+	}
 	for (int i = 0; i < ndw; i++)
 		val[i] = (uint32_t)b[4 * i] | (uint32_t)b[4 * i + 1] << 8 |
 			 (uint32_t)b[4 * i + 2] << 16 | (uint32_t)b[4 * i + 3] << 24;

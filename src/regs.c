@@ -69,9 +69,11 @@ static void pci_offsets(const struct pmon_box_regs *r, enum pmon_reg_kind k, int
 /* A PCI counter is two dwords, low first; a block read fetches them in
  * ascending order, so the low dword may carry into the high one between the
  * two reads, which then pairs the old low dword with the new high one (2^32
- * too much).  That needs the counter to advance by more than 2^32 - low in
- * the microseconds between them: only a low dword within TEAR_WINDOW of the
- * carry is in doubt.  Its counter is read once more: a low dword that has not
+ * too much).  That needs the counter to advance by more than 2^32 - low
+ * between them, and the backend reads a block within PMON_BLOCK_SPAN_NS
+ * (access.h: 100 us, a slower read is made again; 2^26 in 100 us would be
+ * 671 G counts/s, far beyond any SNB-EP counter): only a low dword within
+ * TEAR_WINDOW of the carry is in doubt.  Its counter is read once more: a low dword that has not
  * gone down means no carry since the first read (the first pair stands); one
  * that went down has just carried, and the second pair is far from the next
  * carry, so it stands. */
