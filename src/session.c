@@ -15,8 +15,11 @@
  *         boxes.  Counters themselves are never written (totals come from
  *         deltas, no reset needed).
  * Registers shared with another running session of the same machine are
- * handed over rather than restored: a filter goes back to its original value
- * only when its last user stops, IA32_PERF_GLOBAL_CTRL is changed only in the
+ * handed over rather than restored: a filter holds the fields of every
+ * running session that uses it (a session starting after another saves the
+ * other's original, not its value), one that stops takes only its own fields
+ * away, and the original comes back when the last user stops;
+ * IA32_PERF_GLOBAL_CTRL is changed only in the
  * session's own bits, and a box another session still uses is released
  * unfrozen.  Box controls are write-only in silicon, so their earlier value
  * cannot be saved; an unused box is left at 0, its power-on state.
@@ -221,6 +224,9 @@ static int uses_filter(const pmon_session_t *s, int box, int r)
 	return 0;
 }
 
+static struct sess_box *filter_user(pmon_session_t *s, const struct sess_box *bx, int r);
+static uint64_t saved_value(const struct sess_box *bx, enum pmon_reg_kind k, int idx);
+
 static int save(pmon_session_t *s, struct sess_box *bx, enum pmon_reg_kind k, int idx)
 {
 	for (int i = 0; i < bx->nsaved; i++)
@@ -230,7 +236,14 @@ static int save(pmon_session_t *s, struct sess_box *bx, enum pmon_reg_kind k, in
 		return pmon_why(s->err, sizeof(s->err), PMON_EINVAL, "too many registers in one box");
 	struct saved_reg *r = &bx->saved[bx->nsaved];
 	char why[PMON_WHY_LEN];
-	int rc = pmon_reg_read(s->m, &bx->regs, k, idx, &r->value, why, sizeof why);
+	int rc = PMON_OK;
+	/* a filter another running session uses holds that session's fields:
+	 * the value from before is the one that session saved */
+	const struct sess_box *o = k == REG_FILTER ? filter_user(s, bx, idx) : NULL;
+	if (o)
+		r->value = saved_value(o, k, idx);
+	else
+		rc = pmon_reg_read(s->m, &bx->regs, k, idx, &r->value, why, sizeof why);
 	if (rc)
 		return pmon_why(s->err, sizeof(s->err), rc, "reading a %s register before programming failed: %s",
 			       pmon_catalog_pmu(bx->regs.pmu)->name, why);
@@ -252,6 +265,21 @@ static uint64_t saved_value(const struct sess_box *bx, enum pmon_reg_kind k, int
 static pmon_session_t *session_at(const pmon_session_t *s, int i)
 {
 	return pmon_registry_item(&s->m->sessions, i);
+}
+
+/* The box of another running session that is bx's box and uses its filter
+ * register r, or NULL.  Caller holds the registry lock. */
+static struct sess_box *filter_user(pmon_session_t *s, const struct sess_box *bx, int r)
+{
+	for (int o = 0; o < pmon_registry_count(&s->m->sessions); o++) {
+		pmon_session_t *x = session_at(s, o);
+		if (x == s || !x->running)
+			continue;
+		for (int b = 0; b < x->nboxes; b++)
+			if (same_box(&x->boxes[b].regs, &bx->regs) && uses_filter(x, b, r))
+				return &x->boxes[b];
+	}
+	return NULL;
 }
 
 static int forced(void)
@@ -426,6 +454,27 @@ static uint64_t filter_mask(const pmon_session_t *s, int b, int r)
 				      : ((1ull << t->fields[f].width) - 1)) << t->fields[f].shift;
 	}
 	return m & t->fregs[r].valid;
+}
+
+/* The fields of filter register r of bx's box that other running sessions
+ * use, as they set them.  Caller holds the registry lock. */
+static uint64_t others_filter(pmon_session_t *s, const struct sess_box *bx, int r)
+{
+	uint64_t v = 0;
+	for (int o = 0; o < pmon_registry_count(&s->m->sessions); o++) {
+		pmon_session_t *x = session_at(s, o);
+		if (x == s || !x->running)
+			continue;
+		for (int b = 0; b < x->nboxes; b++) {
+			if (!same_box(&x->boxes[b].regs, &bx->regs))
+				continue;
+			uint64_t mask = filter_mask(x, b, r);
+			for (int i = 0; i < x->n; i++)
+				if (x->ev[i].box == b)
+					v |= x->ev[i].enc.filt[bx->regs.t->fregs[r].word] & mask;
+		}
+	}
+	return v;
 }
 
 /* Do the controls and filters still hold what the session wrote? */
@@ -691,8 +740,12 @@ static int restore_all(pmon_session_t *s, char *left, size_t len)
 		for (int i = 0; i < bx->nsaved; i++) {
 			struct saved_reg *r = &bx->saved[i];
 			r->written = 0;
-			if (r->kind == REG_FILTER && hand_over(s, bx, r))
+			if (r->kind == REG_FILTER && hand_over(s, bx, r)) {
+				/* the other users' fields alone stay */
+				bad |= put_back(s, bx, REG_FILTER, r->idx, others_filter(s, bx, r->idx), left,
+						len, &first) != 0;
 				continue;
+			}
 			bad |= put_back(s, bx, r->kind, r->idx, r->value, left, len, &first) != 0;
 		}
 		if (is_core(bx) && bx->global_bits)
@@ -756,8 +809,9 @@ static int program(pmon_session_t *s, struct sess_event *e)
 	for (int r = 0; r < t->nfregs; r++) {
 		if (!uses_filter(s, e->box, r))
 			continue;
-		/* fields of several events merge: they agree where they overlap */
-		uint64_t v = 0;
+		/* fields of several events merge, those of other running
+		 * sessions' events too: they agree where they overlap */
+		uint64_t v = others_filter(s, bx, r);
 		for (int i = 0; i < s->n; i++)
 			if (s->ev[i].box == e->box)
 				v |= s->ev[i].enc.filt[t->fregs[r].word];
