@@ -477,8 +477,9 @@ static uint64_t others_filter(pmon_session_t *s, const struct sess_box *bx, int 
 	return v;
 }
 
-/* Do the controls and filters still hold what the session wrote? */
-static int verify(pmon_session_t *s)
+/* Do the controls and filters still hold what the session wrote?  The
+ * reason goes to err (errlen bytes). */
+static int verify(pmon_session_t *s, char *err, size_t errlen)
 {
 	char name[160];
 	for (int b = 0; b < s->nboxes; b++) {
@@ -493,9 +494,9 @@ static int verify(pmon_session_t *s)
 			if (rc || ((v ^ r->wrote) & mask))   /* named only when it is reported */
 				pmon_reg_name(&bx->regs, r->kind, r->idx, name, sizeof(name));
 			if (rc)
-				return pmon_why(s->err, sizeof(s->err), rc, "checking %s failed: %s", name, why);
+				return pmon_why(err, errlen, rc, "checking %s failed: %s", name, why);
 			if ((v ^ r->wrote) & mask)
-				return pmon_why(s->err, sizeof(s->err), PMON_EBUSY, "%s no longer holds what pmon wrote: another "
+				return pmon_why(err, errlen, PMON_EBUSY, "%s no longer holds what pmon wrote: another "
 					       "agent (perf, the NMI watchdog, another tool) changed it "
 					       "while pmon was counting, so the counts are not "
 					       "trustworthy and none is returned", name);
@@ -507,9 +508,9 @@ static int verify(pmon_session_t *s)
 			if (rc || (g & bx->global_bits) != bx->global_bits)
 				pmon_reg_name(&bx->regs, REG_GLOBAL_CTL, 0, name, sizeof(name));
 			if (rc)
-				return pmon_why(s->err, sizeof(s->err), rc, "checking %s failed: %s", name, why);
+				return pmon_why(err, errlen, rc, "checking %s failed: %s", name, why);
 			if ((g & bx->global_bits) != bx->global_bits)
-				return pmon_why(s->err, sizeof(s->err), PMON_EBUSY, "%s no longer enables pmon's counters: another "
+				return pmon_why(err, errlen, PMON_EBUSY, "%s no longer enables pmon's counters: another "
 					       "agent changed it while pmon was counting, so the counts "
 					       "are not trustworthy and none is returned", name);
 		}
@@ -636,7 +637,7 @@ static int global_update(pmon_session_t *s, struct sess_box *bx, int enable)
 
 /* Every counter of the session, box by box: one access for a PCI box's
  * counters, one per MSR counter. */
-static int read_counters(pmon_session_t *s)
+static int read_counters(pmon_session_t *s, char *err, size_t errlen)
 {
 	char why[PMON_WHY_LEN];
 	int rc;
@@ -644,7 +645,7 @@ static int read_counters(pmon_session_t *s)
 		struct sess_box *bx = &s->boxes[b];
 		if (bx->ctr_mask &&
 		    (rc = pmon_reg_read_counters(s->m, &bx->regs, bx->ctr_mask, bx->raw, why, sizeof why)))
-			return pmon_why(s->err, sizeof(s->err), rc, "reading the %s counters failed: %s",
+			return pmon_why(err, errlen, rc, "reading the %s counters failed: %s",
 				       pmon_catalog_pmu(bx->regs.pmu)->name, why);
 	}
 	return PMON_OK;
@@ -856,7 +857,7 @@ static int start_locked(pmon_session_t *s)
 	for (int i = 0; i < s->n; i++)
 		if (!late(&s->boxes[s->ev[i].box]) && (rc = program(s, &s->ev[i])))
 			goto undo;
-	if ((rc = read_counters(s)))
+	if ((rc = read_counters(s, s->err, sizeof(s->err))))
 		goto undo;
 	for (int i = 0; i < s->n; i++) {
 		s->ev[i].last = raw_of(s, &s->ev[i]);
@@ -898,7 +899,7 @@ int pmon_session_start(pmon_session_t *s)
 /* Fold the counters into the totals (values: the totals, when no fault).
  * A gap since the last fold longer than the bound makes the totals unknown
  * (PMON_ESTALE until a reset); the baselines move on regardless. */
-static int accumulate(pmon_session_t *s, uint64_t *values)
+static int accumulate(pmon_session_t *s, uint64_t *values, char *err, size_t errlen)
 {
 	uint64_t now = pmon_clock_ns(s->m->acc);
 	if (!s->fault && now - s->last_fold > s->bound_ns) {
@@ -910,7 +911,7 @@ static int accumulate(pmon_session_t *s, uint64_t *values)
 			 "counts again from zero", (double)(now - s->last_fold) / 1e9,
 			 (double)s->bound_ns / 1e9);
 	}
-	int rc = read_counters(s);
+	int rc = read_counters(s, err, errlen);
 	if (rc)
 		return rc;
 	for (int i = 0; i < s->n; i++) {
@@ -923,24 +924,26 @@ static int accumulate(pmon_session_t *s, uint64_t *values)
 	}
 	s->last_fold = now;
 	if (s->fault)
-		return pmon_why(s->err, sizeof(s->err), s->fault, "%s", s->fault_msg);
+		return pmon_why(err, errlen, s->fault, "%s", s->fault_msg);
 	for (int i = 0; values && i < s->n; i++)
 		values[i] = s->ev[i].total;
 	return PMON_OK;
 }
 
-/* Check and fold a running session (registry lock held). */
-static int check_and_fold(pmon_session_t *s, uint64_t *values)
+/* Check and fold a running session (registry lock held); the reason goes to
+ * err (errlen bytes): the session's own for its caller, another for the
+ * machine's fold, which must not write the session's reason. */
+static int check_and_fold(pmon_session_t *s, uint64_t *values, char *err, size_t errlen)
 {
 	if (s->fault)
-		return pmon_why(s->err, sizeof(s->err), s->fault, "%s", s->fault_msg);
-	int rc = verify(s);
+		return pmon_why(err, errlen, s->fault, "%s", s->fault_msg);
+	int rc = verify(s, err, errlen);
 	if (rc == PMON_EBUSY) {
 		s->fault = rc;
-		snprintf(s->fault_msg, sizeof(s->fault_msg), "%s", s->err);
+		snprintf(s->fault_msg, sizeof(s->fault_msg), "%s", err);
 		return rc;
 	}
-	return rc ? rc : accumulate(s, values);
+	return rc ? rc : accumulate(s, values, err, errlen);
 }
 
 void pmon_sessions_fold(void *mv)
@@ -949,8 +952,9 @@ void pmon_sessions_fold(void *mv)
 	pmon_registry_lock(&m->sessions);
 	for (int i = 0; i < pmon_registry_count(&m->sessions); i++) {
 		pmon_session_t *s = pmon_registry_item(&m->sessions, i);
+		char why[sizeof(s->err)];
 		if (s->running)
-			check_and_fold(s, NULL);
+			check_and_fold(s, NULL, why, sizeof(why));
 	}
 	pmon_registry_unlock(&m->sessions);
 }
@@ -960,7 +964,7 @@ int pmon_session_read(pmon_session_t *s, uint64_t *values)
 	pmon_registry_lock(&s->m->sessions);
 	int rc = PMON_OK;
 	if (s->running)
-		rc = check_and_fold(s, values);
+		rc = check_and_fold(s, values, s->err, sizeof(s->err));
 	else
 		for (int i = 0; values && i < s->n; i++)
 			values[i] = s->ev[i].total;
@@ -975,8 +979,8 @@ int pmon_session_reset(pmon_session_t *s)
 	if (s->running) {
 		if (s->fault == PMON_ESTALE)
 			s->fault = 0;             /* the totals restart from here */
-		if (!(rc = verify(s))) {
-			rc = accumulate(s, NULL);
+		if (!(rc = verify(s, s->err, sizeof(s->err)))) {
+			rc = accumulate(s, NULL, s->err, sizeof(s->err));
 			if (rc == PMON_ESTALE) {
 				s->fault = 0;
 				rc = PMON_OK;
@@ -998,7 +1002,7 @@ int pmon_session_stop(pmon_session_t *s, uint64_t *values)
 	pmon_registry_lock(&s->m->sessions);
 	int rc = freeze_all(s, PMON_BOX_FRZ_EN | PMON_BOX_FRZ);
 	if (!rc)
-		rc = check_and_fold(s, values);
+		rc = check_and_fold(s, values, s->err, sizeof(s->err));
 	s->running = 0;
 	rc = restore_error(s, rc, restore_all(s, left, sizeof(left)), left);
 	pmon_registry_unlock(&s->m->sessions);

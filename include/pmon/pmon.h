@@ -200,6 +200,9 @@ int pmon_session_reset(pmon_session_t *s);           /* totals to zero */
 int pmon_session_stop(pmon_session_t *s, uint64_t *values);  /* final totals, registers restored */
 /* Counter assigned to event i (after add), -1 = fixed counter. */
 int pmon_session_counter(const pmon_session_t *s, int i);
+/* The reason of the session's last failed call.  Only calls on the session
+ * write it: the machine's fold (another thread) keeps what it finds for the
+ * session's next read. */
 const char *pmon_session_errmsg(const pmon_session_t *s);
 
 #ifdef __cplusplus
