@@ -2,6 +2,7 @@
  * every register access of the engine goes through here. */
 #include <stdio.h>
 
+#include "fold.h"
 #include "regs.h"
 #include "why.h"
 
@@ -71,13 +72,16 @@ static void pci_offsets(const struct pmon_box_regs *r, enum pmon_reg_kind k, int
  * two reads, which then pairs the old low dword with the new high one (2^32
  * too much).  That needs the counter to advance by more than 2^32 - low
  * between them, and the backend reads a block within PMON_BLOCK_SPAN_NS
- * (access.h: 100 us, a slower read is made again; 2^26 in 100 us would be
- * 671 G counts/s, far beyond any SNB-EP counter): only a low dword within
- * TEAR_WINDOW of the carry is in doubt.  Its counter is read once more: a low dword that has not
- * gone down means no carry since the first read (the first pair stands); one
- * that went down has just carried, and the second pair is far from the next
- * carry, so it stands. */
+ * (access.h: 100 us, a slower read is made again), in which the fastest
+ * counter (fold.h: 64 counts per cycle of a 4 GHz clock) adds 25.6 M, less
+ * than TEAR_WINDOW: only a low dword within TEAR_WINDOW of the carry is in
+ * doubt.  Its counter is read once more: a low dword that has not gone down
+ * means no carry since the first read (the first pair stands); one that went
+ * down has just carried, and the second pair is far from the next carry, so
+ * it stands. */
 #define TEAR_WINDOW (1u << 26)
+_Static_assert((uint64_t)PMON_BLOCK_SPAN_NS * (PMON_FOLD_MAX_HZ / 1000000000u) * PMON_FOLD_MAX_INC
+	       < TEAR_WINDOW, "a block read's span must stay within the tear window");
 
 static int tear_possible(uint32_t lo) { return lo >= 0u - TEAR_WINDOW; }
 
