@@ -466,7 +466,7 @@ static uint64_t others_filter(pmon_session_t *s, const struct sess_box *bx, int 
 		if (x == s || !x->running)
 			continue;
 		for (int b = 0; b < x->nboxes; b++) {
-			if (!same_box(&x->boxes[b].regs, &bx->regs))
+			if (!same_box(&x->boxes[b].regs, &bx->regs) || !uses_filter(x, b, r))
 				continue;
 			uint64_t mask = filter_mask(x, b, r);
 			for (int i = 0; i < x->n; i++)
