@@ -199,9 +199,15 @@ static int per_read(pmon_machine_t *m, int pci, int k, double out[C_N])
 	}
 	memset(calls, 0, sizeof calls);
 	counting = 1;
-	for (int r = 0; r < READS; r++)
-		pmon_session_read(s, v);
+	int rc = 0;
+	for (int r = 0; r < READS && !rc; r++)
+		rc = pmon_session_read(s, v);
 	counting = 0;
+	if (rc) {
+		fprintf(stderr, "syscalls: read: %s\n", pmon_session_errmsg(s));
+		pmon_session_destroy(s);
+		return -1;
+	}
 	for (int c = 0; c < C_N; c++)
 		out[c] = (double)calls[c] / READS;
 	pmon_session_destroy(s);

@@ -2,7 +2,10 @@
  * fake_hw.h - fake device files for the hardware backend's tests.
  *
  *   MSRs:   ROOT/N/msr, a sparse file of 2^32 bytes per CPU; MSR m is the
- *           8 bytes at offset m.
+ *           8 bytes at offset m, so MSRs less than 8 apart overlap (unlike
+ *           the kernel's msr device): a test programs MSRs at least 8 apart
+ *           (one control per box: CTL0 of CBo n is 0xD10 + 0x20 n), or
+ *           pmon's check of what it wrote sees its neighbour's bytes.
  *   PCI:    a sysfs tree that libpci's linux-sysfs method accepts:
  *           ROOT/devices/DDDD:BB:DD.F/{vendor,device,class,config}.
  *           libpci 3.9 needs vendor and device (read by pci_fill_info with
