@@ -6,6 +6,7 @@
  *   pmon list [--json] [PATTERN]    events (and umasks) per PMU
  *   pmon encode [--json] EVENT...   event= box= ctl= filter= counters= per event
  *   pmon info [--json]              backend, CPU, sockets, boxes and their registers
+ *   pmon reset [--socket N]         put the registers back after a crashed count
  *
  * list and encode need no hardware access; info opens the machine
  * ($PMON_BACKEND, e.g. PMON_BACKEND=sim).  --json writes one JSON document
@@ -28,12 +29,14 @@
 /* Options every subcommand is parsed with. */
 struct opts {
 	int json;
+	int socket;               /* --socket N, -1 when not given */
 };
 
 struct command {
 	const char *name, *synopsis, *summary;
 	int takes_json;
 	int (*run)(int argc, char **argv, const struct opts *o);
+	int takes_socket;
 };
 
 /* ------------------------------------------------------------------ output */
@@ -350,14 +353,37 @@ static int cmd_info(int argc, char **argv, const struct opts *o)
 	return rc;
 }
 
+static int cmd_reset(int argc, char **argv, const struct opts *o)
+{
+	pmon_machine_t *m;
+	char why[1024];
+	static char report[16384];
+	(void)argv;
+	if (argc) {
+		fprintf(stderr, "pmon reset: takes no operand (--socket N chooses one socket)\n");
+		return 2;
+	}
+	if (pmon_machine_open(&m, NULL, why, sizeof(why))) {
+		fprintf(stderr, "pmon: %s\n", why);
+		return 1;
+	}
+	int rc = pmon_machine_reset(m, o->socket, report, sizeof(report));
+	fprintf(rc ? stderr : stdout, "%s%s\n", rc ? "pmon reset: " : "", report);
+	pmon_machine_close(m);
+	return rc ? 1 : 0;
+}
+
 /* -------------------------------------------------------------------- main */
 
 static const struct command commands[] = {
-	{ "list", "[--json] [PATTERN]", "events, umasks and modifiers per PMU", 1, cmd_list },
+	{ "list", "[--json] [PATTERN]", "events, umasks and modifiers per PMU", 1, cmd_list, 0 },
 	{ "encode", "[--json] EVENT...", "control and filter values, counters of each event", 1,
-	  cmd_encode },
+	  cmd_encode, 0 },
 	{ "info", "[--json]", "backend, CPU, sockets, boxes with their MSRs / PCI addresses", 1,
-	  cmd_info },
+	  cmd_info, 0 },
+	{ "reset", "[--socket N]", "put back the registers a crashed count left programmed "
+	  "(from the journal, else power-on values); refused while a process counts there", 0,
+	  cmd_reset, 1 },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -393,16 +419,23 @@ static int run_command(const struct command *c, int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "socket", required_argument, NULL, 's' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct opts o = { 0 };
+	struct opts o = { 0, -1 };
+	char *end;
 	char prog[64];
 	int ch;
 	snprintf(prog, sizeof(prog), "pmon %s", c->name);
 	argv[0] = prog;                   /* getopt's messages name "pmon list" */
 	optind = 0;                       /* a fresh scan of the command's own argv */
-	while ((ch = getopt_long(argc, argv, "+jh", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "+jhs:", longopts, NULL)) != -1) {
 		switch (ch) {
+		case 's':
+			o.socket = (int)strtol(optarg, &end, 10);
+			if (!c->takes_socket || *end || end == optarg || o.socket < 0)
+				goto bad;
+			break;
 		case 'j':
 			if (!c->takes_json)
 				goto bad;

@@ -171,6 +171,13 @@ typedef struct pmon_box_where {
 int pmon_machine_box_where(const pmon_machine_t *m, int pmu, int socket, pmon_box_where_t *out);
 /* The uncore PCI bus of a socket, -1 if unknown. */
 int pmon_machine_socket_bus(const pmon_machine_t *m, int socket);
+/* Put the registers of a socket (socket -1: every socket) back after a
+ * process that counted there died: from the socket's journal in the run
+ * directory ($PMON_RUN_DIR, default /run/pmon) when there is one, else every
+ * uncore PMON control, filter and box control to its power-on value 0.
+ * PMON_EBUSY, writing nothing, while a live process holds a box of the
+ * socket.  report gets one line per socket saying what was done. */
+int pmon_machine_reset(pmon_machine_t *m, int socket, char *report, size_t len);
 /* Encode against this machine: checks socket/cpu ranges, box presence and,
  * on the emulated machine, that the event is modeled. */
 int pmon_machine_encode(const pmon_machine_t *m, const char *name, pmon_encoding_t *out,
