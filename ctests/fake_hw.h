@@ -448,6 +448,12 @@ static inline int fake_snbep_world(const char *base, int with_ubox, struct fake_
 	setenv("PMON_CPUINFO", w->cpuinfo, 1);
 	setenv("PMON_TOPOLOGY", w->topo, 1);
 	setenv("PMON_RUN_DIR", w->run, 1);
+	/* no NMI watchdog, no kernel uncore PMUs (whatever the host has) */
+	char none[340];
+	snprintf(none, sizeof(none), "%s/no-nmi-watchdog", base);
+	setenv("PMON_NMI_WATCHDOG", none, 1);
+	snprintf(none, sizeof(none), "%s/no-event-source", base);
+	setenv("PMON_EVENT_SOURCE", none, 1);
 	return 0;
 }
 

@@ -15,6 +15,7 @@
 
 #include "pmon/pmon.h"
 #include "machine.h"
+#include "pmu_users.h"
 #include "cpuinfo.h"
 #include "encode.h"
 #include "why.h"
@@ -180,6 +181,11 @@ int pmon_machine_open(pmon_machine_t **out, const char *backend, char *why, size
 			 (unsigned long)(uintptr_t)m->acc->priv);   /* the emulated machine */
 	}
 	pmon_boxlocks_init(&m->locks, m->run_dir);
+	/* other users of the PMU: warnings now, and part of busy refusals */
+	if (!is_sim)
+		pmon_pmu_users(m, m->pmu_users, sizeof(m->pmu_users));
+	if (m->pmu_users[0])
+		pmon_why_add(m->warnings, sizeof(m->warnings), "\n", "%s", m->pmu_users);
 	pmon_fold_init(&m->fold, m->acc, pmon_sessions_fold, m);
 	m->fold_ready = 1;
 	snprintf(m->cpu_name, sizeof(m->cpu_name), "%s", m->id.brand);

@@ -38,6 +38,8 @@ struct pmon_machine {
 	 * box locks this machine handle holds */
 	char run_dir[PATH_MAX];
 	struct pmon_boxlocks locks;
+	/* other users of the PMU found at open (pmu_users.h), "" if none */
+	char pmu_users[768];
 	/* the fold thread / tick of running sessions (fold.h) */
 	struct pmon_fold fold;
 	int fold_ready;

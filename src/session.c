@@ -333,7 +333,8 @@ static int avoid_busy(pmon_session_t *s)
 		return PMON_OK;
 	if (rc)
 		return pmon_why(s->err, sizeof(s->err), PMON_EBUSY, "counters in use by another agent (perf, another session, "
-			       "LIKWID, PCM) leave too few free: %s", sched_why);
+			       "LIKWID, PCM) leave too few free: %s%s%s", sched_why,
+			       s->m->pmu_users[0] ? ". Seen on this machine: " : "", s->m->pmu_users);
 	return PMON_OK;
 }
 
@@ -560,8 +561,14 @@ static int prepare(pmon_session_t *s)
 	if (!rc)
 		rc = pmon_check_filters(s->m, all, total, why, sizeof(why));
 	free(all);
+	/* the advice for one set does not fit sets that already are separate */
+	char *adv = rc ? strstr(why, "; count them in separate event sets") : NULL;
+	if (adv)
+		*adv = 0;
 	if (rc)
-		return pmon_why(s->err, sizeof(s->err), PMON_EBUSY, "a running session holds a shared filter: %s", why);
+		return pmon_why(s->err, sizeof(s->err), PMON_EBUSY, "another running session of this process (another event set) "
+			    "holds a shared filter with another value: %s; stop it first, or use one value",
+			    why);
 
 	if ((rc = avoid_busy(s)))
 		return rc;
@@ -577,10 +584,11 @@ static int prepare(pmon_session_t *s)
 			return pmon_why(s->err, sizeof(s->err), PMON_EBUSY,
 				       "%s: %s %s on socket %d is already enabled (control 0x%llx): "
 				       "another agent (perf, another session, LIKWID, PCM) is counting "
-				       "with it, so pmon leaves it alone",
+				       "with it, so pmon leaves it alone%s%s",
 				       e->enc.name, pmon_catalog_pmu(bx->regs.pmu)->name,
 				       e->counter < 0 ? "fixed counter" : "counter", bx->regs.socket,
-				       (unsigned long long)saved_value(bx, ck, idx));
+				       (unsigned long long)saved_value(bx, ck, idx),
+				       s->m->pmu_users[0] ? ". Seen on this machine: " : "", s->m->pmu_users);
 		if (is_core(bx))
 			bx->global_bits |= 1ull << e->counter;
 		bx->ctr_mask |= e->counter < 0 ? PMON_FIXED_BIT : 1u << e->counter;

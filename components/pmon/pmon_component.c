@@ -55,6 +55,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 typedef struct {
 	pmon_session_t *session;
 	int n;
+	int running;              /* the session started (a refused start is not) */
 	unsigned codes[PMON_CMP_MAX_EVENTS];
 	long long values[PMON_CMP_MAX_EVENTS];
 } pmon_control_t;
@@ -69,11 +70,14 @@ static int to_papi(int rc)
 	case PMON_OK: return PAPI_OK;
 	case PMON_ENOEVNT: return PAPI_ENOEVNT;
 	case PMON_EUMASK: case PMON_EQUAL: case PMON_ERANGE: return PAPI_EATTR;
-	case PMON_ECONFLICT: return PAPI_ECNFLCT;
+	/* another process or agent holds the box: a conflict, whose message
+	 * (printed by the caller) names the holder */
+	case PMON_ECONFLICT: case PMON_EBUSY: return PAPI_ECNFLCT;
 	case PMON_EPERM: return PAPI_EPERM;
 	case PMON_ENOMEM: return PAPI_ENOMEM;
 	case PMON_ENOTMODELED: case PMON_ENOSUPP: case PMON_ENODEV: return PAPI_ENOSUPP;
 	case PMON_EIO: return PAPI_ESYS;
+	case PMON_ESTALE: return PAPI_EMISC;   /* no total: a wrap may have been missed */
 	default: return PAPI_EINVAL;
 	}
 }
@@ -548,6 +552,7 @@ static int _pmon_start(hwd_context_t *ctx, hwd_control_state_t *ctl)
 	int rc = pmon_session_start(c->session);
 	if (rc)
 		complain(pmon_session_errmsg(c->session));
+	c->running = rc == PMON_OK;
 	memset(c->values, 0, sizeof(c->values));
 	return to_papi(rc);
 }
@@ -555,12 +560,15 @@ static int _pmon_start(hwd_context_t *ctx, hwd_control_state_t *ctl)
 static int fetch(pmon_control_t *c, int stop)
 {
 	uint64_t v[PMON_CMP_MAX_EVENTS];
-	if (!c->session)
-		return PAPI_OK;
+	if (!c->session || (stop && !c->running))
+		return PAPI_OK;            /* nothing counts: no "not counting" message */
 	int rc = stop ? pmon_session_stop(c->session, v) : pmon_session_read(c->session, v);
+	if (stop)
+		c->running = 0;
 	if (rc) {
 		complain(pmon_session_errmsg(c->session));
-		return to_papi(rc);
+		/* at run time a missing device went away: a system error */
+		return rc == PMON_ENODEV ? PAPI_ESYS : to_papi(rc);
 	}
 	for (int i = 0; i < c->n; i++)
 		c->values[i] = (long long)v[i];
