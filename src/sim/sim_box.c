@@ -35,16 +35,6 @@ void sim_ctr_set_ctl(struct pmon_sim *sim, struct sim_ctr *c, const struct sim_k
 	sim_clock_mark(sim);
 }
 
-void sim_ctr_add(struct sim_ctr *c, uint64_t n)
-{
-	uint64_t sum = c->val + (n & c->mask);   /* both < 2^48: no carry out */
-	int ovf = n > c->mask || sum > c->mask;
-
-	c->val = sum & c->mask;
-	if (ovf && c->ovf)
-		*c->ovf |= c->ovf_bit;
-}
-
 /* A clock event: an increment of 1 in each of `cycles` cycles. */
 void sim_ctr_cycles(struct sim_ctr *c, uint64_t cycles)
 {
@@ -66,17 +56,6 @@ void sim_ctr_cycles(struct sim_ctr *c, uint64_t cycles)
 	c->prev = (uint8_t)out;
 }
 
-/* n occurrences of a memory event, each alone in its cycle; the idle cycles
- * around them are unknown, so invert counts nothing. */
-void sim_ctr_events(struct sim_ctr *c, uint64_t n)
-{
-	if (!n)
-		return;
-	if (!c->thresh)
-		sim_ctr_add(c, n);
-	else if (!c->invert && c->thresh == 1)
-		sim_ctr_add(c, n);
-}
 
 const char *sim_box_name(const struct sim_box *b, char *buf, size_t len)
 {
@@ -106,8 +85,8 @@ void sim_box_refresh(struct pmon_sim *sim, struct sim_box *b)
 	for (int i = 0; i < b->kind->nctr; i++) {
 		struct sim_ctr *c = &b->ctr[i];
 		c->active = c->enabled && !frozen && (c->clock >= 0 || c->sig);
-		if (c->active && c->sig)
-			b->mon = 1;
+		if (c->active)
+			b->mon |= c->sig;
 	}
 	if (b->kind->has_fixed)
 		b->fixed.active = b->fixed.enabled && !frozen;

@@ -89,13 +89,19 @@ void sim_core_refresh(struct pmon_sim *sim, int cpu)
 		c->enabled = (field & 3) != 0;
 		c->active = (field & 2) && ((t->global_ctrl >> (32 + i)) & 1) && c->clock >= 0;
 	}
-	/* does any CPU count offcore responses now? (the hierarchy skips the
-	 * matching otherwise) */
-	sim->offcore_on = 0;
-	for (int k = 0; k < sim->ncpus; k++)
-		for (int i = 0; i < 4; i++)
-			if (sim->cpu[k].pmc[i].active && sim->cpu[k].pmc[i].sig)
-				sim->offcore_on = 1;
+	/* would any counter count an offcore response of each CPU's accesses
+	 * now (its own, or a sibling's with AnyThread)?  The hierarchy skips
+	 * the matching otherwise. */
+	for (int k = 0; k < sim->ncpus; k++) {
+		int first = sim_cpu_core_global(sim, k) * sim->shape.threads;
+		sim->cpu[k].offcore_on = 0;
+		for (int c = first; c < first + sim->shape.threads; c++)
+			for (int i = 0; i < 4; i++) {
+				const struct sim_ctr *p = &sim->cpu[c].pmc[i];
+				if (p->active && p->sig && (c == k || (p->ctl & EVTSEL_ANY)))
+					sim->cpu[k].offcore_on = 1;
+			}
+	}
 	sim_clock_mark(sim);
 }
 
@@ -196,7 +202,7 @@ int sim_core_msr(struct pmon_sim *sim, int cpu, uint32_t msr, int wr, uint64_t *
 void sim_core_offcore(struct pmon_sim *sim, int cpu, uint64_t req, uint64_t supplier,
 		      uint64_t snoop)
 {
-	int first = sim_cpu_core_global(sim, cpu) * sim->shape.threads;
+	int first = sim->cpu[cpu].gcore * sim->shape.threads;
 
 	for (int c = first; c < first + sim->shape.threads; c++) {
 		struct sim_thread *t = &sim->cpu[c];

@@ -132,7 +132,7 @@ struct sim_box {
 	struct sim_ctr ctr[4];
 	struct sim_ctr fixed;
 	uint32_t reg[4];        /* filter/match registers, box specific */
-	uint8_t mon;            /* some active counter counts a memory signal */
+	uint32_t mon;           /* memory signals some active counter counts (SIM_SIG_*) */
 };
 
 /* Kinds (one file per family). */
@@ -217,6 +217,7 @@ struct sim_thread {
 	struct pmon_sim_cpu_truth truth;
 	struct pmon_sim_cache_truth ctruth;
 	int sock, lcore, gcore;     /* its socket, core in the socket, core in the machine */
+	int offcore_on;             /* some PMC counts this CPU's offcore responses */
 };
 
 /* The access being served (for violation records). */
@@ -279,7 +280,6 @@ struct pmon_sim {
 	size_t nregions, capregions;
 	uint64_t vnext;                            /* next free virtual address */
 	uint64_t frames_total;                     /* 4 KiB frames per socket */
-	int offcore_on;                            /* some PMC counts offcore responses */
 	struct sim_region *last_region;            /* translation cache */
 	uint64_t last_vpage, last_pline;
 	struct sim_region *peek_region;            /* the look-ahead's own cache */
@@ -290,9 +290,29 @@ struct pmon_sim {
 void sim_ctr_init(struct sim_ctr *c, int width);
 void sim_ctr_set_ctl(struct pmon_sim *sim, struct sim_ctr *c, const struct sim_kind *k,
 		     uint64_t ctl);
-void sim_ctr_add(struct sim_ctr *c, uint64_t n);          /* raw, modulo 2^width */
 void sim_ctr_cycles(struct sim_ctr *c, uint64_t cycles);  /* a clock event */
-void sim_ctr_events(struct sim_ctr *c, uint64_t n);       /* n memory-event occurrences */
+/* Raw, modulo 2^width (inline: every modelled access counts through it). */
+static inline void sim_ctr_add(struct sim_ctr *c, uint64_t n)
+{
+	uint64_t sum = c->val + (n & c->mask);   /* both < 2^48: no carry out */
+	int ovf = n > c->mask || sum > c->mask;
+
+	c->val = sum & c->mask;
+	if (ovf && c->ovf)
+		*c->ovf |= c->ovf_bit;
+}
+
+/* n occurrences of a memory event, each alone in its cycle; the idle cycles
+ * around them are unknown, so invert counts nothing. */
+static inline void sim_ctr_events(struct sim_ctr *c, uint64_t n)
+{
+	if (!n)
+		return;
+	if (!c->thresh)
+		sim_ctr_add(c, n);
+	else if (!c->invert && c->thresh == 1)
+		sim_ctr_add(c, n);
+}
 /* "CBo3", "HA": the box's name in messages. */
 const char *sim_box_name(const struct sim_box *b, char *buf, size_t len);
 void sim_box_init(struct sim_box *b, const struct sim_kind *k, int socket, int inst);
@@ -307,7 +327,7 @@ void sim_box_write_reg(struct pmon_sim *sim, struct sim_box *b, int i, uint64_t 
 void sim_box_signal_counted(struct sim_box *b, uint32_t sigs);
 static inline void sim_box_signal(struct sim_box *b, uint32_t sigs)
 {
-	if (b->mon)
+	if (b->mon & sigs)
 		sim_box_signal_counted(b, sigs);
 }
 /* Threshold field of a control value for this kind. */
@@ -409,7 +429,7 @@ enum sim_tor_class { SIM_TOR_REQ, SIM_TOR_WB, SIM_TOR_EVICT };
 #define SIM_OPC_WCILF   0x18cu
 #define SIM_OPC_WBMTOI  0x1c4u
 /* The *_counted functions match the box's counters; the inline wrappers
- * skip the call while no counter of the box counts a memory signal. */
+ * skip the call while no active counter of the box counts that signal. */
 void sim_cbo_lookup_counted(struct sim_box *b, unsigned type, int state, int nid);
 void sim_cbo_victim_counted(struct sim_box *b, int state, int nid);
 void sim_cbo_tor_counted(struct sim_box *b, enum sim_tor_class cls, unsigned opc, int miss,
@@ -423,39 +443,39 @@ void sim_qpi_count_counted(struct sim_box *b, int rx, enum sim_qpi_class cls, un
 
 static inline void sim_cbo_lookup(struct sim_box *b, unsigned type, int state, int nid)
 {
-	if (b->mon)
+	if (b->mon & SIM_SIG_LLC_LOOKUP)
 		sim_cbo_lookup_counted(b, type, state, nid);
 }
 static inline void sim_cbo_victim(struct sim_box *b, int state, int nid)
 {
-	if (b->mon)
+	if (b->mon & SIM_SIG_LLC_VICTIM)
 		sim_cbo_victim_counted(b, state, nid);
 }
 static inline void sim_cbo_tor(struct sim_box *b, enum sim_tor_class cls, unsigned opc, int miss,
 			       int nid, uint64_t occ_cycles)
 {
-	if (b->mon)
+	if (b->mon & (SIM_SIG_TOR_INS | SIM_SIG_TOR_OCC))
 		sim_cbo_tor_counted(b, cls, opc, miss, nid, occ_cycles);
 }
 static inline void sim_ha_request(struct sim_box *b, enum sim_ha_what what, int local)
 {
-	if (b->mon)
+	if (b->mon & (SIM_SIG_HA_REQ | SIM_SIG_HA_TRACKER))
 		sim_ha_request_counted(b, what, local);
 }
 static inline void sim_ha_imc_write(struct sim_box *b)
 {
-	if (b->mon)
+	if (b->mon & SIM_SIG_HA_IMC_WR)
 		sim_ha_imc_write_counted(b);
 }
 static inline void sim_ha_txr_bl(struct sim_box *b, int to_qpi)
 {
-	if (b->mon)
+	if (b->mon & SIM_SIG_HA_TXR_BL)
 		sim_ha_txr_bl_counted(b, to_qpi);
 }
 static inline void sim_qpi_count(struct sim_box *b, int rx, enum sim_qpi_class cls,
 				 unsigned data_flits)
 {
-	if (b->mon)
+	if (b->mon & SIM_SIG_QPI_FLITS)
 		sim_qpi_count_counted(b, rx, cls, data_flits);
 }
 

@@ -339,7 +339,7 @@ void sim_llc_writeback(struct sim_ctx *x, uint64_t line)
 	sim_cbo_lookup(&s->cbo[slice], SIM_LOOKUP_WRITE, i >= 0 ? set.st[i] : SIM_I, nid);
 	sim_cbo_tor(&s->cbo[slice], SIM_TOR_WB, SIM_OPC_WBMTOI, 0, nid,
 		    sim->occ_uclk[PMON_SIM_SUP_LLC]);
-	if (sim->offcore_on)
+	if (sim->cpu[x->cpu].offcore_on)
 		sim_core_offcore(sim, x->cpu, SIM_RSP_WB, SIM_RSP_SUPPLIER_NONE,
 				 SIM_RSP_SNOOP_NONE);
 	if (i >= 0) {
@@ -389,7 +389,7 @@ void sim_llc_nt_store(struct sim_ctx *x, uint64_t line)
 		qpi_msg(sim, home, x->sock, line, SIM_QPI_NDR, 0);
 	sim_cbo_tor(&s->cbo[slice], SIM_TOR_REQ, SIM_OPC_WCILF, 1, nid,
 		    sim->occ_uclk[local ? PMON_SIM_SUP_DRAM : PMON_SIM_SUP_RDRAM]);
-	if (sim->offcore_on)
+	if (sim->cpu[x->cpu].offcore_on)
 		sim_core_offcore(sim, x->cpu, SIM_RSP_STREAMING_STORES, SIM_RSP_SUPPLIER_NONE,
 				 SIM_RSP_SNOOP_NONE);
 }
