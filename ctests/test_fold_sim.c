@@ -117,6 +117,10 @@ static void changed_under_us(void)
 	CHECK_EQ_U64(raw->ops->msr_read(raw, 3, 0x1a6, &v, NULL, 0), 0, "offcore RSP_0 readable");
 	CHECK_EQ_U64(v, 0x10001, "RSP_0 = DMND_DATA_RD | ANY_RESPONSE");
 	raw->ops->msr_write(raw, 3, 0x1a6, 0x10002, NULL, 0);     /* someone else's request type */
+	/* an MSR filter is checked by a read once PMON_VERIFY_NS has passed
+	 * since the last check (README): not by the read right after it */
+	CHECK_EQ_INT(pmon_session_read(s, &v), PMON_OK, "read within the check interval");
+	pmon_sim_advance_ns(sim, PMON_VERIFY_NS);
 	v = 777;
 	CHECK_EQ_INT(pmon_session_read(s, &v), PMON_EBUSY, "read after the change");
 	CHECK_EQ_U64(v, 777, "no number");
@@ -131,6 +135,7 @@ static void changed_under_us(void)
 	s = session_of(m, "snb_ep::OFFCORE_RESPONSE_0:DMND_DATA_RD:ANY_RESPONSE:cpu=5");
 	CHECK_EQ_INT(pmon_session_start(s), PMON_OK, pmon_session_errmsg(s));
 	raw->ops->msr_write(raw, 5, 0x38f, 0, NULL, 0);
+	pmon_sim_advance_ns(sim, PMON_VERIFY_NS);
 	CHECK_EQ_INT(pmon_session_read(s, &v), PMON_EBUSY, "global control changed");
 	CHECK(strstr(pmon_session_errmsg(s), "IA32_PERF_GLOBAL_CTRL"), "names it: %s",
 	      pmon_session_errmsg(s));
@@ -145,6 +150,25 @@ static void changed_under_us(void)
 	CHECK_EQ_INT(pmon_session_read(s, &v), PMON_EBUSY, "control changed");
 	CHECK(strstr(pmon_session_errmsg(s), "cbo2 socket 0 CTL0 (MSR 0xd50)"), "names CTL0: %s",
 	      pmon_session_errmsg(s));
+	CHECK_EQ_U64(v, 777, "no number");
+	pmon_session_destroy(s);
+
+	/* an iMC control comes in the counters' block: the very next read,
+	 * no time passed, refuses (SNB-EP iMC channel 0: device 0x3cb0, CTL0
+	 * at offset 0xd8, its counter's first control) */
+	s = session_of(m, "snbep_unc_imc0::UNC_M_CAS_COUNT:RD:socket=0");
+	CHECK_EQ_INT(pmon_session_start(s), PMON_OK, pmon_session_errmsg(s));
+	pmon_pci_addr_t ch0[2];
+	CHECK_EQ_INT(raw->ops->pci_find(raw, 0x8086, 0x3cb0, ch0, 2, NULL, 0), 2, "one iMC ch0 per socket");
+	uint32_t ctl = 0;
+	CHECK_EQ_INT(raw->ops->pci_read(raw, ch0[0], 0xd8, &ctl, NULL, 0), 0, "CTL0 readable");
+	CHECK((ctl & 0xff) == 0x04 && (ctl & (1u << 22)), "CTL0 holds CAS_COUNT (0x04) enabled: 0x%x", ctl);
+	CHECK_EQ_INT(pmon_session_read(s, &v), PMON_OK, pmon_session_errmsg(s));
+	raw->ops->pci_write(raw, ch0[0], 0xd8, ctl & ~(1u << 22), NULL, 0);   /* disabled by someone */
+	v = 777;
+	CHECK_EQ_INT(pmon_session_read(s, &v), PMON_EBUSY, "iMC control changed, next read");
+	CHECK(strstr(pmon_session_errmsg(s), "CTL0") && strstr(pmon_session_errmsg(s), "offset 0xd8"),
+	      "names CTL0: %s", pmon_session_errmsg(s));
 	CHECK_EQ_U64(v, 777, "no number");
 	pmon_session_destroy(s);
 	pmon_session_destroy(NULL);

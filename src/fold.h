@@ -31,6 +31,12 @@
 #define PMON_FOLD_MAX_HZ 4000000000ull
 #define PMON_FOLD_MAX_INC 64u
 
+/* A running session checks that the registers it wrote still hold what it
+ * wrote at every fold, at stop and reset, and at a read at least this long
+ * (backend clock) after its last full check; a PCI box's controls that come
+ * in its counter block are checked at every read (README). */
+#define PMON_VERIFY_NS 100000000ull
+
 uint64_t pmon_fold_bound_ns(int width);
 uint64_t pmon_fold_period_ns(int width);
 

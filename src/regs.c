@@ -88,10 +88,32 @@ static int tear_possible(uint32_t lo) { return lo >= 0u - TEAR_WINDOW; }
 /* The widest block of counters read at once (bytes). */
 #define PCI_SPAN_MAX 256
 
+/* The counter whose two dwords are dw[0..1] of a block read at off: tear-free
+ * (see TEAR_WINDOW). */
+static int pci_counter_of(struct pmon_access *a, pmon_pci_addr_t d, uint32_t off, const uint32_t *dw,
+			  uint64_t *val, char *why, size_t whylen)
+{
+	uint32_t lo = dw[0], hi = dw[1], again[2];
+	int rc;
+	if (tear_possible(lo)) {
+		if ((rc = a->ops->pci_read_block(a, d, off, again, 2, why, whylen)))
+			return rc;
+		if (again[0] < lo) {
+			lo = again[0];
+			hi = again[1];
+		}
+	}
+	*val = (uint64_t)hi << 32 | lo;
+	return PMON_OK;
+}
+
 /* The counters at offsets off[0..n-1] of d (two dwords each) into val[],
- * in one block read from the lowest to the end of the highest. */
+ * in one block read from the lowest to the end of the highest; the
+ * registers of also[] in d whose dwords fit in a block of at most
+ * PCI_SPAN_MAX bytes come with it (their got set). */
 static int pci_counters(struct pmon_access *a, pmon_pci_addr_t d, const uint32_t *off, int n,
-			uint64_t *val, char *why, size_t whylen)
+			uint64_t *val, const struct pmon_box_regs *r, struct pmon_reg_also *also,
+			int nalso, char *why, size_t whylen)
 {
 	uint32_t dw[PCI_SPAN_MAX / 4], first = off[0], end = off[0] + 8;
 	int rc;
@@ -101,23 +123,37 @@ static int pci_counters(struct pmon_access *a, pmon_pci_addr_t d, const uint32_t
 	}
 	if (end - first > PCI_SPAN_MAX) {      /* far apart: one block each */
 		for (int i = 0; i < n; i++)
-			if ((rc = pci_counters(a, d, &off[i], 1, &val[i], why, whylen)))
+			if ((rc = pci_counters(a, d, &off[i], 1, &val[i], r, NULL, 0, why, whylen)))
 				return rc;
 		return PMON_OK;
 	}
+	for (int j = 0; j < nalso; j++) {
+		uint16_t lo, hi;
+		int extra;
+		pci_offsets(r, also[j].kind, also[j].idx, &lo, &hi, &extra);
+		uint32_t f = lo, e = (hi > lo ? hi : lo) + 4u;
+		if (hi && hi < lo)
+			f = hi;
+		f = f < first ? f : first;
+		e = e > end ? e : end;
+		also[j].got = !extra && (lo & 3) == 0 && e - f <= PCI_SPAN_MAX;
+		if (also[j].got) {
+			first = f;
+			end = e;
+		}
+	}
 	if ((rc = a->ops->pci_read_block(a, d, first, dw, (int)(end - first) / 4, why, whylen)))
 		return rc;
-	for (int i = 0; i < n; i++) {
-		uint32_t lo = dw[(off[i] - first) / 4], hi = dw[(off[i] - first) / 4 + 1], again[2];
-		if (tear_possible(lo)) {
-			if ((rc = a->ops->pci_read_block(a, d, off[i], again, 2, why, whylen)))
-				return rc;
-			if (again[0] < lo) {
-				lo = again[0];
-				hi = again[1];
-			}
-		}
-		val[i] = (uint64_t)hi << 32 | lo;
+	for (int i = 0; i < n; i++)
+		if ((rc = pci_counter_of(a, d, off[i], &dw[(off[i] - first) / 4], &val[i], why, whylen)))
+			return rc;
+	for (int j = 0; j < nalso; j++) {
+		if (!also[j].got)
+			continue;
+		uint16_t lo, hi;
+		int extra;
+		pci_offsets(r, also[j].kind, also[j].idx, &lo, &hi, &extra);
+		also[j].val = dw[(lo - first) / 4] | (hi ? (uint64_t)dw[(hi - first) / 4] << 32 : 0);
 	}
 	return PMON_OK;
 }
@@ -149,7 +185,7 @@ int pmon_reg_read(struct pmon_machine *m, const struct pmon_box_regs *r,
 	pmon_pci_addr_t d = extra ? r->extra : r->pci;
 	if (k == REG_CTR || k == REG_FIXED_CTR) {
 		uint32_t at = lo;
-		if ((rc = pci_counters(a, d, &at, 1, val, why, whylen)))
+		if ((rc = pci_counters(a, d, &at, 1, val, r, NULL, 0, why, whylen)))
 			return rc;
 		*val &= pmon_bits((unsigned)counter_width(r, k));
 		return PMON_OK;
@@ -163,8 +199,10 @@ int pmon_reg_read(struct pmon_machine *m, const struct pmon_box_regs *r,
 }
 
 int pmon_reg_read_counters(struct pmon_machine *m, const struct pmon_box_regs *r, uint32_t mask,
-			   uint64_t *val, char *why, size_t whylen)
+			   uint64_t *val, struct pmon_reg_also *also, int nalso, char *why, size_t whylen)
 {
+	for (int j = 0; j < nalso; j++)
+		also[j].got = 0;
 	const struct pmon_box_type *t = r->t;
 	uint32_t off[PMON_MAX_COUNTERS + 1];
 	uint64_t v[PMON_MAX_COUNTERS + 1];
@@ -190,7 +228,7 @@ int pmon_reg_read_counters(struct pmon_machine *m, const struct pmon_box_regs *r
 	}
 	if (!n)
 		return PMON_OK;
-	if ((rc = pci_counters(m->acc, r->pci, off, n, v, why, whylen)))
+	if ((rc = pci_counters(m->acc, r->pci, off, n, v, r, also, nalso, why, whylen)))
 		return rc;
 	for (int i = 0; i < n; i++)
 		val[idx[i]] = v[i] & pmon_bits(idx[i] == PMON_MAX_COUNTERS ? t->fixed_width : t->width);

@@ -36,9 +36,20 @@ int pmon_reg_write(struct pmon_machine *m, const struct pmon_box_regs *r,
 /* The counters of the box in mask (bit c: general counter c; PMON_FIXED_BIT:
  * the fixed counter) into val[c] (the fixed one into val[PMON_MAX_COUNTERS]),
  * each masked to its width: on a PCI box one block access from the lowest to
- * the highest (tear-free, see regs.c), on an MSR box one access per counter. */
+ * the highest (tear-free, see regs.c), on an MSR box one access per counter.
+ * also[0..nalso-1]: registers of the box wanted beside the counters; those in
+ * the counters' PCI function that widen the block to at most 256 bytes come
+ * in the same access (got 1, val set), the others are left (got 0), as are
+ * all of an MSR box. */
+struct pmon_reg_also {
+	enum pmon_reg_kind kind;
+	int idx;
+	uint64_t val;
+	int got;
+};
 int pmon_reg_read_counters(struct pmon_machine *m, const struct pmon_box_regs *r, uint32_t mask,
-			   uint64_t *val, char *why, size_t whylen);
+			   uint64_t *val, struct pmon_reg_also *also, int nalso, char *why,
+			   size_t whylen);
 
 /* A configuration register outside the PMON boxes (the UBox's node-ID
  * registers, read to map buses to sockets before a machine exists). */

@@ -69,6 +69,7 @@ struct sess_box {
 	int nsaved;
 	uint32_t ctr_mask;        /* counters the session's events use (regs.h) */
 	uint64_t raw[PMON_MAX_COUNTERS + 1];  /* their values at the last read */
+	struct pmon_reg_also also[16];       /* saved[i], read beside the counters */
 	uint64_t global_bits;     /* core PMU: our enable bits in IA32_PERF_GLOBAL_CTRL */
 	uint64_t global_saved;    /* their values before start */
 	char lock[80];            /* boxlock name */
@@ -88,6 +89,7 @@ struct pmon_session {
 	uint64_t seq;             /* start order (the earliest user of a filter holds its original) */
 	uint64_t bound_ns;        /* longest gap between folds that stays exact */
 	uint64_t last_fold;       /* backend clock at the last fold */
+	uint64_t last_verify;     /* backend clock at the last full verification */
 	int fault;                /* error found by a fold, reported by the next read */
 	char fault_msg[1024];
 	char err[1024];
@@ -478,9 +480,14 @@ static uint64_t others_filter(pmon_session_t *s, const struct sess_box *bx, int 
 	return v;
 }
 
-/* Do the controls and filters still hold what the session wrote?  The
- * reason goes to err (errlen bytes). */
-static int verify(pmon_session_t *s, char *err, size_t errlen)
+/* Do the controls and filters still hold what the session wrote?  Those a
+ * PCI box's counter block brought along at this read (fresh: read_counters
+ * has just run) are checked from it; the others (MSR boxes, a PCI box's
+ * match/mask function, the global control) only when full (README, "How
+ * counters are read": every fold, stop and reset, and a read at least
+ * PMON_VERIFY_NS after the last full check).  The reason goes to err
+ * (errlen bytes). */
+static int verify(pmon_session_t *s, int full, int fresh, char *err, size_t errlen)
 {
 	char name[160];
 	for (int b = 0; b < s->nboxes; b++) {
@@ -489,9 +496,13 @@ static int verify(pmon_session_t *s, char *err, size_t errlen)
 			struct saved_reg *r = &bx->saved[i];
 			if (!r->written)
 				continue;
-			uint64_t v, mask = r->kind == REG_FILTER ? filter_mask(s, b, r->idx) : ~0ull;
+			int in_block = fresh && bx->also[i].got;
+			if (!in_block && !full)
+				continue;
+			uint64_t v = bx->also[i].val, mask = r->kind == REG_FILTER ? filter_mask(s, b, r->idx) : ~0ull;
 			char why[PMON_WHY_LEN];
-			int rc = pmon_reg_read(s->m, &bx->regs, r->kind, r->idx, &v, why, sizeof why);
+			int rc = in_block ? PMON_OK
+				 : pmon_reg_read(s->m, &bx->regs, r->kind, r->idx, &v, why, sizeof why);
 			if (rc || ((v ^ r->wrote) & mask))   /* named only when it is reported */
 				pmon_reg_name(&bx->regs, r->kind, r->idx, name, sizeof(name));
 			if (rc)
@@ -502,7 +513,7 @@ static int verify(pmon_session_t *s, char *err, size_t errlen)
 					       "while pmon was counting, so the counts are not "
 					       "trustworthy and none is returned", name);
 		}
-		if (is_core(bx) && bx->global_bits) {
+		if (full && is_core(bx) && bx->global_bits) {
 			uint64_t g;
 			char why[PMON_WHY_LEN];
 			int rc = pmon_reg_read(s->m, &bx->regs, REG_GLOBAL_CTL, 0, &g, why, sizeof why);
@@ -651,8 +662,17 @@ static int read_counters(pmon_session_t *s, char *err, size_t errlen)
 	int rc;
 	for (int b = 0; b < s->nboxes; b++) {
 		struct sess_box *bx = &s->boxes[b];
+		int nalso = 0;
+		if (bx->regs.t->space == PMON_SPACE_PCI && bx->ctr_mask)
+			for (; nalso < bx->nsaved; nalso++) {
+				bx->also[nalso].kind = bx->saved[nalso].kind;
+				bx->also[nalso].idx = bx->saved[nalso].idx;
+			}
+		for (int i = nalso; i < bx->nsaved; i++)
+			bx->also[i].got = 0;
 		if (bx->ctr_mask &&
-		    (rc = pmon_reg_read_counters(s->m, &bx->regs, bx->ctr_mask, bx->raw, why, sizeof why)))
+		    (rc = pmon_reg_read_counters(s->m, &bx->regs, bx->ctr_mask, bx->raw, bx->also, nalso,
+						 why, sizeof why)))
 			return pmon_why(err, errlen, rc, "reading the %s counters failed: %s",
 				       pmon_catalog_pmu(bx->regs.pmu)->name, why);
 	}
@@ -848,7 +868,7 @@ static int fold_setup(pmon_session_t *s)
 	}
 	s->bound_ns = pmon_fold_bound_ns(width);
 	s->fault = 0;
-	s->last_fold = pmon_clock_ns(s->m->acc);
+	s->last_fold = s->last_verify = pmon_clock_ns(s->m->acc);
 	return pmon_fold_need(&s->m->fold, pmon_fold_period_ns(width));
 }
 
@@ -904,12 +924,12 @@ int pmon_session_start(pmon_session_t *s)
 	return rc;
 }
 
-/* Fold the counters into the totals (values: the totals, when no fault).
- * A gap since the last fold longer than the bound makes the totals unknown
- * (PMON_ESTALE until a reset); the baselines move on regardless. */
-static int accumulate(pmon_session_t *s, uint64_t *values, char *err, size_t errlen)
+/* Fold the counters read_counters() has just read into the totals (values:
+ * the totals, when no fault).  A gap since the last fold longer than the
+ * bound makes the totals unknown (PMON_ESTALE until a reset); the baselines
+ * move on regardless. */
+static int accumulate(pmon_session_t *s, uint64_t now, uint64_t *values, char *err, size_t errlen)
 {
-	uint64_t now = pmon_clock_ns(s->m->acc);
 	if (!s->fault && now - s->last_fold > s->bound_ns) {
 		s->fault = PMON_ESTALE;
 		snprintf(s->fault_msg, sizeof(s->fault_msg),
@@ -919,9 +939,6 @@ static int accumulate(pmon_session_t *s, uint64_t *values, char *err, size_t err
 			 "counts again from zero", (double)(now - s->last_fold) / 1e9,
 			 (double)s->bound_ns / 1e9);
 	}
-	int rc = read_counters(s, err, errlen);
-	if (rc)
-		return rc;
 	for (int i = 0; i < s->n; i++) {
 		struct sess_event *e = &s->ev[i];
 		const struct pmon_box_type *t = s->boxes[e->box].regs.t;
@@ -941,17 +958,26 @@ static int accumulate(pmon_session_t *s, uint64_t *values, char *err, size_t err
 /* Check and fold a running session (registry lock held); the reason goes to
  * err (errlen bytes): the session's own for its caller, another for the
  * machine's fold, which must not write the session's reason. */
-static int check_and_fold(pmon_session_t *s, uint64_t *values, char *err, size_t errlen)
+static int check_and_fold(pmon_session_t *s, uint64_t *values, int full, char *err, size_t errlen)
 {
 	if (s->fault)
 		return pmon_why(err, errlen, s->fault, "%s", s->fault_msg);
-	int rc = verify(s, err, errlen);
+	uint64_t now = pmon_clock_ns(s->m->acc);
+	if (now - s->last_verify >= PMON_VERIFY_NS)
+		full = 1;                 /* full: a fold or stop, or the check is due */
+	int rc = read_counters(s, err, errlen);
+	if (!rc)
+		rc = verify(s, full, 1, err, errlen);
 	if (rc == PMON_EBUSY) {
 		s->fault = rc;
 		snprintf(s->fault_msg, sizeof(s->fault_msg), "%s", err);
 		return rc;
 	}
-	return rc ? rc : accumulate(s, values, err, errlen);
+	if (rc)
+		return rc;
+	if (full)
+		s->last_verify = now;
+	return accumulate(s, now, values, err, errlen);
 }
 
 void pmon_sessions_fold(void *mv)
@@ -962,7 +988,7 @@ void pmon_sessions_fold(void *mv)
 		pmon_session_t *s = pmon_registry_item(&m->sessions, i);
 		char why[sizeof(s->err)];
 		if (s->running)
-			check_and_fold(s, NULL, why, sizeof(why));
+			check_and_fold(s, NULL, 1, why, sizeof(why));
 	}
 	pmon_registry_unlock(&m->sessions);
 }
@@ -972,7 +998,7 @@ int pmon_session_read(pmon_session_t *s, uint64_t *values)
 	pmon_registry_lock(&s->m->sessions);
 	int rc = PMON_OK;
 	if (s->running)
-		rc = check_and_fold(s, values, s->err, sizeof(s->err));
+		rc = check_and_fold(s, values, 0, s->err, sizeof(s->err));
 	else
 		for (int i = 0; values && i < s->n; i++)
 			values[i] = s->ev[i].total;
@@ -987,8 +1013,11 @@ int pmon_session_reset(pmon_session_t *s)
 	if (s->running) {
 		if (s->fault == PMON_ESTALE)
 			s->fault = 0;             /* the totals restart from here */
-		if (!(rc = verify(s, s->err, sizeof(s->err)))) {
-			rc = accumulate(s, NULL, s->err, sizeof(s->err));
+		uint64_t now = pmon_clock_ns(s->m->acc);
+		if (!(rc = read_counters(s, s->err, sizeof(s->err))) &&
+		    !(rc = verify(s, 1, 1, s->err, sizeof(s->err)))) {
+			s->last_verify = now;
+			rc = accumulate(s, now, NULL, s->err, sizeof(s->err));
 			if (rc == PMON_ESTALE) {
 				s->fault = 0;
 				rc = PMON_OK;
@@ -1010,7 +1039,7 @@ int pmon_session_stop(pmon_session_t *s, uint64_t *values)
 	pmon_registry_lock(&s->m->sessions);
 	int rc = freeze_all(s, PMON_BOX_FRZ_EN | PMON_BOX_FRZ);
 	if (!rc)
-		rc = check_and_fold(s, values, s->err, sizeof(s->err));
+		rc = check_and_fold(s, values, 1, s->err, sizeof(s->err));
 	s->running = 0;
 	rc = restore_error(s, rc, restore_all(s, left, sizeof(left)), left);
 	pmon_registry_unlock(&s->m->sessions);
