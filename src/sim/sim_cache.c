@@ -16,10 +16,10 @@ static void cache_layout(struct sim_cache *c, uint8_t *mem, size_t stride, uint6
 	c->sets = (uint32_t)sets;
 	c->ways = ways;
 	c->setmask = (sets & (sets - 1)) ? 0 : (uint32_t)(sets - 1);
-	c->off_ptag = 8 * ways;
-	c->off_rank = c->off_ptag + 2 * round_up(ways, 8);
+	c->off_rank = 2 * round_up(ways, 8);
 	c->off_st = c->off_rank + round_up(ways, 16);
 	c->off_cv = c->off_st + ways;
+	c->off_tag = cache_off_tag(ways);
 }
 
 /* Every set empty, LRU ranks in way order. */
@@ -53,7 +53,7 @@ static int cache_init(struct sim_cache *c, uint64_t sets, uint32_t ways)
 	size_t bytes = cache_set_bytes(ways);
 
 	memset(c, 0, sizeof *c);
-	if (!(c->alloc = malloc(bytes * sets)))
+	if (!(c->alloc = aligned_alloc(64, bytes * sets)))
 		return -1;
 	cache_layout(c, c->alloc, bytes, sets, ways);
 	return 0;
@@ -98,7 +98,7 @@ int sim_hier_init(struct pmon_sim *sim)
 	}
 	for (int s = 0; s < sh->sockets; s++) {
 		struct sim_socket *k = &sim->sock[s];
-		if (!(k->llc_mem = malloc(setb * slice_sets * (size_t)sh->cores)))
+		if (!(k->llc_mem = aligned_alloc(64, setb * slice_sets * (size_t)sh->cores)))
 			return -1;
 		for (int i = 0; i < sh->cores; i++)
 			cache_layout(&k->llc[i], k->llc_mem + setb * (size_t)i,
@@ -313,12 +313,11 @@ void sim_line_access(struct pmon_sim *sim, int cpu, uint64_t line, enum pmon_sim
 
 static inline void prefetch_set(const struct sim_cache *c, uint64_t line)
 {
-	const uint8_t *p = (const uint8_t *)cache_set(c, line).tag;
+	const uint8_t *p = (const uint8_t *)cache_set(c, line).ptag;   /* the set's start */
 	size_t n = cache_set_bytes(c->ways);
 
-	for (size_t off = 0; off < n; off += 64)
+	for (size_t off = 0; off < n; off += 64)     /* sets are 64-byte aligned */
 		__builtin_prefetch(p + off, 0);
-	__builtin_prefetch(p + n - 1, 0);
 }
 
 /* Bring the sets a coming access of cpu to line will look at into the host

@@ -37,17 +37,26 @@ static inline uint32_t round_up(uint32_t n, uint32_t m)
 	return (n + m - 1) / m * m;
 }
 
-/* Layout of a set: tag[ways], ptag[ways rounded to 8], rank[ways rounded
- * to 16], st[ways], cv[ways]; 16-byte multiple. */
+/* Layout of a set, what every access reads first, then the full tags:
+ * ptag[ways rounded to 8], rank[ways rounded to 16], st[ways], cv[ways],
+ * tag[ways] (8-byte aligned); the whole a multiple of the 64-byte host
+ * cache line (the arrays are 64-byte aligned).  A lookup that misses then
+ * reads the host lines of the first four arrays (2 for 20 ways) and one
+ * full tag, the victim's. */
+static inline uint32_t cache_off_tag(uint32_t ways)
+{
+	return round_up(2 * round_up(ways, 8) + round_up(ways, 16) + 2 * ways, 8);
+}
+
 static inline size_t cache_set_bytes(uint32_t ways)
 {
-	return round_up(8 * ways + 2 * round_up(ways, 8) + round_up(ways, 16) + 2 * ways, 16);
+	return round_up(cache_off_tag(ways) + 8 * ways, 64);
 }
 
 static inline struct sim_set cache_set_at(const struct sim_cache *c, uint32_t set)
 {
 	uint8_t *p = c->mem + (size_t)set * c->stride;
-	struct sim_set s = { (uint64_t *)(void *)p, (uint16_t *)(void *)(p + c->off_ptag),
+	struct sim_set s = { (uint64_t *)(void *)(p + c->off_tag), (uint16_t *)(void *)p,
 			     (int8_t *)(p + c->off_rank), p + c->off_st, p + c->off_cv, c->ways };
 
 	return s;

@@ -154,8 +154,10 @@ struct sim_chan {
 /* ---- the memory hierarchy ---- */
 enum sim_st { SIM_I = 0, SIM_S = 1, SIM_E = 2, SIM_M = 3, SIM_F = 4 };
 
-/* One set-associative array.  Each set is one block of memory:
+/* One set-associative array.  Each set is one block of memory (layout in
+ * sim_hier.h: the small per-way arrays first, the full tags last):
  *     uint64_t tag[ways]   line + 1, 0 = empty way
+ *     uint16_t ptag[ways]  partial tag, 0 = empty way
  *     uint8_t rank[ways]   LRU rank: 0 most recently used .. ways-1 least;
  *                          empty ways always rank below every valid one
  *     uint8_t st[ways]     enum sim_st
@@ -168,7 +170,7 @@ struct sim_cache {
 	size_t stride;
 	uint32_t sets, ways;
 	uint32_t setmask;       /* sets - 1 when sets is a power of two, else 0 */
-	uint32_t off_ptag, off_rank, off_st, off_cv;   /* within a set's block */
+	uint32_t off_tag, off_rank, off_st, off_cv;    /* within a set's block (ptag at 0) */
 };
 
 struct sim_pcore {              /* a physical core's private caches */
