@@ -53,6 +53,12 @@ struct pmon_access_ops {
 			char *why, size_t whylen);
 	int (*msr_write)(struct pmon_access *a, int cpu, uint32_t msr, uint64_t val,
 			 char *why, size_t whylen);
+	/* n MSRs at once: val[i] = MSR msr[i] of CPU cpu[i], in order, each as
+	 * msr_read reads it (one pread each on hardware; the emulated machine
+	 * is held and its clock brought up to date once for all).  The first
+	 * failure stops it: *bad = its index, why names its CPU and MSR. */
+	int (*msr_read_batch)(struct pmon_access *a, int n, const int *cpu, const uint32_t *msr,
+			      uint64_t *val, int *bad, char *why, size_t whylen);
 	int (*pci_read)(struct pmon_access *a, pmon_pci_addr_t d, uint32_t off, uint32_t *val,
 			char *why, size_t whylen);
 	int (*pci_write)(struct pmon_access *a, pmon_pci_addr_t d, uint32_t off, uint32_t val,

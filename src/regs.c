@@ -235,6 +235,44 @@ int pmon_reg_read_counters(struct pmon_machine *m, const struct pmon_box_regs *r
 	return PMON_OK;
 }
 
+#define MSR_BATCH 64
+
+int pmon_reg_read_msr_counters(struct pmon_machine *m, const struct pmon_reg_ref *ref, int n,
+			       int *bad, char *why, size_t whylen)
+{
+	struct pmon_access *a = m->acc;
+	int cpu[MSR_BATCH], rc;
+	uint32_t msr[MSR_BATCH];
+	uint64_t v[MSR_BATCH];
+	for (int done = 0; done < n; done += MSR_BATCH) {
+		int k = n - done < MSR_BATCH ? n - done : MSR_BATCH, at = 0;
+		for (int i = 0; i < k; i++) {
+			const struct pmon_reg_ref *x = &ref[done + i];
+			if (x->r->t->space == PMON_SPACE_PCI || (x->kind != REG_CTR && x->kind != REG_FIXED_CTR)) {
+				*bad = done + i;
+				return pmon_why(why, whylen, PMON_EINVAL, "%s: not an MSR counter",
+						pmon_catalog_pmu(x->r->pmu)->name);
+			}
+			cpu[i] = x->r->cpu;
+			msr[i] = msr_addr(x->r, x->kind, x->idx);
+		}
+		if (a->ops->msr_read_batch)
+			rc = a->ops->msr_read_batch(a, k, cpu, msr, v, &at, why, whylen);
+		else
+			for (rc = 0; at < k && !(rc = a->ops->msr_read(a, cpu[at], msr[at], &v[at], why, whylen));)
+				at++;
+		if (rc) {
+			*bad = done + at;
+			return rc;
+		}
+		for (int i = 0; i < k; i++) {
+			const struct pmon_reg_ref *x = &ref[done + i];
+			*x->val = v[i] & pmon_bits((unsigned)counter_width(x->r, x->kind));
+		}
+	}
+	return PMON_OK;
+}
+
 int pmon_reg_write(struct pmon_machine *m, const struct pmon_box_regs *r,
 		   enum pmon_reg_kind k, int idx, uint64_t val, char *why, size_t whylen)
 {

@@ -51,6 +51,20 @@ int pmon_reg_read_counters(struct pmon_machine *m, const struct pmon_box_regs *r
 			   uint64_t *val, struct pmon_reg_also *also, int nalso, char *why,
 			   size_t whylen);
 
+/* Counters of MSR boxes (REG_CTR / REG_FIXED_CTR of a box outside PCI
+ * space) read together: *ref[i].val = the counter, masked to its width, in
+ * one backend call for all (the backend's msr_read_batch; one msr_read each
+ * where it has none).  A failure: *bad = the index of the counter that
+ * failed, why the backend's reason (naming CPU and MSR). */
+struct pmon_reg_ref {
+	const struct pmon_box_regs *r;
+	enum pmon_reg_kind kind;
+	int idx;
+	uint64_t *val;
+};
+int pmon_reg_read_msr_counters(struct pmon_machine *m, const struct pmon_reg_ref *ref, int n,
+			       int *bad, char *why, size_t whylen);
+
 /* A configuration register outside the PMON boxes (the UBox's node-ID
  * registers, read to map buses to sockets before a machine exists). */
 int pmon_reg_read_config(struct pmon_access *a, pmon_pci_addr_t d, uint32_t off, uint32_t *val,

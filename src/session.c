@@ -656,12 +656,45 @@ static int global_update(pmon_session_t *s, struct sess_box *bx, int enable)
 
 /* Every counter of the session, box by box: one access for a PCI box's
  * counters, one per MSR counter. */
+static int read_msr_counters(pmon_session_t *s, const struct pmon_reg_ref *ref, int n, char *err,
+			     size_t errlen)
+{
+	char why[PMON_WHY_LEN];
+	int bad = 0, rc = n ? pmon_reg_read_msr_counters(s->m, ref, n, &bad, why, sizeof why) : PMON_OK;
+	if (rc)
+		return pmon_why(err, errlen, rc, "reading the %s counters failed: %s",
+			       pmon_catalog_pmu(ref[bad].r->pmu)->name, why);
+	return PMON_OK;
+}
+
+/* Every counter of the session: a PCI box's counters (and the controls
+ * verify() checks) in one block access; the MSR boxes' counters in one
+ * batch of the backend (one access per counter on hardware). */
 static int read_counters(pmon_session_t *s, char *err, size_t errlen)
 {
 	char why[PMON_WHY_LEN];
-	int rc;
+	struct pmon_reg_ref ref[64];
+	int rc, nref = 0;
 	for (int b = 0; b < s->nboxes; b++) {
 		struct sess_box *bx = &s->boxes[b];
+		if (bx->regs.t->space != PMON_SPACE_PCI) {
+			for (int i = 0; i < bx->nsaved; i++)
+				bx->also[i].got = 0;
+			for (int c = 0; c <= PMON_MAX_COUNTERS; c++) {
+				if (!(bx->ctr_mask & (1u << c)))
+					continue;
+				if (nref == (int)(sizeof ref / sizeof ref[0])) {
+					if ((rc = read_msr_counters(s, ref, nref, err, errlen)))
+						return rc;
+					nref = 0;
+				}
+				ref[nref].r = &bx->regs;
+				ref[nref].kind = c == PMON_MAX_COUNTERS ? REG_FIXED_CTR : REG_CTR;
+				ref[nref].idx = c;
+				ref[nref++].val = &bx->raw[c];
+			}
+			continue;
+		}
 		int nalso = 0;
 		if (bx->regs.t->space == PMON_SPACE_PCI && bx->ctr_mask)
 			for (; nalso < bx->nsaved; nalso++) {
@@ -676,7 +709,7 @@ static int read_counters(pmon_session_t *s, char *err, size_t errlen)
 			return pmon_why(err, errlen, rc, "reading the %s counters failed: %s",
 				       pmon_catalog_pmu(bx->regs.pmu)->name, why);
 	}
-	return PMON_OK;
+	return read_msr_counters(s, ref, nref, err, errlen);
 }
 
 /* Event e's counter value at the last read_counters(). */

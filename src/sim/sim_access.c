@@ -55,6 +55,32 @@ static int op_msr_read(struct pmon_access *a, int cpu, uint32_t msr, uint64_t *v
 	return rc;
 }
 
+/* Under one hold of the machine and one clock update, as the engine reads
+ * a session's MSR counters: nothing advances between them. */
+static int op_msr_read_batch(struct pmon_access *a, int n, const int *cpu, const uint32_t *msr,
+			     uint64_t *val, int *bad, char *why, size_t whylen)
+{
+	struct pmon_sim *sim = a->priv;
+	int rc = 0, i;
+
+	pthread_mutex_lock(&sim->lock);
+	sim_clock_sync(sim);
+	for (i = 0; i < n && !rc; i++) {
+		uint64_t v = 0;
+
+		begin(sim, PMON_SIM_MSR_READ, cpu[i], msr[i], no_pci, 0, 0);
+		rc = sim_msr_read(sim, cpu[i], msr[i], &v);
+		sim_log_access(sim, 0, v, rc);
+		val[i] = rc ? 0 : v;
+	}
+	if (rc) {
+		*bad = i - 1;
+		pmon_why(why, whylen, rc, "CPU %d MSR 0x%x: %s", cpu[i - 1], msr[i - 1], sim->why);
+	}
+	pthread_mutex_unlock(&sim->lock);
+	return rc;
+}
+
 static int op_msr_write(struct pmon_access *a, int cpu, uint32_t msr, uint64_t val,
 			char *why, size_t whylen)
 {
@@ -192,6 +218,7 @@ static void op_close(struct pmon_access *a)
 const struct pmon_access_ops pmon_sim_access_ops = {
 	.name = "sim",
 	.msr_read = op_msr_read,
+	.msr_read_batch = op_msr_read_batch,
 	.msr_write = op_msr_write,
 	.pci_read = op_pci_read,
 	.pci_write = op_pci_write,

@@ -1,0 +1,119 @@
+/*
+ * test_msr_batch.c - the backends' batched MSR read (access.h msr_read_batch)
+ * and the engine's use of it (regs.c pmon_reg_read_msr_counters): every value
+ * equals what a single msr_read gives, and a failure names the CPU and MSR
+ * that failed, on the emulated machine and on fake MSR device files.
+ */
+#define _XOPEN_SOURCE 700
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "fake_hw.h"
+#include "pmon/pmon.h"
+#include "pmon/sim.h"
+#include "access.h"
+
+/* SNB-EP CBo 0: CTL0 0xd10, filter 0xd14, CTR0 0xd16 (socket-wide MSRs) */
+#define C0_CTL0 0xd10u
+#define C0_FILTER 0xd14u
+#define C0_CTR0 0xd16u
+#define NOT_AN_MSR 0x123u
+
+static void same_as_single(struct pmon_access *a, const char *what, int n, const int *cpu,
+			   const uint32_t *msr)
+{
+	uint64_t batch[8], one;
+	char why[256] = "";
+	int bad = -1;
+	CHECK_EQ_INT(a->ops->msr_read_batch(a, n, cpu, msr, batch, &bad, why, sizeof why), 0, why);
+	CHECK(bad == -1, "%s: no failure index on success (%d)", what, bad);
+	for (int i = 0; i < n; i++) {
+		CHECK_EQ_INT(a->ops->msr_read(a, cpu[i], msr[i], &one, why, sizeof why), 0, why);
+		CHECK(batch[i] == one, "%s: CPU %d MSR 0x%x as a single read (0x%llx, 0x%llx)", what, cpu[i],
+		      msr[i], (unsigned long long)batch[i], (unsigned long long)one);
+	}
+}
+
+static void names_the_failure(struct pmon_access *a, const char *what, int expect_rc)
+{
+	const int cpu[4] = { 0, 1, 1, 0 };
+	const uint32_t msr[4] = { C0_CTL0, C0_CTR0, NOT_AN_MSR, C0_CTR0 };
+	uint64_t v[4];
+	char why[256] = "";
+	int bad = -1;
+	int rc = a->ops->msr_read_batch(a, 4, cpu, msr, v, &bad, why, sizeof why);
+	CHECK(rc == expect_rc, "%s: a missing MSR fails the batch (%d, want %d)", what, rc, expect_rc);
+	CHECK(bad == 2, "%s: the third one failed (%d)", what, bad);
+	CHECK(strstr(why, "CPU 1") && strstr(why, "MSR 0x123"), "%s: names CPU and MSR: %s", what, why);
+}
+
+static void on_the_emulator(void)
+{
+	struct pmon_sim_shape sh;
+	struct pmon_access *a;
+	char err[256];
+	CHECK_EQ_INT(pmon_sim_shape_parse("clock=manual", &sh, err, sizeof err), 0, err);
+	pmon_sim_t *sim = pmon_sim_create(&sh);
+	pmon_sim_set_current(sim);
+	CHECK_EQ_INT(pmon_sim_access_open(&a, err, sizeof err), 0, err);
+	/* CBo 0 counts its clock (event 0x00, enable bit 22) */
+	CHECK_EQ_INT(a->ops->msr_write(a, 0, C0_CTL0, 1u << 22, err, sizeof err), 0, err);
+	pmon_sim_advance_ns(sim, 1000000);
+	uint64_t ctr = 0;
+	CHECK_EQ_INT(a->ops->msr_read(a, 0, C0_CTR0, &ctr, err, sizeof err), 0, err);
+	CHECK(ctr > 0, "CBo 0 counted its clock over 1 ms (%llu)", (unsigned long long)ctr);
+	const int cpu[5] = { 0, 1, 0, 5, 2 };
+	const uint32_t msr[5] = { C0_CTR0, C0_CTL0, C0_FILTER, C0_CTR0, C0_CTL0 };
+	same_as_single(a, "sim", 5, cpu, msr);
+	names_the_failure(a, "sim", PMON_EIO);
+	const int nocpu[1] = { 100000 };
+	uint64_t v;
+	int bad = -1;
+	CHECK_EQ_INT(a->ops->msr_read_batch(a, 1, nocpu, msr, &v, &bad, err, sizeof err), PMON_ENODEV,
+		     "no such CPU");
+	CHECK(bad == 0 && strstr(err, "CPU 100000"), "names the CPU: %s", err);
+	a->ops->close(a);
+	pmon_sim_destroy(sim);
+}
+
+static void on_fake_files(void)
+{
+	char base[256], err[512];
+	struct fake_world w;
+	struct pmon_access *a = NULL;
+	if (fake_tmpdir(base, sizeof(base)) || fake_snbep_world(base, 1, &w)) {
+		CHECK(0, "could not build the fake device files");
+		return;
+	}
+	CHECK_EQ_INT(fake_msr_put(w.msr, 0, C0_CTR0, 0x123456789abull), 0, "put CTR0");
+	CHECK_EQ_INT(fake_msr_put(w.msr, 1, C0_CTL0, 0x400000), 0, "put CTL0");
+	CHECK_EQ_INT(fake_msr_put(w.msr, 3, C0_CTR0, 77), 0, "put CTR0 cpu 3");
+	CHECK_EQ_INT(pmon_hw_access_open(&a, 4, err, sizeof err), 0, err);
+	if (!a)
+		return;
+	const int cpu[3] = { 0, 1, 3 };
+	const uint32_t msr[3] = { C0_CTR0, C0_CTL0, C0_CTR0 };
+	uint64_t v[3];
+	int bad = -1;
+	CHECK_EQ_INT(a->ops->msr_read_batch(a, 3, cpu, msr, v, &bad, err, sizeof err), 0, err);
+	CHECK_EQ_U64(v[0], 0x123456789abull, "CPU 0 CTR0 as put");
+	CHECK_EQ_U64(v[1], 0x400000, "CPU 1 CTL0 as put");
+	CHECK_EQ_U64(v[2], 77, "CPU 3 CTR0 as put");
+	same_as_single(a, "hw", 3, cpu, msr);
+	/* a CPU whose device file is not there */
+	const int gone[2] = { 0, 7 };
+	bad = -1;
+	CHECK(a->ops->msr_read_batch(a, 2, gone, msr, v, &bad, err, sizeof err) < 0, "CPU 7 absent");
+	CHECK(bad == 1 && strstr(err, "CPU 7") && strstr(err, "MSR 0xd10"), "names CPU 7 MSR 0xd10: %s",
+	      err);
+	a->ops->close(a);
+	fake_rmtree(base);
+}
+
+int main(void)
+{
+	on_the_emulator();
+	on_fake_files();
+	return check_done("test_msr_batch");
+}
