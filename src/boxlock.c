@@ -68,7 +68,7 @@ int pmon_boxlock_refs(const struct pmon_boxlocks *L, const char *name)
 	return b ? b->refs : 0;
 }
 
-static int mkdir_p(const char *dir)
+int pmon_mkdir_p(const char *dir)
 {
 	char tmp[PATH_MAX];
 	snprintf(tmp, sizeof(tmp), "%s", dir);
@@ -102,7 +102,7 @@ static int try_lock(struct pmon_boxlocks *L, const char *name, int *fdp, long *h
 	struct stat a, b;
 	lock_path(L, name, path, sizeof(path));
 	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0 && errno == ENOENT && mkdir_p(L->dir) == 0)
+	if (fd < 0 && errno == ENOENT && pmon_mkdir_p(L->dir) == 0)
 		fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		int e = errno;

@@ -45,6 +45,9 @@ struct pmon_boxlocks {
 /* The run directory: $PMON_RUN_DIR or the default, into buf. */
 void pmon_run_dir(char *buf, size_t len);
 
+/* mkdir -p: dir and its missing parents (mode 0755); 0 or -1 (errno). */
+int pmon_mkdir_p(const char *dir);
+
 /* The lock name of a box: "socket<S>.<pmu>" (cpu < 0) or "cpu<N>.<pmu>". */
 void pmon_boxlock_name(char *buf, size_t len, const char *pmu, int socket, int cpu);
 

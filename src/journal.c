@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "pmon/pmon.h"
+#include "boxlock.h"
 #include "journal.h"
 #include "why.h"
 
@@ -39,28 +40,13 @@ static void jpath(char *buf, size_t len, const char *dir, int socket, const char
 	snprintf(buf, len, "%s/socket%d.journal%s", dir, socket, suffix);
 }
 
-static int mkdir_p(const char *dir)
-{
-	char tmp[PATH_MAX];
-	snprintf(tmp, sizeof(tmp), "%s", dir);
-	for (char *p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = 0;
-		if (mkdir(tmp, 0755) && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	return mkdir(tmp, 0755) && errno != EEXIST ? -1 : 0;
-}
-
 /* The lock that serializes changes to the socket's journal: an fd to close. */
 static int jlock(const char *dir, int socket, char *why, size_t len)
 {
 	char path[PATH_MAX + 64];
 	jpath(path, sizeof(path), dir, socket, ".lock");
 	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0 && errno == ENOENT && mkdir_p(dir) == 0)
+	if (fd < 0 && errno == ENOENT && pmon_mkdir_p(dir) == 0)
 		fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		int e = errno;
