@@ -68,7 +68,7 @@ int pmon_boxlock_refs(const struct pmon_boxlocks *L, const char *name)
 	return b ? b->refs : 0;
 }
 
-int pmon_mkdir_p(const char *dir)
+static int mkdir_p(const char *dir)
 {
 	char tmp[PATH_MAX];
 	snprintf(tmp, sizeof(tmp), "%s", dir);
@@ -81,6 +81,14 @@ int pmon_mkdir_p(const char *dir)
 		*p = '/';
 	}
 	return mkdir(tmp, 0755) && errno != EEXIST ? -1 : 0;
+}
+
+int pmon_run_open(const char *dir, const char *path)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0 && errno == ENOENT && mkdir_p(dir) == 0)
+		fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	return fd;
 }
 
 static long read_pid(int fd)
@@ -101,9 +109,7 @@ static int try_lock(struct pmon_boxlocks *L, const char *name, int *fdp, long *h
 	char path[PATH_MAX + 96];
 	struct stat a, b;
 	lock_path(L, name, path, sizeof(path));
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0 && errno == ENOENT && pmon_mkdir_p(L->dir) == 0)
-		fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	int fd = pmon_run_open(L->dir, path);
 	if (fd < 0) {
 		int e = errno;
 		return pmon_why(why, len, e == EACCES || e == EPERM || e == EROFS ? PMON_EPERM : PMON_EIO,

@@ -45,8 +45,10 @@ struct pmon_boxlocks {
 /* The run directory: $PMON_RUN_DIR or the default, into buf. */
 void pmon_run_dir(char *buf, size_t len);
 
-/* mkdir -p: dir and its missing parents (mode 0755); 0 or -1 (errno). */
-int pmon_mkdir_p(const char *dir);
+/* Open (creating) a file of the run directory dir for reading and writing,
+ * creating dir and its missing parents first when they are missing.  The
+ * fd (close-on-exec), or -1 with errno. */
+int pmon_run_open(const char *dir, const char *path);
 
 /* The lock name of a box: "socket<S>.<pmu>" (cpu < 0) or "cpu<N>.<pmu>". */
 void pmon_boxlock_name(char *buf, size_t len, const char *pmu, int socket, int cpu);

@@ -45,9 +45,7 @@ static int jlock(const char *dir, int socket, char *why, size_t len)
 {
 	char path[PATH_MAX + 64];
 	jpath(path, sizeof(path), dir, socket, ".lock");
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0 && errno == ENOENT && pmon_mkdir_p(dir) == 0)
-		fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	int fd = pmon_run_open(dir, path);
 	if (fd < 0) {
 		int e = errno;
 		return pmon_why(why, len, e == EACCES || e == EPERM || e == EROFS ? PMON_EPERM : PMON_EIO,
