@@ -7,8 +7,9 @@
  * dwords by advancing emulated time).
  *
  * The fixed counter of an iMC channel comes in the same block (0xA0-0xD7).
- * A spy backend shares the machine's backend and replaces its block read:
- * it counts the block reads and, when armed, makes the carry happen. */
+ * A spy backend shares the machine's backend and replaces its block read
+ * and its batch (whose blocks it reads the same way): it counts the block
+ * reads and, when armed, makes the carry happen. */
 #define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +65,23 @@ static int spy_block(struct pmon_access *a, pmon_pci_addr_t d, uint32_t off, uin
 	return PMON_OK;
 }
 
+/* A batch as the hardware serves it: one read after the other, the blocks
+ * through spy_block. */
+static int spy_batch(struct pmon_access *a, const struct pmon_read_req *req, int n, int *bad,
+		     char *why, size_t whylen)
+{
+	for (int i = 0; i < n; i++) {
+		const struct pmon_read_req *q = &req[i];
+		int rc = q->ndw ? spy_block(a, q->d, q->off, q->dw, q->ndw, why, whylen)
+			 : spy.inner->ops->msr_read(a, q->cpu, q->msr, q->val, why, whylen);
+		if (rc) {
+			*bad = i;
+			return rc;
+		}
+	}
+	return PMON_OK;
+}
+
 static void spy_close(struct pmon_access *a) { (void)a; }
 
 static void spy_on(pmon_machine_t *m)
@@ -71,6 +89,7 @@ static void spy_on(pmon_machine_t *m)
 	spy.inner = m->acc;
 	spy.ops = *m->acc->ops;
 	spy.ops.pci_read_block = spy_block;
+	spy.ops.read_batch = spy_batch;
 	spy.ops.close = spy_close;
 	spy.acc.ops = &spy.ops;
 	spy.acc.priv = m->acc->priv;

@@ -47,18 +47,32 @@ struct pmon_access;
 #define PMON_BLOCK_SPAN_NS 100000
 #define PMON_BLOCK_TRIES 4
 
+/* One read of a batch (read_batch): ndw 0, the MSR msr of CPU cpu into
+ * *val; ndw > 0, the ndw dwords from off of PCI function d into dw[], as
+ * pci_read_block reads them. */
+struct pmon_read_req {
+	int ndw;
+	int cpu;
+	uint32_t msr;
+	uint64_t *val;
+	pmon_pci_addr_t d;
+	uint32_t off;
+	uint32_t *dw;
+};
+
 struct pmon_access_ops {
 	const char *name;
 	int (*msr_read)(struct pmon_access *a, int cpu, uint32_t msr, uint64_t *val,
 			char *why, size_t whylen);
 	int (*msr_write)(struct pmon_access *a, int cpu, uint32_t msr, uint64_t val,
 			 char *why, size_t whylen);
-	/* n MSRs at once: val[i] = MSR msr[i] of CPU cpu[i], in order, each as
-	 * msr_read reads it (one pread each on hardware; the emulated machine
-	 * is held and its clock brought up to date once for all).  The first
-	 * failure stops it: *bad = its index, why names its CPU and MSR. */
-	int (*msr_read_batch)(struct pmon_access *a, int n, const int *cpu, const uint32_t *msr,
-			      uint64_t *val, int *bad, char *why, size_t whylen);
+	/* n reads at once, in order, each as msr_read or pci_read_block does
+	 * it (one pread each on hardware; the emulated machine is held and
+	 * its clock brought up to date once for all, so that all see one
+	 * instant).  The first failure stops it: *bad = its index, why names
+	 * its CPU and MSR, or its PCI function. */
+	int (*read_batch)(struct pmon_access *a, const struct pmon_read_req *req, int n, int *bad,
+			  char *why, size_t whylen);
 	int (*pci_read)(struct pmon_access *a, pmon_pci_addr_t d, uint32_t off, uint32_t *val,
 			char *why, size_t whylen);
 	int (*pci_write)(struct pmon_access *a, pmon_pci_addr_t d, uint32_t off, uint32_t val,
@@ -87,7 +101,10 @@ struct pmon_access_ops {
 	 * synthetic description ("package:2 core:8 pu:2"), written to buf. */
 	int (*topology)(struct pmon_access *a, char *buf, size_t len);
 	/* Optional (NULL on hardware, whose clock is CLOCK_MONOTONIC): the
-	 * backend's own clock in ns (the emulated machine's time). */
+	 * backend's own clock in ns (the emulated machine's time), as it stood
+	 * at the backend's latest register access or advance: the engine asks
+	 * it right after reading the counters, so the time it gets is the
+	 * time of those counts, at no further cost. */
 	uint64_t (*clock_ns)(struct pmon_access *a);
 	/* Optional (NULL on hardware): call fn(arg) each time the backend's clock
 	 * has moved on by period_ns; period_ns 0 removes the tick.  One tick per

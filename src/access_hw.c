@@ -105,15 +105,17 @@ static void hw_close(struct pmon_access *a)
 	free(a);
 }
 
-static int hw_msr_read_batch(struct pmon_access *a, int n, const int *cpu, const uint32_t *msr,
-			     uint64_t *val, int *bad, char *why, size_t whylen)
+static int hw_read_batch(struct pmon_access *a, const struct pmon_read_req *req, int n, int *bad,
+			 char *why, size_t whylen)
 {
 	char r[PMON_WHY_LEN];
 	for (int i = 0; i < n; i++) {
-		int rc = pmon_msr_read(hw(a)->msr, cpu[i], msr[i], &val[i], r, sizeof r);
+		const struct pmon_read_req *q = &req[i];
+		int rc = q->ndw ? pmon_pci_read_block(hw(a)->pci, q->d, q->off, q->dw, q->ndw, why, whylen)
+			 : pmon_msr_read(hw(a)->msr, q->cpu, q->msr, q->val, r, sizeof r);
 		if (rc) {
 			*bad = i;
-			return pmon_why(why, whylen, rc, "CPU %d MSR 0x%x: %s", cpu[i], msr[i], r);
+			return q->ndw ? rc : pmon_why(why, whylen, rc, "CPU %d MSR 0x%x: %s", q->cpu, q->msr, r);
 		}
 	}
 	return PMON_OK;
@@ -122,7 +124,7 @@ static int hw_msr_read_batch(struct pmon_access *a, int n, const int *cpu, const
 static const struct pmon_access_ops hw_ops = {
 	.name = "msr",
 	.msr_read = hw_msr_read,
-	.msr_read_batch = hw_msr_read_batch,
+	.read_batch = hw_read_batch,
 	.msr_write = hw_msr_write,
 	.pci_read = hw_pci_read,
 	.pci_write = hw_pci_write,

@@ -1,6 +1,8 @@
 /* regs.c - register addresses of a box instance and MSR/PCI access to them:
  * every register access of the engine goes through here. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "fold.h"
 #include "regs.h"
@@ -86,7 +88,7 @@ _Static_assert((uint64_t)PMON_BLOCK_SPAN_NS * (PMON_FOLD_MAX_HZ / 1000000000u) *
 static int tear_possible(uint32_t lo) { return lo >= 0u - TEAR_WINDOW; }
 
 /* The widest block of counters read at once (bytes). */
-#define PCI_SPAN_MAX 256
+#define PCI_SPAN_MAX PMON_PLAN_SPAN
 
 /* The counter whose two dwords are dw[0..1] of a block read at off: tear-free
  * (see TEAR_WINDOW). */
@@ -107,55 +109,13 @@ static int pci_counter_of(struct pmon_access *a, pmon_pci_addr_t d, uint32_t off
 	return PMON_OK;
 }
 
-/* The counters at offsets off[0..n-1] of d (two dwords each) into val[],
- * in one block read from the lowest to the end of the highest; the
- * registers of also[] in d whose dwords fit in a block of at most
- * PCI_SPAN_MAX bytes come with it (their got set). */
-static int pci_counters(struct pmon_access *a, pmon_pci_addr_t d, const uint32_t *off, int n,
-			uint64_t *val, const struct pmon_box_regs *r, struct pmon_reg_also *also,
-			int nalso, char *why, size_t whylen)
+/* The counter at off of d: one two-dword block, tear-free. */
+static int pci_counter(struct pmon_access *a, pmon_pci_addr_t d, uint32_t off, uint64_t *val,
+		       char *why, size_t whylen)
 {
-	uint32_t dw[PCI_SPAN_MAX / 4], first = off[0], end = off[0] + 8;
-	int rc;
-	for (int i = 1; i < n; i++) {
-		first = off[i] < first ? off[i] : first;
-		end = off[i] + 8 > end ? off[i] + 8 : end;
-	}
-	if (end - first > PCI_SPAN_MAX) {      /* far apart: one block each */
-		for (int i = 0; i < n; i++)
-			if ((rc = pci_counters(a, d, &off[i], 1, &val[i], r, NULL, 0, why, whylen)))
-				return rc;
-		return PMON_OK;
-	}
-	for (int j = 0; j < nalso; j++) {
-		uint16_t lo, hi;
-		int extra;
-		pci_offsets(r, also[j].kind, also[j].idx, &lo, &hi, &extra);
-		uint32_t f = lo, e = (hi > lo ? hi : lo) + 4u;
-		if (hi && hi < lo)
-			f = hi;
-		f = f < first ? f : first;
-		e = e > end ? e : end;
-		also[j].got = !extra && (lo & 3) == 0 && e - f <= PCI_SPAN_MAX;
-		if (also[j].got) {
-			first = f;
-			end = e;
-		}
-	}
-	if ((rc = a->ops->pci_read_block(a, d, first, dw, (int)(end - first) / 4, why, whylen)))
-		return rc;
-	for (int i = 0; i < n; i++)
-		if ((rc = pci_counter_of(a, d, off[i], &dw[(off[i] - first) / 4], &val[i], why, whylen)))
-			return rc;
-	for (int j = 0; j < nalso; j++) {
-		if (!also[j].got)
-			continue;
-		uint16_t lo, hi;
-		int extra;
-		pci_offsets(r, also[j].kind, also[j].idx, &lo, &hi, &extra);
-		also[j].val = dw[(lo - first) / 4] | (hi ? (uint64_t)dw[(hi - first) / 4] << 32 : 0);
-	}
-	return PMON_OK;
+	uint32_t dw[2];
+	int rc = a->ops->pci_read_block(a, d, off, dw, 2, why, whylen);
+	return rc ? rc : pci_counter_of(a, d, off, dw, val, why, whylen);
 }
 
 static int missing_extra(const struct pmon_box_regs *r, char *why, size_t whylen)
@@ -184,8 +144,7 @@ int pmon_reg_read(struct pmon_machine *m, const struct pmon_box_regs *r,
 		return missing_extra(r, why, whylen);
 	pmon_pci_addr_t d = extra ? r->extra : r->pci;
 	if (k == REG_CTR || k == REG_FIXED_CTR) {
-		uint32_t at = lo;
-		if ((rc = pci_counters(a, d, &at, 1, val, r, NULL, 0, why, whylen)))
+		if ((rc = pci_counter(a, d, lo, val, why, whylen)))
 			return rc;
 		*val &= pmon_bits((unsigned)counter_width(r, k));
 		return PMON_OK;
@@ -198,16 +157,57 @@ int pmon_reg_read(struct pmon_machine *m, const struct pmon_box_regs *r,
 	return PMON_OK;
 }
 
-int pmon_reg_read_counters(struct pmon_machine *m, const struct pmon_box_regs *r, uint32_t mask,
-			   uint64_t *val, struct pmon_reg_also *also, int nalso, char *why, size_t whylen)
+/* ------------------------------------------------------------ read plans */
+
+static struct pmon_plan_block *plan_block(struct pmon_reg_plan *p, const struct pmon_box_regs *r,
+					  uint32_t first, uint32_t end)
 {
+	if (p->nblk == p->capblk) {
+		int cap = p->capblk ? 2 * p->capblk : 8;
+		struct pmon_plan_block *nb = realloc(p->blk, sizeof(*nb) * (size_t)cap);
+		if (!nb)
+			return NULL;
+		p->blk = nb;
+		p->capblk = cap;
+	}
+	struct pmon_plan_block *b = &p->blk[p->nblk++];
+	memset(b, 0, sizeof(*b));
+	b->r = r;
+	b->first = first;
+	b->ndw = (int)(end - first) / 4;
+	return b;
+}
+
+static int plan_msr(struct pmon_reg_plan *p, const struct pmon_box_regs *r, enum pmon_reg_kind k,
+		    int idx, uint64_t *val)
+{
+	if (p->nmsr == p->capmsr) {
+		int cap = p->capmsr ? 2 * p->capmsr : 16;
+		struct pmon_plan_msr *nm = realloc(p->msr, sizeof(*nm) * (size_t)cap);
+		if (!nm)
+			return PMON_ENOMEM;
+		p->msr = nm;
+		p->capmsr = cap;
+	}
+	struct pmon_plan_msr *x = &p->msr[p->nmsr++];
+	memset(x, 0, sizeof(*x));
+	x->r = r;
+	x->cpu = r->cpu;
+	x->msr = msr_addr(r, k, idx);
+	x->ctr.mask = pmon_bits((unsigned)counter_width(r, k));
+	x->ctr.val = val;
+	return PMON_OK;
+}
+
+int pmon_reg_plan_box(struct pmon_reg_plan *p, const struct pmon_box_regs *r, uint32_t mask,
+		      uint64_t *val, struct pmon_reg_also *also, int nalso, char *why, size_t whylen)
+{
+	const struct pmon_box_type *t = r->t;
+	uint32_t mine = pmon_bits(t->ncounters) | (t->has_fixed ? PMON_FIXED_BIT : 0);
+	uint32_t off[PMON_MAX_COUNTERS + 1], first = 0xFFFF, end = 0;
+	int idx[PMON_MAX_COUNTERS + 1], n = 0, rc;
 	for (int j = 0; j < nalso; j++)
 		also[j].got = 0;
-	const struct pmon_box_type *t = r->t;
-	uint32_t off[PMON_MAX_COUNTERS + 1];
-	uint64_t v[PMON_MAX_COUNTERS + 1];
-	int idx[PMON_MAX_COUNTERS + 1], n = 0, rc;
-	uint32_t mine = pmon_bits(t->ncounters) | (t->has_fixed ? PMON_FIXED_BIT : 0);
 	if (!mask || (mask & ~mine))
 		return pmon_why(why, whylen, PMON_EINVAL, "%s: counter set 0x%x is not the box's",
 				pmon_catalog_pmu(r->pmu)->name, mask);
@@ -216,8 +216,8 @@ int pmon_reg_read_counters(struct pmon_machine *m, const struct pmon_box_regs *r
 			continue;
 		enum pmon_reg_kind k = c == PMON_MAX_COUNTERS ? REG_FIXED_CTR : REG_CTR;
 		if (t->space != PMON_SPACE_PCI) {
-			if ((rc = pmon_reg_read(m, r, k, c, &val[c], why, whylen)))
-				return rc;
+			if ((rc = plan_msr(p, r, k, c, &val[c])))
+				return pmon_why(why, whylen, rc, "out of memory");
 			continue;
 		}
 		uint16_t lo, hi;
@@ -225,52 +225,125 @@ int pmon_reg_read_counters(struct pmon_machine *m, const struct pmon_box_regs *r
 		pci_offsets(r, k, c, &lo, &hi, &extra);
 		off[n] = lo;
 		idx[n++] = c;
+		first = lo < first ? lo : first;
+		end = lo + 8u > end ? lo + 8u : end;
 	}
 	if (!n)
 		return PMON_OK;
-	if ((rc = pci_counters(m->acc, r->pci, off, n, v, r, also, nalso, why, whylen)))
-		return rc;
-	for (int i = 0; i < n; i++)
-		val[idx[i]] = v[i] & pmon_bits(idx[i] == PMON_MAX_COUNTERS ? t->fixed_width : t->width);
+	struct pmon_plan_block *b;
+	if (end - first > PCI_SPAN_MAX) {      /* far apart: one block each */
+		for (int i = 0; i < n; i++) {
+			if (!(b = plan_block(p, r, off[i], off[i] + 8)))
+				return pmon_why(why, whylen, PMON_ENOMEM, "out of memory");
+			b->nctr = 1;
+			b->ctr[0].mask = pmon_bits(idx[i] == PMON_MAX_COUNTERS ? t->fixed_width : t->width);
+			b->ctr[0].val = &val[idx[i]];
+		}
+		return PMON_OK;
+	}
+	for (int j = 0; j < nalso; j++) {
+		uint16_t lo, hi;
+		int extra;
+		pci_offsets(r, also[j].kind, also[j].idx, &lo, &hi, &extra);
+		uint32_t f = hi && hi < lo ? hi : lo, e = (hi > lo ? hi : lo) + 4u;
+		f = f < first ? f : first;
+		e = e > end ? e : end;
+		also[j].got = !extra && (lo & 3) == 0 && e - f <= PCI_SPAN_MAX;
+		if (also[j].got) {
+			first = f;
+			end = e;
+		}
+	}
+	if (!(b = plan_block(p, r, first, end)))
+		return pmon_why(why, whylen, PMON_ENOMEM, "out of memory");
+	for (int i = 0; i < n; i++) {
+		struct pmon_plan_ctr *c = &b->ctr[b->nctr++];
+		c->dw = (uint16_t)((off[i] - first) / 4);
+		c->mask = pmon_bits(idx[i] == PMON_MAX_COUNTERS ? t->fixed_width : t->width);
+		c->val = &val[idx[i]];
+	}
+	for (int j = 0; j < nalso && b->nalso < (int)(sizeof b->also / sizeof b->also[0]); j++) {
+		if (!also[j].got)
+			continue;
+		uint16_t lo, hi;
+		int extra;
+		pci_offsets(r, also[j].kind, also[j].idx, &lo, &hi, &extra);
+		struct pmon_plan_also *x = &b->also[b->nalso++];
+		x->lo = (uint16_t)((lo - first) / 4);
+		x->has_hi = hi != 0;
+		x->hi = hi ? (uint16_t)((hi - first) / 4) : 0;
+		x->val = &also[j].val;
+	}
 	return PMON_OK;
 }
 
-#define MSR_BATCH 64
-
-int pmon_reg_read_msr_counters(struct pmon_machine *m, const struct pmon_reg_ref *ref, int n,
-			       int *bad, char *why, size_t whylen)
+int pmon_reg_plan_seal(struct pmon_reg_plan *p)
 {
-	struct pmon_access *a = m->acc;
-	int cpu[MSR_BATCH], rc;
-	uint32_t msr[MSR_BATCH];
-	uint64_t v[MSR_BATCH];
-	for (int done = 0; done < n; done += MSR_BATCH) {
-		int k = n - done < MSR_BATCH ? n - done : MSR_BATCH, at = 0;
-		for (int i = 0; i < k; i++) {
-			const struct pmon_reg_ref *x = &ref[done + i];
-			if (x->r->t->space == PMON_SPACE_PCI || (x->kind != REG_CTR && x->kind != REG_FIXED_CTR)) {
-				*bad = done + i;
-				return pmon_why(why, whylen, PMON_EINVAL, "%s: not an MSR counter",
-						pmon_catalog_pmu(x->r->pmu)->name);
-			}
-			cpu[i] = x->r->cpu;
-			msr[i] = msr_addr(x->r, x->kind, x->idx);
-		}
-		if (a->ops->msr_read_batch)
-			rc = a->ops->msr_read_batch(a, k, cpu, msr, v, &at, why, whylen);
-		else
-			for (rc = 0; at < k && !(rc = a->ops->msr_read(a, cpu[at], msr[at], &v[at], why, whylen));)
-				at++;
-		if (rc) {
-			*bad = done + at;
-			return rc;
-		}
-		for (int i = 0; i < k; i++) {
-			const struct pmon_reg_ref *x = &ref[done + i];
-			*x->val = v[i] & pmon_bits((unsigned)counter_width(x->r, x->kind));
-		}
+	free(p->req);
+	p->nreq = 0;
+	if (!(p->req = calloc((size_t)(p->nblk + p->nmsr + 1), sizeof(*p->req))))
+		return PMON_ENOMEM;
+	for (int i = 0; i < p->nblk; i++) {
+		struct pmon_plan_block *b = &p->blk[i];
+		p->req[p->nreq++] = (struct pmon_read_req){ .ndw = b->ndw, .d = b->r->pci,
+							    .off = b->first, .dw = b->dw };
+	}
+	for (int i = 0; i < p->nmsr; i++) {
+		struct pmon_plan_msr *x = &p->msr[i];
+		p->req[p->nreq++] = (struct pmon_read_req){ .cpu = x->cpu, .msr = x->msr, .val = &x->raw };
 	}
 	return PMON_OK;
+}
+
+int pmon_reg_plan_run(struct pmon_machine *m, struct pmon_reg_plan *p,
+		      const struct pmon_box_regs **failed, char *why, size_t whylen)
+{
+	struct pmon_access *a = m->acc;
+	int rc, bad = 0;
+	if (!p->nreq)
+		return PMON_OK;
+	if (a->ops->read_batch) {
+		rc = a->ops->read_batch(a, p->req, p->nreq, &bad, why, whylen);
+	} else {
+		for (rc = 0; bad < p->nreq; bad++) {
+			const struct pmon_read_req *q = &p->req[bad];
+			if ((rc = q->ndw ? a->ops->pci_read_block(a, q->d, q->off, q->dw, q->ndw, why, whylen)
+				 : a->ops->msr_read(a, q->cpu, q->msr, q->val, why, whylen)))
+				break;
+		}
+	}
+	if (rc) {
+		*failed = bad < p->nblk ? p->blk[bad].r : p->msr[bad - p->nblk].r;
+		return rc;
+	}
+	for (int i = 0; i < p->nblk; i++) {
+		const struct pmon_plan_block *b = &p->blk[i];
+		for (int c = 0; c < b->nctr; c++) {
+			const struct pmon_plan_ctr *x = &b->ctr[c];
+			uint64_t v;
+			if ((rc = pci_counter_of(a, b->r->pci, b->first + 4u * x->dw, &b->dw[x->dw], &v, why,
+						 whylen))) {
+				*failed = b->r;
+				return rc;
+			}
+			*x->val = v & x->mask;
+		}
+		for (int j = 0; j < b->nalso; j++) {
+			const struct pmon_plan_also *x = &b->also[j];
+			*x->val = b->dw[x->lo] | (x->has_hi ? (uint64_t)b->dw[x->hi] << 32 : 0);
+		}
+	}
+	for (int i = 0; i < p->nmsr; i++)
+		*p->msr[i].ctr.val = p->msr[i].raw & p->msr[i].ctr.mask;
+	return PMON_OK;
+}
+
+void pmon_reg_plan_free(struct pmon_reg_plan *p)
+{
+	free(p->blk);
+	free(p->msr);
+	free(p->req);
+	memset(p, 0, sizeof(*p));
 }
 
 int pmon_reg_write(struct pmon_machine *m, const struct pmon_box_regs *r,

@@ -33,37 +33,75 @@ int pmon_reg_read(struct pmon_machine *m, const struct pmon_box_regs *r,
 		  enum pmon_reg_kind k, int idx, uint64_t *val, char *why, size_t whylen);
 int pmon_reg_write(struct pmon_machine *m, const struct pmon_box_regs *r,
 		   enum pmon_reg_kind k, int idx, uint64_t val, char *why, size_t whylen);
-/* The counters of the box in mask (bit c: general counter c; PMON_FIXED_BIT:
- * the fixed counter) into val[c] (the fixed one into val[PMON_MAX_COUNTERS]),
- * each masked to its width: on a PCI box one block access from the lowest to
- * the highest (tear-free, see regs.c), on an MSR box one access per counter.
- * also[0..nalso-1]: registers of the box wanted beside the counters; those in
- * the counters' PCI function that widen the block to at most 256 bytes come
- * in the same access (got 1, val set), the others are left (got 0), as are
- * all of an MSR box. */
+/* A register wanted beside a PCI box's counters (a control the session
+ * checks at every read): val is set at each run of the plan when got. */
 struct pmon_reg_also {
 	enum pmon_reg_kind kind;
 	int idx;
 	uint64_t val;
 	int got;
 };
-int pmon_reg_read_counters(struct pmon_machine *m, const struct pmon_box_regs *r, uint32_t mask,
-			   uint64_t *val, struct pmon_reg_also *also, int nalso, char *why,
-			   size_t whylen);
 
-/* Counters of MSR boxes (REG_CTR / REG_FIXED_CTR of a box outside PCI
- * space) read together: *ref[i].val = the counter, masked to its width, in
- * one backend call for all (the backend's msr_read_batch; one msr_read each
- * where it has none).  A failure: *bad = the index of the counter that
- * failed, why the backend's reason (naming CPU and MSR). */
-struct pmon_reg_ref {
-	const struct pmon_box_regs *r;
-	enum pmon_reg_kind kind;
-	int idx;
+/*
+ * A compiled read of a session's counters.  Built once when counting
+ * starts (every MSR address, PCI offset, block span and width worked out
+ * then), run at every read as one batch of the backend (read_batch):
+ *  - a PCI box: one block access from its lowest counter to the end of its
+ *    highest (tear-free, see regs.c), widened to bring the box's also[]
+ *    registers that keep it within PMON_PLAN_SPAN bytes (their got set to
+ *    1 when the box is added; the others, and all of an MSR box's, stay
+ *    0); counters farther apart get a block each;
+ *  - an MSR box: one access per counter.
+ * Each counter lands in its val slot masked to its width.
+ */
+#define PMON_PLAN_SPAN 256
+struct pmon_plan_ctr {
+	uint16_t dw;              /* PCI: index of its low dword in the block */
+	uint64_t mask;            /* its width */
 	uint64_t *val;
 };
-int pmon_reg_read_msr_counters(struct pmon_machine *m, const struct pmon_reg_ref *ref, int n,
-			       int *bad, char *why, size_t whylen);
+struct pmon_plan_also {
+	uint16_t lo, hi;          /* dword indexes in the block; hi valid when has_hi */
+	int has_hi;
+	uint64_t *val;
+};
+struct pmon_plan_block {
+	const struct pmon_box_regs *r;
+	uint32_t first;           /* byte offset of the block */
+	int ndw;
+	int nctr, nalso;
+	struct pmon_plan_ctr ctr[PMON_MAX_COUNTERS + 1];
+	struct pmon_plan_also also[16];
+	uint32_t dw[PMON_PLAN_SPAN / 4];
+};
+struct pmon_plan_msr {
+	const struct pmon_box_regs *r;
+	int cpu;
+	uint32_t msr;
+	struct pmon_plan_ctr ctr;
+	uint64_t raw;
+};
+struct pmon_reg_plan {
+	struct pmon_plan_block *blk;
+	int nblk, capblk;
+	struct pmon_plan_msr *msr;
+	int nmsr, capmsr;
+	struct pmon_read_req *req;     /* the batch: the blocks, then the MSRs (pmon_reg_plan_seal) */
+	int nreq;
+};
+/* Add the counters of box r in mask (bit c: general counter c, in val[c];
+ * PMON_FIXED_BIT: the fixed counter, in val[PMON_MAX_COUNTERS]); val, r
+ * and also must outlive the plan.  PMON_EINVAL for a counter the box has
+ * not, PMON_ENOMEM. */
+int pmon_reg_plan_box(struct pmon_reg_plan *p, const struct pmon_box_regs *r, uint32_t mask,
+		      uint64_t *val, struct pmon_reg_also *also, int nalso, char *why, size_t whylen);
+/* After the last box: make the batch (PMON_ENOMEM). */
+int pmon_reg_plan_seal(struct pmon_reg_plan *p);
+/* Read everything the plan holds.  A failure: *failed = the box whose
+ * access failed, why the backend's reason. */
+int pmon_reg_plan_run(struct pmon_machine *m, struct pmon_reg_plan *p,
+		      const struct pmon_box_regs **failed, char *why, size_t whylen);
+void pmon_reg_plan_free(struct pmon_reg_plan *p);
 
 /* A configuration register outside the PMON boxes (the UBox's node-ID
  * registers, read to map buses to sockets before a machine exists). */

@@ -53,6 +53,8 @@ struct sess_event {
 	int counter;              /* -1: fixed */
 	int box;                  /* index into boxes[] */
 	uint64_t last, total;
+	const uint64_t *raw;      /* its counter's value at the last read (set by plan_reads) */
+	uint64_t wmask;           /* its counter's width */
 };
 
 struct saved_reg {
@@ -61,6 +63,7 @@ struct saved_reg {
 	uint64_t value;
 	uint64_t wrote;           /* what the session wrote, checked while counting */
 	int written;
+	uint64_t vmask;           /* the bits of it checked (plan_reads) */
 };
 
 struct sess_box {
@@ -76,6 +79,12 @@ struct sess_box {
 	int locked;               /* 1: holds a reference on the box lock */
 };
 
+/* A register checked at every read from the block it came in (plan_reads). */
+struct sess_check {
+	const uint64_t *val;      /* as read: bx->also[i].val */
+	const struct saved_reg *r;
+};
+
 struct pmon_session {
 	struct pmon_machine *m;
 	struct sess_event *ev;
@@ -85,6 +94,9 @@ struct pmon_session {
 	int *ctr;
 	struct sess_box *boxes;
 	int nboxes;
+	struct pmon_reg_plan plan; /* how read_counters reads them all */
+	struct sess_check *chk;   /* what verify_read checks */
+	int nchk;
 	int running;
 	uint64_t seq;             /* start order (the earliest user of a filter holds its original) */
 	uint64_t bound_ns;        /* longest gap between folds that stays exact */
@@ -499,7 +511,7 @@ static int verify(pmon_session_t *s, int full, int fresh, char *err, size_t errl
 			int in_block = fresh && bx->also[i].got;
 			if (!in_block && !full)
 				continue;
-			uint64_t v = bx->also[i].val, mask = r->kind == REG_FILTER ? filter_mask(s, b, r->idx) : ~0ull;
+			uint64_t v = bx->also[i].val, mask = r->vmask;
 			char why[PMON_WHY_LEN];
 			int rc = in_block ? PMON_OK
 				 : pmon_reg_read(s->m, &bx->regs, r->kind, r->idx, &v, why, sizeof why);
@@ -526,6 +538,18 @@ static int verify(pmon_session_t *s, int full, int fresh, char *err, size_t errl
 					       "agent changed it while pmon was counting, so the counts "
 					       "are not trustworthy and none is returned", name);
 		}
+	}
+	return PMON_OK;
+}
+
+/* verify(s, 0, 1): the registers that came with the counters' blocks,
+ * through the list plan_reads() made; verify() names a mismatch. */
+static int verify_read(pmon_session_t *s, char *err, size_t errlen)
+{
+	for (int i = 0; i < s->nchk; i++) {
+		const struct sess_check *c = &s->chk[i];
+		if (c->r->written && ((*c->val ^ c->r->wrote) & c->r->vmask))
+			return verify(s, 0, 1, err, errlen);
 	}
 	return PMON_OK;
 }
@@ -654,69 +678,62 @@ static int global_update(pmon_session_t *s, struct sess_box *bx, int enable)
 	return rc;
 }
 
-/* Every counter of the session, box by box: one access for a PCI box's
- * counters, one per MSR counter. */
-static int read_msr_counters(pmon_session_t *s, const struct pmon_reg_ref *ref, int n, char *err,
-			     size_t errlen)
+/* Compile how read_counters() reads the session's counters: a PCI box's
+ * counters and the controls verify() checks in one block access, the MSR
+ * boxes' counters in one batch of the backend (one access per counter on
+ * hardware); and each event's counter slot, width and checked bits.  After
+ * prepare() (boxes resolved, registers saved). */
+static int plan_reads(pmon_session_t *s)
 {
 	char why[PMON_WHY_LEN];
-	int bad = 0, rc = n ? pmon_reg_read_msr_counters(s->m, ref, n, &bad, why, sizeof why) : PMON_OK;
-	if (rc)
-		return pmon_why(err, errlen, rc, "reading the %s counters failed: %s",
-			       pmon_catalog_pmu(ref[bad].r->pmu)->name, why);
+	int rc;
+	pmon_reg_plan_free(&s->plan);
+	for (int b = 0; b < s->nboxes; b++) {
+		struct sess_box *bx = &s->boxes[b];
+		int nalso = bx->regs.t->space == PMON_SPACE_PCI && bx->ctr_mask ? bx->nsaved : 0;
+		for (int i = 0; i < bx->nsaved; i++) {
+			bx->also[i].kind = bx->saved[i].kind;
+			bx->also[i].idx = bx->saved[i].idx;
+			bx->also[i].got = 0;
+			bx->saved[i].vmask = bx->saved[i].kind == REG_FILTER ? filter_mask(s, b, bx->saved[i].idx)
+							 : ~0ull;
+		}
+		if (bx->ctr_mask &&
+		    (rc = pmon_reg_plan_box(&s->plan, &bx->regs, bx->ctr_mask, bx->raw, bx->also, nalso,
+					    why, sizeof why)))
+			return pmon_why(s->err, sizeof(s->err), rc, "planning the reads of the %s counters: %s",
+				       pmon_catalog_pmu(bx->regs.pmu)->name, why);
+	}
+	if (pmon_reg_plan_seal(&s->plan))
+		return pmon_why(s->err, sizeof(s->err), PMON_ENOMEM, "out of memory");
+	free(s->chk);
+	s->nchk = 0;
+	if (!(s->chk = malloc(sizeof(*s->chk) * (size_t)(s->nboxes * 16 + 1))))
+		return pmon_why(s->err, sizeof(s->err), PMON_ENOMEM, "out of memory");
+	for (int b = 0; b < s->nboxes; b++)
+		for (int i = 0; i < s->boxes[b].nsaved; i++)
+			if (s->boxes[b].also[i].got)
+				s->chk[s->nchk++] = (struct sess_check){ &s->boxes[b].also[i].val,
+									 &s->boxes[b].saved[i] };
+	for (int i = 0; i < s->n; i++) {
+		struct sess_event *e = &s->ev[i];
+		const struct pmon_box_type *t = s->boxes[e->box].regs.t;
+		e->raw = &s->boxes[e->box].raw[e->counter < 0 ? PMON_MAX_COUNTERS : e->counter];
+		e->wmask = pmon_bits((unsigned)(e->counter < 0 ? t->fixed_width : t->width));
+	}
 	return PMON_OK;
 }
 
-/* Every counter of the session: a PCI box's counters (and the controls
- * verify() checks) in one block access; the MSR boxes' counters in one
- * batch of the backend (one access per counter on hardware). */
+/* Every counter of the session, as plan_reads() compiled it. */
 static int read_counters(pmon_session_t *s, char *err, size_t errlen)
 {
 	char why[PMON_WHY_LEN];
-	struct pmon_reg_ref ref[64];
-	int rc, nref = 0;
-	for (int b = 0; b < s->nboxes; b++) {
-		struct sess_box *bx = &s->boxes[b];
-		if (bx->regs.t->space != PMON_SPACE_PCI) {
-			for (int i = 0; i < bx->nsaved; i++)
-				bx->also[i].got = 0;
-			for (int c = 0; c <= PMON_MAX_COUNTERS; c++) {
-				if (!(bx->ctr_mask & (1u << c)))
-					continue;
-				if (nref == (int)(sizeof ref / sizeof ref[0])) {
-					if ((rc = read_msr_counters(s, ref, nref, err, errlen)))
-						return rc;
-					nref = 0;
-				}
-				ref[nref].r = &bx->regs;
-				ref[nref].kind = c == PMON_MAX_COUNTERS ? REG_FIXED_CTR : REG_CTR;
-				ref[nref].idx = c;
-				ref[nref++].val = &bx->raw[c];
-			}
-			continue;
-		}
-		int nalso = 0;
-		if (bx->regs.t->space == PMON_SPACE_PCI && bx->ctr_mask)
-			for (; nalso < bx->nsaved; nalso++) {
-				bx->also[nalso].kind = bx->saved[nalso].kind;
-				bx->also[nalso].idx = bx->saved[nalso].idx;
-			}
-		for (int i = nalso; i < bx->nsaved; i++)
-			bx->also[i].got = 0;
-		if (bx->ctr_mask &&
-		    (rc = pmon_reg_read_counters(s->m, &bx->regs, bx->ctr_mask, bx->raw, bx->also, nalso,
-						 why, sizeof why)))
-			return pmon_why(err, errlen, rc, "reading the %s counters failed: %s",
-				       pmon_catalog_pmu(bx->regs.pmu)->name, why);
-	}
-	return read_msr_counters(s, ref, nref, err, errlen);
-}
-
-/* Event e's counter value at the last read_counters(). */
-static uint64_t raw_of(const pmon_session_t *s, const struct sess_event *e)
-{
-	const struct sess_box *bx = &s->boxes[e->box];
-	return bx->raw[e->counter < 0 ? PMON_MAX_COUNTERS : e->counter];
+	const struct pmon_box_regs *bad = NULL;
+	int rc = pmon_reg_plan_run(s->m, &s->plan, &bad, why, sizeof why);
+	if (rc)
+		return pmon_why(err, errlen, rc, "reading the %s counters failed: %s",
+			       pmon_catalog_pmu(bad->pmu)->name, why);
+	return PMON_OK;
 }
 
 /* Another running session using the same box: the registers it shares with
@@ -909,7 +926,7 @@ static int start_locked(pmon_session_t *s)
 {
 	int rc;
 	char left[1024];
-	if ((rc = prepare(s)) || (rc = journal_boxes(s))) {
+	if ((rc = prepare(s)) || (rc = plan_reads(s)) || (rc = journal_boxes(s))) {
 		release_locks(s);
 		return rc;
 	}
@@ -921,7 +938,7 @@ static int start_locked(pmon_session_t *s)
 	if ((rc = read_counters(s, s->err, sizeof(s->err))))
 		goto undo;
 	for (int i = 0; i < s->n; i++) {
-		s->ev[i].last = raw_of(s, &s->ev[i]);
+		s->ev[i].last = *s->ev[i].raw;
 		s->ev[i].total = 0;
 	}
 	for (int i = 0; i < s->n; i++)
@@ -974,10 +991,8 @@ static int accumulate(pmon_session_t *s, uint64_t now, uint64_t *values, char *e
 	}
 	for (int i = 0; i < s->n; i++) {
 		struct sess_event *e = &s->ev[i];
-		const struct pmon_box_type *t = s->boxes[e->box].regs.t;
-		int width = e->counter < 0 ? t->fixed_width : t->width;
-		uint64_t raw = raw_of(s, e);
-		e->total += (raw - e->last) & pmon_bits((unsigned)width);
+		uint64_t raw = *e->raw;
+		e->total += (raw - e->last) & e->wmask;
 		e->last = raw;
 	}
 	s->last_fold = now;
@@ -995,12 +1010,12 @@ static int check_and_fold(pmon_session_t *s, uint64_t *values, int full, char *e
 {
 	if (s->fault)
 		return pmon_why(err, errlen, s->fault, "%s", s->fault_msg);
-	uint64_t now = pmon_clock_ns(s->m->acc);
+	int rc = read_counters(s, err, errlen);
+	uint64_t now = pmon_clock_ns(s->m->acc);  /* the backend's clock as of that read */
 	if (now - s->last_verify >= PMON_VERIFY_NS)
 		full = 1;                 /* full: a fold or stop, or the check is due */
-	int rc = read_counters(s, err, errlen);
 	if (!rc)
-		rc = verify(s, full, 1, err, errlen);
+		rc = full ? verify(s, 1, 1, err, errlen) : verify_read(s, err, errlen);
 	if (rc == PMON_EBUSY) {
 		s->fault = rc;
 		snprintf(s->fault_msg, sizeof(s->fault_msg), "%s", err);
@@ -1046,9 +1061,9 @@ int pmon_session_reset(pmon_session_t *s)
 	if (s->running) {
 		if (s->fault == PMON_ESTALE)
 			s->fault = 0;             /* the totals restart from here */
-		uint64_t now = pmon_clock_ns(s->m->acc);
 		if (!(rc = read_counters(s, s->err, sizeof(s->err))) &&
 		    !(rc = verify(s, 1, 1, s->err, sizeof(s->err)))) {
+			uint64_t now = pmon_clock_ns(s->m->acc);
 			s->last_verify = now;
 			rc = accumulate(s, now, NULL, s->err, sizeof(s->err));
 			if (rc == PMON_ESTALE) {
@@ -1081,6 +1096,8 @@ int pmon_session_stop(pmon_session_t *s, uint64_t *values)
 
 static void session_free(pmon_session_t *s)
 {
+	pmon_reg_plan_free(&s->plan);
+	free(s->chk);
 	free(s->boxes);
 	free(s->ev);
 	free(s->evp);

@@ -55,10 +55,39 @@ static int op_msr_read(struct pmon_access *a, int cpu, uint32_t msr, uint64_t *v
 	return rc;
 }
 
+/* The dwords of a block read, the machine held: at once (sim_pci_read_block)
+ * with the log off, each dword still counted; dword by dword, each served
+ * and logged on its own, with it on. */
+static int block(struct pmon_sim *sim, pmon_pci_addr_t d, uint32_t off, uint32_t *val, int ndw)
+{
+	int rc = 0;
+
+	if (!sim->log_cap) {
+		int tried = 0;
+
+		sim->cur.op = PMON_SIM_PCI_READ;
+		sim->why[0] = '\0';
+		rc = sim_pci_read_block(sim, d, off, val, ndw, &tried);
+		sim->log_total += (size_t)tried;
+		if (rc)
+			memset(val, 0, 4u * (size_t)ndw);
+		return rc;
+	}
+	for (int i = 0; i < ndw && !rc; i++) {
+		uint32_t v = 0;
+
+		begin(sim, PMON_SIM_PCI_READ, -1, 0, d, off + 4 * (uint32_t)i, 0);
+		rc = sim_pci_read(sim, d, off + 4 * (uint32_t)i, &v);
+		sim_log_access(sim, d.domain, v, rc);
+		val[i] = rc ? 0 : v;
+	}
+	return rc;
+}
+
 /* Under one hold of the machine and one clock update, as the engine reads
- * a session's MSR counters: nothing advances between them. */
-static int op_msr_read_batch(struct pmon_access *a, int n, const int *cpu, const uint32_t *msr,
-			     uint64_t *val, int *bad, char *why, size_t whylen)
+ * a session's counters: nothing advances between them. */
+static int op_read_batch(struct pmon_access *a, const struct pmon_read_req *req, int n, int *bad,
+			 char *why, size_t whylen)
 {
 	struct pmon_sim *sim = a->priv;
 	int rc = 0, i;
@@ -66,16 +95,30 @@ static int op_msr_read_batch(struct pmon_access *a, int n, const int *cpu, const
 	pthread_mutex_lock(&sim->lock);
 	sim_clock_sync(sim);
 	for (i = 0; i < n && !rc; i++) {
+		const struct pmon_read_req *q = &req[i];
 		uint64_t v = 0;
 
-		begin(sim, PMON_SIM_MSR_READ, cpu[i], msr[i], no_pci, 0, 0);
-		rc = sim_msr_read(sim, cpu[i], msr[i], &v);
+		if (q->ndw > 0) {
+			rc = block(sim, q->d, q->off, q->dw, q->ndw);
+			continue;
+		}
+		if (sim->log_cap) {
+			begin(sim, PMON_SIM_MSR_READ, q->cpu, q->msr, no_pci, 0, 0);
+		} else {
+			sim->cur.op = PMON_SIM_MSR_READ;   /* all sim_log_access needs */
+			sim->why[0] = '\0';
+		}
+		rc = sim_msr_read(sim, q->cpu, q->msr, &v);
 		sim_log_access(sim, 0, v, rc);
-		val[i] = rc ? 0 : v;
+		*q->val = rc ? 0 : v;
 	}
 	if (rc) {
+		const struct pmon_read_req *q = &req[i - 1];
 		*bad = i - 1;
-		pmon_why(why, whylen, rc, "CPU %d MSR 0x%x: %s", cpu[i - 1], msr[i - 1], sim->why);
+		if (q->ndw > 0)
+			pmon_why(why, whylen, rc, "%s", sim->why);
+		else
+			pmon_why(why, whylen, rc, "CPU %d MSR 0x%x: %s", q->cpu, q->msr, sim->why);
 	}
 	pthread_mutex_unlock(&sim->lock);
 	return rc;
@@ -125,27 +168,19 @@ static int op_pci_write(struct pmon_access *a, pmon_pci_addr_t d, uint32_t off, 
 	return rc;
 }
 
-/* Dword after dword under one hold of the machine, as silicon's config
- * read of a block: nothing advances between them. */
+/* Under one hold of the machine, as silicon's config read of a block:
+ * nothing advances between its dwords. */
 static int op_pci_read_block(struct pmon_access *a, pmon_pci_addr_t d, uint32_t off,
 			     uint32_t *val, int ndw, char *why, size_t whylen)
 {
 	struct pmon_sim *sim = a->priv;
-	int rc = 0;
+	int rc;
 
 	if (ndw <= 0)
 		return pmon_why(why, whylen, PMON_EINVAL, "PCI block read of %d dwords", ndw);
 	pthread_mutex_lock(&sim->lock);
 	sim_clock_sync(sim);
-	for (int i = 0; i < ndw && !rc; i++) {
-		uint32_t v = 0;
-
-		begin(sim, PMON_SIM_PCI_READ, -1, 0, d, off + 4 * (uint32_t)i, 0);
-		rc = sim_pci_read(sim, d, off + 4 * (uint32_t)i, &v);
-		sim_log_access(sim, d.domain, v, rc);
-		val[i] = rc ? 0 : v;
-	}
-	if (rc)
+	if ((rc = block(sim, d, off, val, ndw)))
 		pmon_why(why, whylen, rc, "%s", sim->why);
 	pthread_mutex_unlock(&sim->lock);
 	return rc;
@@ -199,9 +234,13 @@ static int op_topology(struct pmon_access *a, char *buf, size_t len)
 	return pmon_sim_synthetic(pmon_sim_shape(sim), buf, len);
 }
 
+/* Emulated time as the latest register access (or advance) left it: no
+ * lock, no look at the wall clock (sim_clock_advance stores it atomically). */
 static uint64_t op_clock_ns(struct pmon_access *a)
 {
-	return pmon_sim_now_ns(a->priv);
+	const struct pmon_sim *sim = a->priv;
+
+	return __atomic_load_n(&sim->now_ns, __ATOMIC_RELAXED);
 }
 
 static int op_set_tick(struct pmon_access *a, uint64_t period_ns, void (*fn)(void *arg), void *arg)
@@ -218,7 +257,7 @@ static void op_close(struct pmon_access *a)
 const struct pmon_access_ops pmon_sim_access_ops = {
 	.name = "sim",
 	.msr_read = op_msr_read,
-	.msr_read_batch = op_msr_read_batch,
+	.read_batch = op_read_batch,
 	.msr_write = op_msr_write,
 	.pci_read = op_pci_read,
 	.pci_write = op_pci_write,

@@ -61,9 +61,14 @@ static void rebuild(struct pmon_sim *sim)
 	sim->clk_dirty = 0;
 }
 
+/* floor(t_ns * hz / 1e9), split at whole seconds so that no 128-bit
+ * division is needed: q * hz is whole, and r * hz < 1e9 * 5 GHz (the
+ * shape's highest clock) fits in 64 bits. */
 static unsigned __int128 ticks(uint64_t t_ns, uint64_t hz)
 {
-	return (unsigned __int128)t_ns * hz / 1000000000u;
+	uint64_t q = t_ns / 1000000000u, r = t_ns % 1000000000u;
+
+	return (unsigned __int128)q * hz + r * hz / 1000000000u;
 }
 
 /* Move now_ns on by ns (saturating), ticking every clock-counting counter. */
@@ -81,29 +86,15 @@ void sim_clock_advance(struct pmon_sim *sim, uint64_t ns)
 	}
 	for (size_t i = 0; i < sim->clk_n; i++)
 		sim_ctr_cycles(sim->clk[i], delta[sim->clk[i]->clock]);
-	sim->now_ns = t1;
+	__atomic_store_n(&sim->now_ns, t1, __ATOMIC_RELAXED);   /* read without the lock (op_clock_ns) */
 }
 
-#define SIM_WALL_QUANTUM_NS 1000u
-
-/* Has less than a microsecond passed since the wall clock was last read?
- * On x86 the TSC answers for a fraction of clock_gettime's cost: it ticks
- * at 1 GHz or more on every x86 this runs on, so fewer than 1000 ticks is
- * less than a microsecond (a TSC that jumps back gives a huge difference:
- * the clock is read).  Elsewhere the answer is always no. */
-static int wall_unchanged(struct pmon_sim *sim)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	uint64_t t = __builtin_ia32_rdtsc();
-	if (t - sim->wall_tsc < 1000)
-		return 1;
-	sim->wall_tsc = t;
-#else
-	(void)sim;
-#endif
-	return 0;
-}
-
+/* Emulated time moves in steps of at least this much wall time: reads in
+ * quick succession (one read of several counters, a program reading in a
+ * tight loop) see one instant, and the wall clock is looked at about once
+ * per step (SIM_WALL_TSC_STEP in sim_internal.h). */
+#define SIM_WALL_QUANTUM_NS 10000u
+_Static_assert(SIM_WALL_TSC_STEP <= SIM_WALL_QUANTUM_NS, "the TSC step is at most a quantum at 1 GHz");
 static uint64_t mono_ns(void)
 {
 	struct timespec ts;
@@ -120,16 +111,14 @@ void sim_clock_init(struct pmon_sim *sim)
 	sim->load_lines = 0;
 }
 
-void sim_clock_sync(struct pmon_sim *sim)
+/* sim_clock_sync (sim_internal.h) found the TSC moved on by a quantum or
+ * more (or no TSC): read the wall clock. */
+void sim_clock_sync_wall(struct pmon_sim *sim)
 {
 	uint64_t m, w;
 
-	if (!sim->follow || wall_unchanged(sim))
-		return;
 	m = mono_ns();
 	w = m - sim->wall_t0;
-	/* Back-to-back accesses (one read of several counters) see one
-	 * instant: time moves on once a microsecond has passed. */
 	if (w < sim->wall_done + SIM_WALL_QUANTUM_NS)
 		return;
 	sim_clock_advance(sim, w - sim->wall_done);

@@ -339,9 +339,28 @@ unsigned sim_kind_thresh(const struct sim_kind *k, uint64_t ctl);
 void sim_clock_mark(struct pmon_sim *sim);
 /* At creation: start following the wall clock unless shape.clock is manual. */
 void sim_clock_init(struct pmon_sim *sim);
-/* While following: advance to the wall time elapsed since creation, and run
- * the load stream up to it.  Every register access and now_ns call this. */
-void sim_clock_sync(struct pmon_sim *sim);
+/* While following: advance to the wall time elapsed since creation (in
+ * steps of 10 us, sim_clock.c), and run the load stream up to it.  Every
+ * register access and now_ns call this.  Has less than a step passed since
+ * the wall clock was last read?  On x86 the TSC answers for a fraction of
+ * clock_gettime's cost: it ticks at 1 GHz or more on every x86 this runs
+ * on, so fewer than SIM_WALL_TSC_STEP ticks is less than that many ns (a
+ * TSC that jumps back gives a huge difference: the clock is read).
+ * Elsewhere the wall clock is read every time. */
+#define SIM_WALL_TSC_STEP 10000u
+void sim_clock_sync_wall(struct pmon_sim *sim);
+static inline void sim_clock_sync(struct pmon_sim *sim)
+{
+	if (!sim->follow)
+		return;
+#if defined(__x86_64__) || defined(__i386__)
+	uint64_t t = __builtin_ia32_rdtsc();
+	if (t - sim->wall_tsc < SIM_WALL_TSC_STEP)
+		return;
+	sim->wall_tsc = t;
+#endif
+	sim_clock_sync_wall(sim);
+}
 /* An explicit advance or traffic call: sync, then (auto) stop following. */
 void sim_clock_take(struct pmon_sim *sim);
 /* Move emulated time on by ns (caller holds the lock). */
@@ -378,6 +397,14 @@ int sim_pci_find(struct pmon_sim *sim, uint16_t vendor, uint16_t device,
  * 1 if off is one of them. */
 int sim_pcibox_read(struct sim_box *b, uint32_t off, uint32_t *val);
 int sim_pcibox_write(struct pmon_sim *sim, struct sim_box *b, uint32_t off, uint32_t val);
+/* ndw dwords from off, all at or above the counters (0xA0): the PMON block. */
+#define SIM_PCIBOX_BLOCK 0xA0u
+void sim_pcibox_read_block(const struct sim_box *b, uint32_t off, uint32_t *val, int ndw);
+/* A block read of ndw dwords, each what sim_pci_read gives: 0, or the
+ * first dword's failure; *tried: the dwords accessed, the failed one
+ * included. */
+int sim_pci_read_block(struct pmon_sim *sim, pmon_pci_addr_t d, uint32_t off, uint32_t *val,
+		       int ndw, int *tried);
 /* Box-specific PCI registers (return 1 if off is one of them). */
 int sim_ubox_pci_read(struct pmon_sim *sim, struct sim_socket *s, uint32_t off, uint32_t *val);
 int sim_ha_read(struct sim_box *b, uint32_t off, uint32_t *val);

@@ -13,10 +13,11 @@ static int msr_access(struct pmon_sim *sim, int cpu, uint32_t msr, int wr, uint6
 	if (cpu < 0 || cpu >= sim->ncpus)
 		return sim_fail(sim, PMON_ENODEV, "no CPU %d (the machine has %d)", cpu,
 				sim->ncpus);
-	s = &sim->sock[sim_cpu_socket(sim, cpu)];
-	if (sim_core_msr(sim, cpu, msr, wr, val, &rc) ||
+	s = &sim->sock[sim->cpu[cpu].sock];
+	/* the families' ranges are disjoint; the CBos, the most numerous, first */
+	if (sim_cbo_msr(sim, s, msr, wr, val, &rc) ||
+	    sim_core_msr(sim, cpu, msr, wr, val, &rc) ||
 	    sim_ubox_msr(sim, s, msr, wr, val, &rc) ||
-	    sim_cbo_msr(sim, s, msr, wr, val, &rc) ||
 	    sim_pcu_msr(sim, s, msr, wr, val, &rc))
 		return rc;
 	return sim_fail(sim, PMON_EIO, "CPU %d: MSR 0x%x does not exist (#GP)", cpu, msr);

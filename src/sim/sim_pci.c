@@ -133,6 +133,33 @@ int sim_pci_read(struct pmon_sim *sim, pmon_pci_addr_t d, uint32_t off, uint32_t
 	return 0;                             /* undefined offsets read 0 */
 }
 
+/* One lookup for the whole block; the PMON register block of a PMON box
+ * is put together in one step (sim_pcibox_read_block), anything else read
+ * dword by dword. */
+int sim_pci_read_block(struct pmon_sim *sim, pmon_pci_addr_t d, uint32_t off, uint32_t *val,
+		       int ndw, int *tried)
+{
+	struct sim_socket *s = NULL;
+	const struct fn_def *f = lookup(sim, d, &s);
+	uint32_t last = off + 4u * (uint32_t)(ndw - 1);
+
+	if (f && f->type != FN_UBOX && f->type != FN_QPI_MM && off >= SIM_PCIBOX_BLOCK &&
+	    !(off & 3) && last <= 0xFFC) {
+		sim_pcibox_read_block(fn_box(s, f), off, val, ndw);
+		*tried = ndw;
+		return 0;
+	}
+	for (int i = 0; i < ndw; i++) {
+		int rc = sim_pci_read(sim, d, off + 4u * (uint32_t)i, &val[i]);
+		if (rc) {
+			*tried = i + 1;
+			return rc;
+		}
+	}
+	*tried = ndw;
+	return 0;
+}
+
 int sim_pci_write(struct pmon_sim *sim, pmon_pci_addr_t d, uint32_t off, uint32_t val)
 {
 	struct sim_socket *s = NULL;

@@ -3,6 +3,8 @@
  * CTL n at 0xD8 + 4n, CTR n as two dwords at 0xA0 + 8n (low) and 0xA4 + 8n
  * (high); the iMC adds FIXED_CTL 0xF0 and FIXED_CTR 0xD0/0xD4.
  */
+#include <string.h>
+
 #include "sim_internal.h"
 
 #define PB_BOX_CTL   0xF4
@@ -38,6 +40,34 @@ int sim_pcibox_read(struct sim_box *b, uint32_t off, uint32_t *val)
 		return 0;
 	*val = (off & 4) ? (uint32_t)(c->val >> 32) : (uint32_t)c->val;
 	return 1;
+}
+
+/* The dwords off .. off + 4 * (ndw - 1) of the box's function, all at or
+ * above PB_CTR0 (the block a session reads its counters and controls
+ * with): the PMON block 0xA0..0xF7 is put together in one pass (the
+ * registers in place, everything between them 0), then the window copied;
+ * dwords past the block read 0. */
+#define PB_END 0xF8u
+void sim_pcibox_read_block(const struct sim_box *b, uint32_t off, uint32_t *val, int ndw)
+{
+	const struct sim_kind *k = b->kind;
+	uint32_t img[(PB_END - PB_CTR0) / 4] = { 0 };
+	uint32_t end = off + 4u * (uint32_t)ndw, in = end < PB_END ? end : PB_END;
+
+	for (int i = 0; i < k->nctr; i++) {
+		img[2 * i] = (uint32_t)b->ctr[i].val;
+		img[2 * i + 1] = (uint32_t)(b->ctr[i].val >> 32);
+		img[(PB_CTL0 - PB_CTR0) / 4 + i] = (uint32_t)b->ctr[i].ctl;
+	}
+	if (k->has_fixed) {
+		img[(PB_FIXED_CTR - PB_CTR0) / 4] = (uint32_t)b->fixed.val;
+		img[(PB_FIXED_CTR - PB_CTR0) / 4 + 1] = (uint32_t)(b->fixed.val >> 32);
+		img[(PB_FIXED_CTL - PB_CTR0) / 4] = (uint32_t)b->fixed.ctl;
+	}
+	if (off < in)
+		memcpy(val, &img[(off - PB_CTR0) / 4], in - off);
+	if (end > PB_END)
+		memset(&val[off < PB_END ? (PB_END - off) / 4 : 0], 0, end - (off > PB_END ? off : PB_END));
 }
 
 static void write_half(struct pmon_sim *sim, struct sim_box *b, int i, uint32_t off,

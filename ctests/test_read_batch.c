@@ -1,8 +1,9 @@
 /*
- * test_msr_batch.c - the backends' batched MSR read (access.h msr_read_batch)
- * and the engine's use of it (regs.c pmon_reg_read_msr_counters): every value
- * equals what a single msr_read gives, and a failure names the CPU and MSR
- * that failed, on the emulated machine and on fake MSR device files.
+ * test_read_batch.c - the backends' batched read (access.h read_batch) of
+ * MSRs and PCI blocks, as the engine's read plan (regs.c) uses it: every
+ * value equals what a single msr_read or pci_read_block gives, and a
+ * failure gives its index and names the CPU and MSR, or the PCI function,
+ * that failed, on the emulated machine and on fake device files.
  */
 #define _XOPEN_SOURCE 700
 #include <stdlib.h>
@@ -20,13 +21,55 @@
 #define C0_CTR0 0xd16u
 #define NOT_AN_MSR 0x123u
 
+/* A batch of n MSR reads (val[i] = MSR msr[i] of CPU cpu[i]). */
+static int msr_batch(struct pmon_access *a, int n, const int *cpu, const uint32_t *msr, uint64_t *val,
+		     int *bad, char *why, size_t whylen)
+{
+	struct pmon_read_req req[8];
+	for (int i = 0; i < n; i++)
+		req[i] = (struct pmon_read_req){ .cpu = cpu[i], .msr = msr[i], .val = &val[i] };
+	return a->ops->read_batch(a, req, n, bad, why, whylen);
+}
+
+/* PCI blocks and MSRs in one batch: each as its single read gives it. */
+static void mixed(struct pmon_access *a, const char *what, pmon_pci_addr_t d, uint32_t off, int cpu,
+		  uint32_t msr)
+{
+	uint32_t blk[22], one[22];
+	uint64_t m0 = 0, m1 = 0, single;
+	char why[256] = "";
+	int bad = -1;
+	struct pmon_read_req req[3] = {
+		{ .cpu = cpu, .msr = msr, .val = &m0 },
+		{ .ndw = 22, .d = d, .off = off, .dw = blk },
+		{ .cpu = cpu, .msr = msr, .val = &m1 },
+	};
+	memset(blk, 0xa5, sizeof blk);
+	CHECK_EQ_INT(a->ops->read_batch(a, req, 3, &bad, why, sizeof why), 0, why);
+	CHECK(bad == -1, "%s: no failure index on success (%d)", what, bad);
+	CHECK_EQ_INT(a->ops->pci_read_block(a, d, off, one, 22, why, sizeof why), 0, why);
+	for (int i = 0; i < 22; i++)
+		CHECK(blk[i] == one[i], "%s: block dword %d (0x%x) as a single block read (0x%x)", what, i,
+		      blk[i], one[i]);
+	CHECK_EQ_INT(a->ops->msr_read(a, cpu, msr, &single, why, sizeof why), 0, why);
+	CHECK(m0 == single && m1 == single, "%s: MSRs around the block as a single read", what);
+	/* a missing function fails the batch at its index and is named */
+	pmon_pci_addr_t gone = d;
+	gone.dev = 30;
+	req[1].d = gone;
+	bad = -1;
+	CHECK(a->ops->read_batch(a, req, 3, &bad, why, sizeof why) < 0, "%s: missing function fails", what);
+	CHECK(bad == 1, "%s: the block failed (%d)", what, bad);
+	CHECK(strstr(why, ":1e.") != NULL, "%s: names the function: %s", what, why);
+}
+
 static void same_as_single(struct pmon_access *a, const char *what, int n, const int *cpu,
 			   const uint32_t *msr)
 {
 	uint64_t batch[8], one;
 	char why[256] = "";
 	int bad = -1;
-	CHECK_EQ_INT(a->ops->msr_read_batch(a, n, cpu, msr, batch, &bad, why, sizeof why), 0, why);
+	CHECK_EQ_INT(msr_batch(a, n, cpu, msr, batch, &bad, why, sizeof why), 0, why);
 	CHECK(bad == -1, "%s: no failure index on success (%d)", what, bad);
 	for (int i = 0; i < n; i++) {
 		CHECK_EQ_INT(a->ops->msr_read(a, cpu[i], msr[i], &one, why, sizeof why), 0, why);
@@ -42,7 +85,7 @@ static void names_the_failure(struct pmon_access *a, const char *what, int expec
 	uint64_t v[4];
 	char why[256] = "";
 	int bad = -1;
-	int rc = a->ops->msr_read_batch(a, 4, cpu, msr, v, &bad, why, sizeof why);
+	int rc = msr_batch(a, 4, cpu, msr, v, &bad, why, sizeof why);
 	CHECK(rc == expect_rc, "%s: a missing MSR fails the batch (%d, want %d)", what, rc, expect_rc);
 	CHECK(bad == 2, "%s: the third one failed (%d)", what, bad);
 	CHECK(strstr(why, "CPU 1") && strstr(why, "MSR 0x123"), "%s: names CPU and MSR: %s", what, why);
@@ -70,9 +113,15 @@ static void on_the_emulator(void)
 	const int nocpu[1] = { 100000 };
 	uint64_t v;
 	int bad = -1;
-	CHECK_EQ_INT(a->ops->msr_read_batch(a, 1, nocpu, msr, &v, &bad, err, sizeof err), PMON_ENODEV,
+	CHECK_EQ_INT(msr_batch(a, 1, nocpu, msr, &v, &bad, err, sizeof err), PMON_ENODEV,
 		     "no such CPU");
 	CHECK(bad == 0 && strstr(err, "CPU 100000"), "names the CPU: %s", err);
+	/* iMC 0 of socket 0 (bus 0x3f) counting its DCLK: the block of its
+	 * counters and controls 0xA0..0xF7 beside CBo 0's counter */
+	pmon_pci_addr_t imc0 = { 0, 0x3f, 16, 0 };
+	CHECK_EQ_INT(a->ops->pci_write(a, imc0, 0xF0, 1u << 22, err, sizeof err), 0, err);
+	pmon_sim_advance_ns(sim, 1000);
+	mixed(a, "sim", imc0, 0xA0, 0, C0_CTR0);
 	a->ops->close(a);
 	pmon_sim_destroy(sim);
 }
@@ -96,15 +145,20 @@ static void on_fake_files(void)
 	const uint32_t msr[3] = { C0_CTR0, C0_CTL0, C0_CTR0 };
 	uint64_t v[3];
 	int bad = -1;
-	CHECK_EQ_INT(a->ops->msr_read_batch(a, 3, cpu, msr, v, &bad, err, sizeof err), 0, err);
+	CHECK_EQ_INT(msr_batch(a, 3, cpu, msr, v, &bad, err, sizeof err), 0, err);
 	CHECK_EQ_U64(v[0], 0x123456789abull, "CPU 0 CTR0 as put");
 	CHECK_EQ_U64(v[1], 0x400000, "CPU 1 CTL0 as put");
 	CHECK_EQ_U64(v[2], 77, "CPU 3 CTR0 as put");
 	same_as_single(a, "hw", 3, cpu, msr);
+	pmon_pci_addr_t imc0 = { 0, 0x3f, 16, 0 };
+	CHECK_EQ_INT(fake_pci_put(w.sysfs, 0, 0x3f, 16, 0, 0xA0, 0x89abcdef), 0, "put CTR0 low");
+	CHECK_EQ_INT(fake_pci_put(w.sysfs, 0, 0x3f, 16, 0, 0xA4, 0x1234), 0, "put CTR0 high");
+	CHECK_EQ_INT(fake_pci_put(w.sysfs, 0, 0x3f, 16, 0, 0xD8, 0x400304), 0, "put CTL0");
+	mixed(a, "hw", imc0, 0xA0, 0, C0_CTR0);
 	/* a CPU whose device file is not there */
 	const int gone[2] = { 0, 7 };
 	bad = -1;
-	CHECK(a->ops->msr_read_batch(a, 2, gone, msr, v, &bad, err, sizeof err) < 0, "CPU 7 absent");
+	CHECK(msr_batch(a, 2, gone, msr, v, &bad, err, sizeof err) < 0, "CPU 7 absent");
 	CHECK(bad == 1 && strstr(err, "CPU 7") && strstr(err, "MSR 0xd10"), "names CPU 7 MSR 0xd10: %s",
 	      err);
 	a->ops->close(a);
@@ -115,5 +169,5 @@ int main(void)
 {
 	on_the_emulator();
 	on_fake_files();
-	return check_done("test_msr_batch");
+	return check_done("test_read_batch");
 }
