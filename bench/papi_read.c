@@ -5,12 +5,16 @@
  * PAPI_read for sets of 1..16 pmon events (iMC counters, in PCI space; CBo
  * counters, MSRs) and 1..3 example events; the cost of each further event;
  * and the resident memory of this program against a PAPI program that uses
- * the example component only (pmon disabled; a child process).
+ * the example component only (pmon disabled; a child process).  Beside them,
+ * what the fixed steps of every emulated read cost on this machine: an
+ * uncontended mutex lock and unlock (the read takes two: the sessions' and
+ * the machine's) and a TSC read (the machine's look at the wall clock).
  */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -114,6 +118,36 @@ static long example_only_rss(void)
 	return kib;
 }
 
+/* Median ns of one uncontended lock + unlock, and of one TSC read (0 where
+ * there is none). */
+static void floor_ns(double *mutex_ns, double *tsc_ns)
+{
+	enum { N = 1000000 };
+	pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+	double m[BATCHES], t[BATCHES];
+	volatile uint64_t sink = 0;
+
+	for (int b = 0; b < BATCHES; b++) {
+		uint64_t t0 = bench_ns();
+		for (int i = 0; i < N; i++) {
+			pthread_mutex_lock(&mu);
+			sink++;
+			pthread_mutex_unlock(&mu);
+		}
+		m[b] = (double)(bench_ns() - t0) / N;
+		t0 = bench_ns();
+#if defined(__x86_64__) || defined(__i386__)
+		for (int i = 0; i < N; i++)
+			sink += __builtin_ia32_rdtsc();
+		t[b] = (double)(bench_ns() - t0) / N;
+#else
+		t[b] = 0;
+#endif
+	}
+	*mutex_ns = bench_median(m, BATCHES);
+	*tsc_ns = bench_median(t, BATCHES);
+}
+
 static void cell(double ns)
 {
 	if (ns < 0)
@@ -156,6 +190,10 @@ int main(void)
 	if (ex[0] > 0)
 		printf("1 event, pmon / example: iMC %.1fx, CBo %.1fx   (target: <= 3x; +1 event <= 15 ns)\n",
 		       imc[0] / ex[0], cbo[0] / ex[0]);
+	double mutex_ns, tsc_ns;
+	floor_ns(&mutex_ns, &tsc_ns);
+	printf("fixed steps of an emulated read: mutex lock+unlock %.1f ns (x2), TSC read %.1f ns;"
+	       " with the example's read: %.1f ns\n", mutex_ns, tsc_ns, 2 * mutex_ns + tsc_ns + ex[0]);
 	printf("resident memory: this program %.1f MiB (peak %.1f MiB), an example-only PAPI program %.1f MiB"
 	       "   (target: <= 10 MiB)\n",
 	       bench_status_kib("VmRSS:") / 1024.0, bench_status_kib("VmHWM:") / 1024.0, base_kib / 1024.0);

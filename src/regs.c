@@ -320,8 +320,9 @@ int pmon_reg_plan_run(struct pmon_machine *m, struct pmon_reg_plan *p,
 		const struct pmon_plan_block *b = &p->blk[i];
 		for (int c = 0; c < b->nctr; c++) {
 			const struct pmon_plan_ctr *x = &b->ctr[c];
-			uint64_t v;
-			if ((rc = pci_counter_of(a, b->r->pci, b->first + 4u * x->dw, &b->dw[x->dw], &v, why,
+			uint64_t v = (uint64_t)b->dw[x->dw + 1] << 32 | b->dw[x->dw];
+			if (tear_possible(b->dw[x->dw]) &&
+			    (rc = pci_counter_of(a, b->r->pci, b->first + 4u * x->dw, &b->dw[x->dw], &v, why,
 						 whylen))) {
 				*failed = b->r;
 				return rc;

@@ -102,6 +102,12 @@ static int op_read_batch(struct pmon_access *a, const struct pmon_read_req *req,
 			rc = block(sim, q->d, q->off, q->dw, q->ndw);
 			continue;
 		}
+		const struct sim_ctr *c;
+		if (!sim->log_cap && (c = sim_cbo_counter(sim, q->cpu, q->msr))) {
+			sim->log_total++;
+			*q->val = c->val;
+			continue;
+		}
 		if (sim->log_cap) {
 			begin(sim, PMON_SIM_MSR_READ, q->cpu, q->msr, no_pci, 0, 0);
 		} else {

@@ -136,6 +136,16 @@ const struct sim_kind sim_kind_cbo = {
 	.decode = cbo_decode,
 };
 
+const struct sim_ctr *sim_cbo_counter(const struct pmon_sim *sim, int cpu, uint32_t msr)
+{
+	uint32_t n = (msr - C_BASE) / C_STRIDE, r = (msr - C_BASE) % C_STRIDE;
+
+	if (msr < C_BASE || (int)n >= sim->shape.cores || r < C_CTR0 || r >= C_CTR0 + 4 ||
+	    cpu < 0 || cpu >= sim->ncpus)
+		return NULL;
+	return &sim->sock[sim->cpu[cpu].sock].cbo[n].ctr[r - C_CTR0];
+}
+
 int sim_cbo_msr(struct pmon_sim *sim, struct sim_socket *s, uint32_t msr, int wr,
 		uint64_t *val, int *rc)
 {

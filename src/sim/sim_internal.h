@@ -380,6 +380,9 @@ int sim_ubox_msr(struct pmon_sim *sim, struct sim_socket *s, uint32_t msr, int w
 		 uint64_t *val, int *rc);
 int sim_cbo_msr(struct pmon_sim *sim, struct sim_socket *s, uint32_t msr, int wr,
 		uint64_t *val, int *rc);
+/* The CBo counter a read of (cpu, msr) reaches, NULL when it is not one
+ * (a read's fast path: nothing to check, count or log but the access). */
+const struct sim_ctr *sim_cbo_counter(const struct pmon_sim *sim, int cpu, uint32_t msr);
 int sim_pcu_msr(struct pmon_sim *sim, struct sim_socket *s, uint32_t msr, int wr,
 		uint64_t *val, int *rc);
 int sim_core_msr(struct pmon_sim *sim, int cpu, uint32_t msr, int wr, uint64_t *val, int *rc);

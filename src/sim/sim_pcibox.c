@@ -51,9 +51,12 @@ int sim_pcibox_read(struct sim_box *b, uint32_t off, uint32_t *val)
 void sim_pcibox_read_block(const struct sim_box *b, uint32_t off, uint32_t *val, int ndw)
 {
 	const struct sim_kind *k = b->kind;
-	uint32_t img[(PB_END - PB_CTR0) / 4] = { 0 };
+	uint32_t tmp[(PB_END - PB_CTR0) / 4];
 	uint32_t end = off + 4u * (uint32_t)ndw, in = end < PB_END ? end : PB_END;
+	/* the whole block asked for (a session's read): put together in place */
+	uint32_t *img = off == PB_CTR0 && end == PB_END ? val : tmp;
 
+	memset(img, 0, sizeof tmp);
 	for (int i = 0; i < k->nctr; i++) {
 		img[2 * i] = (uint32_t)b->ctr[i].val;
 		img[2 * i + 1] = (uint32_t)(b->ctr[i].val >> 32);
@@ -64,6 +67,8 @@ void sim_pcibox_read_block(const struct sim_box *b, uint32_t off, uint32_t *val,
 		img[(PB_FIXED_CTR - PB_CTR0) / 4 + 1] = (uint32_t)(b->fixed.val >> 32);
 		img[(PB_FIXED_CTL - PB_CTR0) / 4] = (uint32_t)b->fixed.ctl;
 	}
+	if (img == val)
+		return;
 	if (off < in)
 		memcpy(val, &img[(off - PB_CTR0) / 4], in - off);
 	if (end > PB_END)
