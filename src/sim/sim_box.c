@@ -174,12 +174,12 @@ void sim_box_write_reg(struct pmon_sim *sim, struct sim_box *b, int i, uint64_t 
 	b->reg[i] = (uint32_t)(v & valid);
 }
 
-void sim_box_signal_counted(struct sim_box *b, uint32_t sigs)
+void sim_box_signal_counted(struct sim_box *b, uint32_t sigs, uint64_t n)
 {
 	for (int i = 0; i < b->kind->nctr; i++) {
 		struct sim_ctr *c = &b->ctr[i];
 		uint32_t hit = c->sig & sigs;
 		if (c->active && hit)
-			sim_ctr_events(c, (uint64_t)__builtin_popcount(hit));
+			sim_ctr_events(c, n * (uint64_t)__builtin_popcount(hit));
 	}
 }

@@ -203,8 +203,7 @@ static void l2_fill(struct sim_ctx *x, const struct sim_set *s2, uint64_t line, 
 
 static void offcore(struct sim_ctx *x, uint64_t req, const struct sim_llc_res *r)
 {
-	if (x->sim->cpu[x->cpu].offcore_on)
-		sim_core_offcore(x->sim, x->cpu, req, r->rsp_sup, r->rsp_snoop);
+	sim_core_offcore(x->sim, x->cpu, req, r->rsp_sup, r->rsp_snoop);
 }
 
 /* The L2 streamer: line+1 in the same 4 KiB page, into the L2 only. */

@@ -73,7 +73,7 @@ static inline int nid_ok(unsigned umask, uint32_t filt, int nid)
 	return !(umask & 0x40) || ((F_NID(filt) >> nid) & 1);
 }
 
-void sim_cbo_lookup_counted(struct sim_box *b, unsigned type, int state, int nid)
+void sim_cbo_lookup_counted(struct sim_box *b, unsigned type, int state, int nid, uint64_t n)
 {
 	static const unsigned state_bit[] = {
 		[SIM_I] = 0x01, [SIM_S] = 0x02, [SIM_E] = 0x04, [SIM_M] = 0x08, [SIM_F] = 0x10,
@@ -83,11 +83,11 @@ void sim_cbo_lookup_counted(struct sim_box *b, unsigned type, int state, int nid
 		struct sim_ctr *c = &b->ctr[i];
 		if (c->active && c->sig == SIM_SIG_LLC_LOOKUP && (c->arg & type) &&
 		    (F_STATE(b->reg[0]) & state_bit[state]) && nid_ok(c->arg, b->reg[0], nid))
-			sim_ctr_events(c, 1);
+			sim_ctr_events(c, n);
 	}
 }
 
-void sim_cbo_victim_counted(struct sim_box *b, int state, int nid)
+void sim_cbo_victim_counted(struct sim_box *b, int state, int nid, uint64_t n)
 {
 	/* F victims count as S (the umasks have no F) */
 	unsigned bit = state == SIM_M ? 0x01 : state == SIM_E ? 0x02 : 0x04;
@@ -97,12 +97,13 @@ void sim_cbo_victim_counted(struct sim_box *b, int state, int nid)
 		unsigned states = c->arg & 0x07;
 		if (c->active && c->sig == SIM_SIG_LLC_VICTIM && (!states || (states & bit)) &&
 		    nid_ok(c->arg, b->reg[0], nid))
-			sim_ctr_events(c, 1);
+			sim_ctr_events(c, n);
 	}
 }
 
+/* n entries whose lifetimes sum to occ cycles. */
 void sim_cbo_tor_counted(struct sim_box *b, enum sim_tor_class cls, unsigned opc, int miss, int nid,
-		 uint64_t occ_cycles)
+			 uint64_t n, uint64_t occ)
 {
 	for (int i = 0; i < 4; i++) {
 		struct sim_ctr *c = &b->ctr[i];
@@ -121,9 +122,9 @@ void sim_cbo_tor_counted(struct sim_box *b, enum sim_tor_class cls, unsigned opc
 		if (!match || !nid_ok(c->arg, b->reg[0], nid))
 			continue;
 		if (c->sig == SIM_SIG_TOR_INS)
-			sim_ctr_events(c, 1);
+			sim_ctr_events(c, n);
 		else if (!c->thresh && !c->invert && !c->edge)
-			sim_ctr_add(c, occ_cycles);   /* entries summed over cycles */
+			sim_ctr_add(c, occ);          /* entries summed over cycles */
 	}
 }
 

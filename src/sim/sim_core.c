@@ -196,11 +196,12 @@ int sim_core_msr(struct pmon_sim *sim, int cpu, uint32_t msr, int wr, uint64_t *
 	return 1;
 }
 
-/* An access issued by cpu: count it in the offcore counters of cpu, and of
- * its sibling threads that count AnyThread.  Each counting thread matches
- * the access against its own RSP value: the RSP MSRs are per thread. */
-void sim_core_offcore(struct pmon_sim *sim, int cpu, uint64_t req, uint64_t supplier,
-		      uint64_t snoop)
+/* n accesses issued by cpu: count them in the offcore counters of cpu, and
+ * of its sibling threads that count AnyThread.  Each counting thread
+ * matches the access against its own RSP value: the RSP MSRs are per
+ * thread. */
+void sim_core_offcore_counted(struct pmon_sim *sim, int cpu, uint64_t req, uint64_t supplier,
+			      uint64_t snoop, uint64_t n)
 {
 	int first = sim->cpu[cpu].gcore * sim->shape.threads;
 
@@ -214,7 +215,7 @@ void sim_core_offcore(struct pmon_sim *sim, int cpu, uint64_t req, uint64_t supp
 				continue;
 			if (sim_offcore_match(t->rsp[(p->sig & SIM_SIG_OFFCORE0) ? 0 : 1], req,
 					      supplier, snoop))
-				sim_ctr_events(p, 1);
+				sim_ctr_events(p, n);
 		}
 	}
 }

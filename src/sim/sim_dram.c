@@ -76,7 +76,7 @@ void sim_dram_access(struct pmon_sim *sim, int home, uint64_t local_addr, int wr
 		ch->truth.cas_rd++;
 		ch->rpq++;
 	}
-	sim_box_signal(&s->imc[loc.channel], sigs);
+	sim_imc_signal(sim, &s->imc[loc.channel], sigs);
 }
 
 int pmon_sim_dram_locate(const pmon_sim_t *sim, uint64_t addr, struct pmon_sim_dram_loc *out)

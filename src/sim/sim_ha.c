@@ -41,7 +41,7 @@ static void ha_decode(struct sim_ctr *c, uint32_t ctl)
 }
 
 /* Every request also allocates a tracker entry. */
-void sim_ha_request_counted(struct sim_box *b, enum sim_ha_what what, int local)
+void sim_ha_request_counted(struct sim_box *b, enum sim_ha_what what, int local, uint64_t n)
 {
 	unsigned bit = what == SIM_HA_READ ? 0x03 : 0x0C;
 
@@ -51,24 +51,24 @@ void sim_ha_request_counted(struct sim_box *b, enum sim_ha_what what, int local)
 		if (!c->active)
 			continue;
 		if ((c->sig == SIM_SIG_HA_REQ && (c->arg & bit)) || c->sig == SIM_SIG_HA_TRACKER)
-			sim_ctr_events(c, 1);
+			sim_ctr_events(c, n);
 	}
 }
 
-void sim_ha_imc_write_counted(struct sim_box *b)
+void sim_ha_imc_write_counted(struct sim_box *b, uint64_t n)
 {
 	for (int i = 0; i < 4; i++)
 		if (b->ctr[i].active && b->ctr[i].sig == SIM_SIG_HA_IMC_WR)
-			sim_ctr_events(&b->ctr[i], 1);
+			sim_ctr_events(&b->ctr[i], n);
 }
 
-void sim_ha_txr_bl_counted(struct sim_box *b, int to_qpi)
+void sim_ha_txr_bl_counted(struct sim_box *b, int to_qpi, uint64_t n)
 {
 	unsigned bit = to_qpi ? 0x04 : 0x01;
 
 	for (int i = 0; i < 4; i++)
 		if (b->ctr[i].active && b->ctr[i].sig == SIM_SIG_HA_TXR_BL && (b->ctr[i].arg & bit))
-			sim_ctr_events(&b->ctr[i], 1);
+			sim_ctr_events(&b->ctr[i], n);
 }
 
 const struct sim_kind sim_kind_ha = {

@@ -23,6 +23,11 @@
 #include "pmon/sim.h"
 #include "access.h"
 
+/* Everything declared below is the emulator's own: hidden from libpmon's
+ * exported symbols, so calls between its files are direct and a function
+ * can be inlined in its own file. */
+#pragma GCC visibility push(hidden)
+
 #define SIM_MAX_SOCKETS 8
 #define SIM_MAX_CORES   8
 #define SIM_MAX_CHANS   4
@@ -125,7 +130,25 @@ struct sim_kind {
 	 * in pmon_sim_models(); clock events accept everything. */
 };
 
+/* Memory events waiting to be matched against counters (sim_pend.c): up to
+ * SIM_NPEND distinct events (k1, k2: what the event is, box specific) with
+ * their multiplicity and summed occupancy.  A traffic call queues its
+ * events and matches them once per distinct event before it returns (it
+ * holds the machine's lock throughout), so counters read after the call
+ * hold exactly what event-by-event matching would have given. */
+#define SIM_NPEND 6
+struct sim_pend {
+	uint64_t k1, k2, n, occ;
+};
+struct sim_pendq {
+	struct sim_pendq *next;   /* on sim->pend while it holds events */
+	uint32_t n;               /* entries in use */
+	uint8_t listed;
+	struct sim_pend e[SIM_NPEND];
+};
+
 struct sim_box {
+	struct sim_pendq pq;        /* first: a queue's owner is found from it */
 	const struct sim_kind *kind;
 	int socket, inst;
 	uint8_t frz_en, frz;
@@ -213,6 +236,7 @@ struct sim_socket {
  * Sandy Bridge with HT, unlike Nehalem/Westmere where a core's threads share
  * them). */
 struct sim_thread {
+	struct sim_pendq pq;        /* first: queued offcore responses */
 	struct sim_ctr pmc[4], fixed[3];
 	uint64_t fixed_ctrl, global_ctrl, global_status;
 	uint64_t rsp[2];        /* MSR_OFFCORE_RSP_0/1 */
@@ -286,6 +310,7 @@ struct pmon_sim {
 	uint64_t last_vpage, last_pline;
 	struct sim_region *peek_region;            /* the look-ahead's own cache */
 	uint64_t peek_vpage, peek_pline;
+	struct sim_pendq *pend;                    /* queues holding events */
 };
 
 /* ---- counters and boxes (sim_box.c) ---- */
@@ -326,12 +351,7 @@ void sim_box_write_fixed_ctl(struct pmon_sim *sim, struct sim_box *b, uint64_t v
 void sim_box_write_reg(struct pmon_sim *sim, struct sim_box *b, int i, uint64_t v,
 		       uint32_t valid, const char *regname);
 /* Feed n occurrences of memory signals sigs to a box's counters. */
-void sim_box_signal_counted(struct sim_box *b, uint32_t sigs);
-static inline void sim_box_signal(struct sim_box *b, uint32_t sigs)
-{
-	if (b->mon & sigs)
-		sim_box_signal_counted(b, sigs);
-}
+void sim_box_signal_counted(struct sim_box *b, uint32_t sigs, uint64_t n);
 /* Threshold field of a control value for this kind. */
 unsigned sim_kind_thresh(const struct sim_kind *k, uint64_t ctl);
 
@@ -388,8 +408,6 @@ int sim_pcu_msr(struct pmon_sim *sim, struct sim_socket *s, uint32_t msr, int wr
 int sim_core_msr(struct pmon_sim *sim, int cpu, uint32_t msr, int wr, uint64_t *val, int *rc);
 void sim_core_init(struct pmon_sim *sim);
 void sim_core_refresh(struct pmon_sim *sim, int cpu);
-void sim_core_offcore(struct pmon_sim *sim, int cpu, uint64_t req, uint64_t supplier,
-		      uint64_t snoop);
 
 /* ---- PCI space (sim_pci.c, boxes in sim_pcibox.c) ---- */
 int sim_pci_read(struct pmon_sim *sim, pmon_pci_addr_t d, uint32_t off, uint32_t *val);
@@ -450,8 +468,10 @@ static inline unsigned sim_line_slice(uint64_t line, int cores)
 	uint64_t h = (line * 0x9E3779B97F4A7C15ull) >> 32;
 	return (unsigned)((h * (uint64_t)cores) >> 32);
 }
-/* Events the hierarchy raises in the boxes (each returns at once when no
- * counter of the box counts a memory signal). */
+/* Events the hierarchy raises in the boxes: each is queued (sim_pend_add)
+ * only when some active counter of the box counts that signal, and matched
+ * by the box's *_counted function, n events at once, when the traffic call
+ * ends (sim_pend_flush). */
 #define SIM_LOOKUP_READ   0x02u        /* LLC_LOOKUP request types */
 #define SIM_LOOKUP_WRITE  0x04u
 #define SIM_LOOKUP_SNOOP  0x08u
@@ -460,55 +480,100 @@ enum sim_tor_class { SIM_TOR_REQ, SIM_TOR_WB, SIM_TOR_EVICT };
 #define SIM_OPC_DRD     0x182u
 #define SIM_OPC_WCILF   0x18cu
 #define SIM_OPC_WBMTOI  0x1c4u
-/* The *_counted functions match the box's counters; the inline wrappers
- * skip the call while no active counter of the box counts that signal. */
-void sim_cbo_lookup_counted(struct sim_box *b, unsigned type, int state, int nid);
-void sim_cbo_victim_counted(struct sim_box *b, int state, int nid);
+/* n events at once; occ: their summed TOR occupancy in UCLK cycles. */
+void sim_cbo_lookup_counted(struct sim_box *b, unsigned type, int state, int nid, uint64_t n);
+void sim_cbo_victim_counted(struct sim_box *b, int state, int nid, uint64_t n);
 void sim_cbo_tor_counted(struct sim_box *b, enum sim_tor_class cls, unsigned opc, int miss,
-			 int nid, uint64_t occ_cycles);
+			 int nid, uint64_t n, uint64_t occ);
 enum sim_ha_what { SIM_HA_READ, SIM_HA_WRITE };
-void sim_ha_request_counted(struct sim_box *b, enum sim_ha_what what, int local);
-void sim_ha_imc_write_counted(struct sim_box *b);
-void sim_ha_txr_bl_counted(struct sim_box *b, int to_qpi);
+void sim_ha_request_counted(struct sim_box *b, enum sim_ha_what what, int local, uint64_t n);
+void sim_ha_imc_write_counted(struct sim_box *b, uint64_t n);
+void sim_ha_txr_bl_counted(struct sim_box *b, int to_qpi, uint64_t n);
 enum sim_qpi_class { SIM_QPI_SNP, SIM_QPI_HOM_REQ, SIM_QPI_HOM_NONREQ, SIM_QPI_DRS, SIM_QPI_NDR };
-void sim_qpi_count_counted(struct sim_box *b, int rx, enum sim_qpi_class cls, unsigned data_flits);
+void sim_qpi_count_counted(struct sim_box *b, int rx, enum sim_qpi_class cls, unsigned data_flits,
+			   uint64_t n);
+void sim_core_offcore_counted(struct pmon_sim *sim, int cpu, uint64_t req, uint64_t supplier,
+			      uint64_t snoop, uint64_t n);
 
-static inline void sim_cbo_lookup(struct sim_box *b, unsigned type, int state, int nid)
+/* ---- queued events (sim_pend.c) ---- */
+void sim_pend_new(struct pmon_sim *sim, struct sim_pendq *q, uint64_t k1, uint64_t k2,
+		  uint64_t occ);
+/* Match every queued event; every traffic entry point calls it before it
+ * lets the lock go. */
+void sim_pend_flush(struct pmon_sim *sim);
+static inline void sim_pend_add(struct pmon_sim *sim, struct sim_pendq *q, uint64_t k1,
+				uint64_t k2, uint64_t occ)
+{
+	for (uint32_t i = 0; i < q->n; i++)
+		if (q->e[i].k1 == k1 && q->e[i].k2 == k2) {
+			q->e[i].n++;
+			q->e[i].occ += occ;
+			return;
+		}
+	sim_pend_new(sim, q, k1, k2, occ);
+}
+/* Keys: bits 63:56 the event, the rest its arguments. */
+#define SIM_PK(ev) ((uint64_t)(ev) << 56)
+enum { SIM_PK_LOOKUP = 1, SIM_PK_VICTIM, SIM_PK_TOR, SIM_PK_HA_REQ, SIM_PK_HA_IMC_WR,
+       SIM_PK_HA_TXR_BL, SIM_PK_QPI, SIM_PK_IMC };
+
+static inline void sim_cbo_lookup(struct pmon_sim *sim, struct sim_box *b, unsigned type,
+				  int state, int nid)
 {
 	if (b->mon & SIM_SIG_LLC_LOOKUP)
-		sim_cbo_lookup_counted(b, type, state, nid);
+		sim_pend_add(sim, &b->pq, SIM_PK(SIM_PK_LOOKUP) | type << 16 | (unsigned)state << 8 |
+			     (unsigned)nid, 0, 0);
 }
-static inline void sim_cbo_victim(struct sim_box *b, int state, int nid)
+static inline void sim_cbo_victim(struct pmon_sim *sim, struct sim_box *b, int state, int nid)
 {
 	if (b->mon & SIM_SIG_LLC_VICTIM)
-		sim_cbo_victim_counted(b, state, nid);
+		sim_pend_add(sim, &b->pq, SIM_PK(SIM_PK_VICTIM) | (unsigned)state << 8 |
+			     (unsigned)nid, 0, 0);
 }
-static inline void sim_cbo_tor(struct sim_box *b, enum sim_tor_class cls, unsigned opc, int miss,
-			       int nid, uint64_t occ_cycles)
+static inline void sim_cbo_tor(struct pmon_sim *sim, struct sim_box *b, enum sim_tor_class cls,
+			       unsigned opc, int miss, int nid, uint64_t occ_cycles)
 {
 	if (b->mon & (SIM_SIG_TOR_INS | SIM_SIG_TOR_OCC))
-		sim_cbo_tor_counted(b, cls, opc, miss, nid, occ_cycles);
+		sim_pend_add(sim, &b->pq, SIM_PK(SIM_PK_TOR) | (uint64_t)cls << 32 |
+			     (unsigned)miss << 24 | opc << 8 | (unsigned)nid, 0, occ_cycles);
 }
-static inline void sim_ha_request(struct sim_box *b, enum sim_ha_what what, int local)
+static inline void sim_ha_request(struct pmon_sim *sim, struct sim_box *b, enum sim_ha_what what,
+				  int local)
 {
 	if (b->mon & (SIM_SIG_HA_REQ | SIM_SIG_HA_TRACKER))
-		sim_ha_request_counted(b, what, local);
+		sim_pend_add(sim, &b->pq, SIM_PK(SIM_PK_HA_REQ) | (unsigned)what << 8 |
+			     (unsigned)local, 0, 0);
 }
-static inline void sim_ha_imc_write(struct sim_box *b)
+static inline void sim_ha_imc_write(struct pmon_sim *sim, struct sim_box *b)
 {
 	if (b->mon & SIM_SIG_HA_IMC_WR)
-		sim_ha_imc_write_counted(b);
+		sim_pend_add(sim, &b->pq, SIM_PK(SIM_PK_HA_IMC_WR), 0, 0);
 }
-static inline void sim_ha_txr_bl(struct sim_box *b, int to_qpi)
+static inline void sim_ha_txr_bl(struct pmon_sim *sim, struct sim_box *b, int to_qpi)
 {
 	if (b->mon & SIM_SIG_HA_TXR_BL)
-		sim_ha_txr_bl_counted(b, to_qpi);
+		sim_pend_add(sim, &b->pq, SIM_PK(SIM_PK_HA_TXR_BL) | (unsigned)to_qpi, 0, 0);
 }
-static inline void sim_qpi_count(struct sim_box *b, int rx, enum sim_qpi_class cls,
-				 unsigned data_flits)
+static inline void sim_qpi_count(struct pmon_sim *sim, struct sim_box *b, int rx,
+				 enum sim_qpi_class cls, unsigned data_flits)
 {
 	if (b->mon & SIM_SIG_QPI_FLITS)
-		sim_qpi_count_counted(b, rx, cls, data_flits);
+		sim_pend_add(sim, &b->pq, SIM_PK(SIM_PK_QPI) | data_flits << 16 | (unsigned)rx << 8 |
+			     (unsigned)cls, 0, 0);
+}
+/* iMC signals of one DRAM access (sim_box_signal, queued). */
+static inline void sim_imc_signal(struct pmon_sim *sim, struct sim_box *b, uint32_t sigs)
+{
+	if (b->mon & sigs)
+		sim_pend_add(sim, &b->pq, SIM_PK(SIM_PK_IMC) | sigs, 0, 0);
+}
+/* An offcore response of cpu's access (counted when some counter of the
+ * CPU, or of a sibling with AnyThread, counts offcore responses). */
+static inline void sim_core_offcore(struct pmon_sim *sim, int cpu, uint64_t req, uint64_t supplier,
+				    uint64_t snoop)
+{
+	if (sim->cpu[cpu].offcore_on)
+		sim_pend_add(sim, &sim->cpu[cpu].pq, req | supplier, snoop, 0);
 }
 
 /* ---- log and violations (sim_log.c) ---- */
@@ -544,5 +609,7 @@ int sim_cpu_socket(const struct pmon_sim *sim, int cpu);
 int sim_cpu_core_global(const struct pmon_sim *sim, int cpu);   /* socket*cores+core */
 /* The process's current machine, created from $PMON_SIM when missing. */
 int sim_current_get(pmon_sim_t **out, char *err, size_t errlen);
+
+#pragma GCC visibility pop
 
 #endif

@@ -36,8 +36,8 @@ HOT void qpi_msg(struct pmon_sim *sim, int from, int to, uint64_t line,
 	tx->tx_nondata++;
 	rx->rx_data += data;
 	rx->rx_nondata++;
-	sim_qpi_count(&sim->sock[from].qpi[link], 0, cls, data);
-	sim_qpi_count(&sim->sock[to].qpi[link], 1, cls, data);
+	sim_qpi_count(sim, &sim->sock[from].qpi[link], 0, cls, data);
+	sim_qpi_count(sim, &sim->sock[to].qpi[link], 1, cls, data);
 }
 
 static inline uint64_t local_addr(const struct pmon_sim *sim, uint64_t line, int home)
@@ -51,7 +51,7 @@ static void dram_write(struct pmon_sim *sim, int home, uint64_t line)
 	struct sim_socket *h = &sim->sock[home];
 
 	h->ha_truth.imc_writes++;
-	sim_ha_imc_write(&h->ha);
+	sim_ha_imc_write(sim, &h->ha);
 	sim_dram_access(sim, home, local_addr(sim, line, home), 1);
 }
 
@@ -66,7 +66,7 @@ HOT void ha_request(struct pmon_sim *sim, int home, int from, enum sim_ha_what w
 	} else {
 		if (local) h->ha_truth.writes_local++; else h->ha_truth.writes_remote++;
 	}
-	sim_ha_request(&h->ha, what, local);
+	sim_ha_request(sim, &h->ha, what, local);
 }
 
 /* A Modified line leaves socket `from` for memory (WbMtoI + data). */
@@ -119,8 +119,8 @@ static void llc_evict(struct pmon_sim *sim, int socket, unsigned slice, const st
 		st = SIM_M;
 	s->slice_truth[slice].victims[vidx[st]]++;
 	s->slice_truth[slice].tor_inserts++;
-	sim_cbo_victim(&s->cbo[slice], st, nid);
-	sim_cbo_tor(&s->cbo[slice], SIM_TOR_EVICT, 0, 0, nid, sim->occ_uclk[PMON_SIM_SUP_LLC]);
+	sim_cbo_victim(sim, &s->cbo[slice], st, nid);
+	sim_cbo_tor(sim, &s->cbo[slice], SIM_TOR_EVICT, 0, 0, nid, sim->occ_uclk[PMON_SIM_SUP_LLC]);
 	if (dirty)
 		write_home(sim, socket, line);
 }
@@ -142,7 +142,7 @@ HOT int socket_snoop(struct pmon_sim *sim, int socket, uint64_t line, int inval)
 	}
 	st = i >= 0 ? set.st[i] : SIM_I;
 	s->slice_truth[slice].snoops++;
-	sim_cbo_lookup(&s->cbo[slice], SIM_LOOKUP_SNOOP, st, nid_of(sim, sim_line_home(sim, line)));
+	sim_cbo_lookup(sim, &s->cbo[slice], SIM_LOOKUP_SNOOP, st, nid_of(sim, sim_line_home(sim, line)));
 	if (i < 0)
 		return SIM_I;
 	if (inval)
@@ -190,7 +190,7 @@ static int ha_read(struct pmon_sim *sim, int req, uint64_t line, int rfo, int ne
 					qpi_msg(sim, o, home, line, SIM_QPI_DRS, 8);
 				h->ha_truth.writes_local += o == home;
 				h->ha_truth.writes_remote += o != home;
-				sim_ha_request(&h->ha, SIM_HA_WRITE, o == home);
+				sim_ha_request(sim, &h->ha, SIM_HA_WRITE, o == home);
 				dram_write(sim, home, line);
 			}
 		} else if ((st == SIM_E || st == SIM_F) && fwd < 0) {
@@ -214,7 +214,7 @@ static int ha_read(struct pmon_sim *sim, int req, uint64_t line, int rfo, int ne
 	} else if (need_data) {
 		h->ha_truth.imc_reads++;
 		sim_dram_access(sim, home, local_addr(sim, line, home), 0);
-		sim_ha_txr_bl(&h->ha, !local);
+		sim_ha_txr_bl(sim, &h->ha, !local);
 		if (!local)
 			qpi_msg(sim, home, req, line, SIM_QPI_DRS, 8);
 		r->supplier = local ? PMON_SIM_SUP_DRAM : PMON_SIM_SUP_RDRAM;
@@ -248,7 +248,7 @@ void sim_llc_request(struct sim_ctx *x, uint64_t line, int rfo, struct sim_llc_r
 
 	st->lookups++;
 	st->tor_inserts++;
-	sim_cbo_lookup(&s->cbo[slice], SIM_LOOKUP_READ, state, nid);
+	sim_cbo_lookup(sim, &s->cbo[slice], SIM_LOOKUP_READ, state, nid);
 	r->hitm = 0;
 	if (i >= 0) {
 		unsigned others = set.cv[i] & ~me;
@@ -295,7 +295,7 @@ void sim_llc_request(struct sim_ctx *x, uint64_t line, int rfo, struct sim_llc_r
 		}
 		set_touch(&set, i);
 		r->supplier = PMON_SIM_SUP_LLC;
-		sim_cbo_tor(&s->cbo[slice], SIM_TOR_REQ, opc, miss, nid,
+		sim_cbo_tor(sim, &s->cbo[slice], SIM_TOR_REQ, opc, miss, nid,
 			    sim->occ_uclk[PMON_SIM_SUP_LLC]);
 		return;
 	}
@@ -316,7 +316,7 @@ void sim_llc_request(struct sim_ctx *x, uint64_t line, int rfo, struct sim_llc_r
 		r->grant = how ? SIM_S : SIM_E;
 	}
 	set_touch(&set, v);
-	sim_cbo_tor(&s->cbo[slice], SIM_TOR_REQ, opc, 1, nid, sim->occ_uclk[r->supplier]);
+	sim_cbo_tor(sim, &s->cbo[slice], SIM_TOR_REQ, opc, 1, nid, sim->occ_uclk[r->supplier]);
 }
 
 /* A core's dirty L2 victim arrives (WbMtoI): the LLC copy becomes
@@ -336,11 +336,10 @@ void sim_llc_writeback(struct sim_ctx *x, uint64_t line)
 	s->slice_truth[slice].writebacks++;
 	s->slice_truth[slice].tor_inserts++;
 	x->t->writebacks++;
-	sim_cbo_lookup(&s->cbo[slice], SIM_LOOKUP_WRITE, i >= 0 ? set.st[i] : SIM_I, nid);
-	sim_cbo_tor(&s->cbo[slice], SIM_TOR_WB, SIM_OPC_WBMTOI, 0, nid,
+	sim_cbo_lookup(sim, &s->cbo[slice], SIM_LOOKUP_WRITE, i >= 0 ? set.st[i] : SIM_I, nid);
+	sim_cbo_tor(sim, &s->cbo[slice], SIM_TOR_WB, SIM_OPC_WBMTOI, 0, nid,
 		    sim->occ_uclk[PMON_SIM_SUP_LLC]);
-	if (sim->cpu[x->cpu].offcore_on)
-		sim_core_offcore(sim, x->cpu, SIM_RSP_WB, SIM_RSP_SUPPLIER_NONE,
+	sim_core_offcore(sim, x->cpu, SIM_RSP_WB, SIM_RSP_SUPPLIER_NONE,
 				 SIM_RSP_SNOOP_NONE);
 	if (i >= 0) {
 		set.st[i] = SIM_M;
@@ -366,7 +365,7 @@ void sim_llc_nt_store(struct sim_ctx *x, uint64_t line)
 	s->slice_truth[slice].misses += i < 0;
 	s->slice_truth[slice].tor_inserts++;
 	s->slice_truth[slice].tor_misses++;
-	sim_cbo_lookup(&s->cbo[slice], SIM_LOOKUP_WRITE, i >= 0 ? set.st[i] : SIM_I, nid);
+	sim_cbo_lookup(sim, &s->cbo[slice], SIM_LOOKUP_WRITE, i >= 0 ? set.st[i] : SIM_I, nid);
 	sim_core_snoop(x->pc, line, SIM_I);
 	if (i >= 0)
 		llc_drop(sim, x->sock, &set, i);       /* overwritten: no write-back */
@@ -387,10 +386,9 @@ void sim_llc_nt_store(struct sim_ctx *x, uint64_t line)
 	dram_write(sim, home, line);
 	if (!local)
 		qpi_msg(sim, home, x->sock, line, SIM_QPI_NDR, 0);
-	sim_cbo_tor(&s->cbo[slice], SIM_TOR_REQ, SIM_OPC_WCILF, 1, nid,
+	sim_cbo_tor(sim, &s->cbo[slice], SIM_TOR_REQ, SIM_OPC_WCILF, 1, nid,
 		    sim->occ_uclk[local ? PMON_SIM_SUP_DRAM : PMON_SIM_SUP_RDRAM]);
-	if (sim->cpu[x->cpu].offcore_on)
-		sim_core_offcore(sim, x->cpu, SIM_RSP_STREAMING_STORES, SIM_RSP_SUPPLIER_NONE,
+	sim_core_offcore(sim, x->cpu, SIM_RSP_STREAMING_STORES, SIM_RSP_SUPPLIER_NONE,
 				 SIM_RSP_SNOOP_NONE);
 }
 

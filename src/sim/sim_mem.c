@@ -284,6 +284,7 @@ int pmon_sim_vtraffic(pmon_sim_t *sim, int cpu, uint64_t vaddr, enum pmon_sim_ki
 		else
 			sim_line_access(sim, cpu, (uint64_t)l, kind);
 	}
+	sim_pend_flush(sim);
 	pthread_mutex_unlock(&sim->lock);
 	return rc;
 }
@@ -320,6 +321,7 @@ int pmon_sim_vtraffic_refs(pmon_sim_t *sim, int cpu, const uint64_t *refs, size_
 		else
 			sim_line_access(sim, cpu, (uint64_t)l, (enum pmon_sim_kind)(refs[i] & 3));
 	}
+	sim_pend_flush(sim);
 	pthread_mutex_unlock(&sim->lock);
 	return rc;
 }
@@ -331,6 +333,7 @@ int pmon_sim_flush_caches(pmon_sim_t *sim)
 	pthread_mutex_lock(&sim->lock);
 	sim_clock_take(sim);
 	sim_flush(sim);
+	sim_pend_flush(sim);
 	pthread_mutex_unlock(&sim->lock);
 	return 0;
 }

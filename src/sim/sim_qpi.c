@@ -33,8 +33,9 @@ static void qpi_decode(struct sim_ctr *c, uint32_t ctl)
 	}
 }
 
-/* One message through a port: a header flit, and data flits for DRS. */
-void sim_qpi_count_counted(struct sim_box *b, int rx, enum sim_qpi_class cls, unsigned data)
+/* n messages through a port: each a header flit, and data flits for DRS. */
+void sim_qpi_count_counted(struct sim_box *b, int rx, enum sim_qpi_class cls, unsigned data,
+			   uint64_t msgs)
 {
 	for (int i = 0; i < 4; i++) {
 		struct sim_ctr *c = &b->ctr[i];
@@ -55,7 +56,7 @@ void sim_qpi_count_counted(struct sim_box *b, int rx, enum sim_qpi_class cls, un
 		} else if (cls == SIM_QPI_NDR) {
 			n = 1;
 		}
-		sim_ctr_events(c, n);
+		sim_ctr_events(c, n * msgs);
 	}
 }
 

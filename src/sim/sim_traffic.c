@@ -38,6 +38,7 @@ int pmon_sim_traffic(pmon_sim_t *sim, int cpu, uint64_t addr, enum pmon_sim_kind
 		rc = PMON_ERANGE;            /* some line beyond the memory */
 	else
 		sim_traffic_lines(sim, cpu, line, kind, count);
+	sim_pend_flush(sim);
 	pthread_mutex_unlock(&sim->lock);
 	return rc;
 }
@@ -59,6 +60,7 @@ void sim_load_run(struct pmon_sim *sim, uint64_t wall_ns)
 		sim_traffic_lines(sim, 0, pos * 64, PMON_SIM_LOAD, n);
 		sim->load_lines += n;
 	}
+	sim_pend_flush(sim);              /* the caller reads registers next */
 }
 
 void pmon_sim_cpu_truth(const pmon_sim_t *sim, int cpu, struct pmon_sim_cpu_truth *out)

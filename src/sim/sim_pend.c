@@ -1,0 +1,89 @@
+/*
+ * sim_pend.c - memory events queued for counting.  The hierarchy raises
+ * several box events per access; matching each against a box's counters as
+ * it happens costs more than the access's own modelling.  Instead each box
+ * (and each CPU, for offcore responses) queues its distinct events with a
+ * multiplicity, and sim_pend_flush matches each distinct event once, for n
+ * events, before the traffic call returns.  Counting is additive and the
+ * counters' programming cannot change while a call holds the lock, so the
+ * counts are exactly those of event-by-event matching.
+ */
+#include "sim_internal.h"
+
+static void replay_box(struct sim_box *b, const struct sim_pend *e)
+{
+	uint64_t k = e->k1;
+	unsigned a = (unsigned)(k >> 16) & 0xFF, st = (unsigned)(k >> 8) & 0xFF;
+	int nid = (int)(k & 0xFF);
+
+	switch ((int)(k >> 56)) {
+	case SIM_PK_LOOKUP:
+		sim_cbo_lookup_counted(b, a, (int)st, nid, e->n);
+		break;
+	case SIM_PK_VICTIM:
+		sim_cbo_victim_counted(b, (int)st, nid, e->n);
+		break;
+	case SIM_PK_TOR:
+		sim_cbo_tor_counted(b, (enum sim_tor_class)((k >> 32) & 0xFF),
+				    (unsigned)(k >> 8) & 0x1FF, (int)((k >> 24) & 1), nid, e->n,
+				    e->occ);
+		break;
+	case SIM_PK_HA_REQ:
+		sim_ha_request_counted(b, (enum sim_ha_what)st, nid, e->n);
+		break;
+	case SIM_PK_HA_IMC_WR:
+		sim_ha_imc_write_counted(b, e->n);
+		break;
+	case SIM_PK_HA_TXR_BL:
+		sim_ha_txr_bl_counted(b, nid, e->n);
+		break;
+	case SIM_PK_QPI:
+		sim_qpi_count_counted(b, (int)st, (enum sim_qpi_class)nid, a, e->n);
+		break;
+	case SIM_PK_IMC:
+		sim_box_signal_counted(b, (uint32_t)k, e->n);
+		break;
+	default:
+		break;
+	}
+}
+
+static void replay(struct pmon_sim *sim, struct sim_pendq *q)
+{
+	const char *p = (const char *)q, *cpus = (const char *)sim->cpu;
+
+	for (uint32_t i = 0; i < q->n; i++) {
+		const struct sim_pend *e = &q->e[i];
+		if (p >= cpus && p < (const char *)(sim->cpu + sim->ncpus))
+			sim_core_offcore_counted(sim, (int)((const struct sim_thread *)(const void *)q -
+							   sim->cpu),
+						 e->k1 & SIM_RSP_REQ_MASK, e->k1 & ~SIM_RSP_REQ_MASK,
+						 e->k2, e->n);
+		else
+			replay_box((struct sim_box *)(void *)q, e);
+	}
+	q->n = 0;
+}
+
+void sim_pend_new(struct pmon_sim *sim, struct sim_pendq *q, uint64_t k1, uint64_t k2,
+		  uint64_t occ)
+{
+	if (q->n == SIM_NPEND)
+		replay(sim, q);       /* full: match what it holds now (it stays listed) */
+	if (!q->listed) {
+		q->listed = 1;
+		q->next = sim->pend;
+		sim->pend = q;
+	}
+	q->e[q->n++] = (struct sim_pend){ k1, k2, 1, occ };
+}
+
+void sim_pend_flush(struct pmon_sim *sim)
+{
+	while (sim->pend) {
+		struct sim_pendq *q = sim->pend;
+		sim->pend = q->next;
+		q->listed = 0;
+		replay(sim, q);
+	}
+}
