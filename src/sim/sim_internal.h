@@ -130,19 +130,20 @@ struct sim_kind {
 	 * in pmon_sim_models(); clock events accept everything. */
 };
 
-/* Memory events waiting to be matched against counters (sim_pend.c): up to
- * SIM_NPEND distinct events (k1, k2: what the event is, box specific) with
- * their multiplicity and summed occupancy.  A traffic call queues its
- * events and matches them once per distinct event before it returns (it
- * holds the machine's lock throughout), so counters read after the call
- * hold exactly what event-by-event matching would have given. */
-#define SIM_NPEND 6
+/* Memory events waiting to be matched against counters (sim_pend.c):
+ * distinct events (k1, k2: what the event is, box specific) with their
+ * multiplicity and summed occupancy, in SIM_NPEND slots chosen by a hash of
+ * the event (a new event whose slot is taken has the slot's events matched
+ * first).  A traffic call queues its events and matches them once per
+ * distinct event before it returns (it holds the machine's lock
+ * throughout), so counters read after the call hold exactly what
+ * event-by-event matching would have given. */
+#define SIM_NPEND 8
 struct sim_pend {
-	uint64_t k1, k2, n, occ;
+	uint64_t k1, k2, n, occ;      /* n == 0: a free slot */
 };
 struct sim_pendq {
 	struct sim_pendq *next;   /* on sim->pend while it holds events */
-	uint32_t n;               /* entries in use */
 	uint8_t listed;
 	struct sim_pend e[SIM_NPEND];
 };
@@ -504,12 +505,13 @@ void sim_pend_flush(struct pmon_sim *sim);
 static inline void sim_pend_add(struct pmon_sim *sim, struct sim_pendq *q, uint64_t k1,
 				uint64_t k2, uint64_t occ)
 {
-	for (uint32_t i = 0; i < q->n; i++)
-		if (q->e[i].k1 == k1 && q->e[i].k2 == k2) {
-			q->e[i].n++;
-			q->e[i].occ += occ;
-			return;
-		}
+	struct sim_pend *e = &q->e[((k1 ^ k2) * 0x9E3779B97F4A7C15ull) >> 61];
+
+	if (e->k1 == k1 && e->k2 == k2 && e->n) {
+		e->n++;
+		e->occ += occ;
+		return;
+	}
 	sim_pend_new(sim, q, k1, k2, occ);
 }
 /* Keys: bits 63:56 the event, the rest its arguments. */

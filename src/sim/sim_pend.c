@@ -48,34 +48,35 @@ static void replay_box(struct sim_box *b, const struct sim_pend *e)
 	}
 }
 
-static void replay(struct pmon_sim *sim, struct sim_pendq *q)
+/* Match the events of one slot and free it. */
+static void replay(struct pmon_sim *sim, struct sim_pendq *q, struct sim_pend *e)
 {
 	const char *p = (const char *)q, *cpus = (const char *)sim->cpu;
 
-	for (uint32_t i = 0; i < q->n; i++) {
-		const struct sim_pend *e = &q->e[i];
-		if (p >= cpus && p < (const char *)(sim->cpu + sim->ncpus))
-			sim_core_offcore_counted(sim, (int)((const struct sim_thread *)(const void *)q -
-							   sim->cpu),
-						 e->k1 & SIM_RSP_REQ_MASK, e->k1 & ~SIM_RSP_REQ_MASK,
-						 e->k2, e->n);
-		else
-			replay_box((struct sim_box *)(void *)q, e);
-	}
-	q->n = 0;
+	if (p >= cpus && p < (const char *)(sim->cpu + sim->ncpus))
+		sim_core_offcore_counted(sim, (int)((const struct sim_thread *)(const void *)q -
+						   sim->cpu),
+					 e->k1 & SIM_RSP_REQ_MASK, e->k1 & ~SIM_RSP_REQ_MASK, e->k2,
+					 e->n);
+	else
+		replay_box((struct sim_box *)(void *)q, e);
+	e->n = 0;
 }
 
+/* An event whose slot is free or holds another event. */
 void sim_pend_new(struct pmon_sim *sim, struct sim_pendq *q, uint64_t k1, uint64_t k2,
 		  uint64_t occ)
 {
-	if (q->n == SIM_NPEND)
-		replay(sim, q);       /* full: match what it holds now (it stays listed) */
+	struct sim_pend *e = &q->e[((k1 ^ k2) * 0x9E3779B97F4A7C15ull) >> 61];
+
+	if (e->n)
+		replay(sim, q, e);    /* taken: match what it holds now */
 	if (!q->listed) {
 		q->listed = 1;
 		q->next = sim->pend;
 		sim->pend = q;
 	}
-	q->e[q->n++] = (struct sim_pend){ k1, k2, 1, occ };
+	*e = (struct sim_pend){ k1, k2, 1, occ };
 }
 
 void sim_pend_flush(struct pmon_sim *sim)
@@ -84,6 +85,8 @@ void sim_pend_flush(struct pmon_sim *sim)
 		struct sim_pendq *q = sim->pend;
 		sim->pend = q->next;
 		q->listed = 0;
-		replay(sim, q);
+		for (int i = 0; i < SIM_NPEND; i++)
+			if (q->e[i].n)
+				replay(sim, q, &q->e[i]);
 	}
 }
