@@ -138,38 +138,46 @@ void sim_hier_free(struct pmon_sim *sim)
 	}
 }
 
-int sim_core_snoop(struct sim_pcore *pc, uint64_t line, int newst)
+SIM_HOT int core_snoop(struct sim_pcore *pc, uint64_t line, int newst, uint32_t w1, uint32_t w2)
 {
-	struct sim_set s2 = cache_set(&pc->l2, line), s1;
-	int w2 = set_find(&s2, line), w1, st;
+	struct sim_set s2 = cache_set_w(&pc->l2, line, w2), s1;
+	int j2 = set_find(&s2, line), j1, st;
 
-	if (w2 < 0)
+	if (j2 < 0)
 		return SIM_I;                 /* the L2 includes the L1 */
-	st = s2.st[w2];
-	s1 = cache_set(&pc->l1, line);
-	w1 = set_find(&s1, line);
-	if (w1 >= 0 && s1.st[w1] == SIM_M)
+	st = s2.st[j2];
+	s1 = cache_set_w(&pc->l1, line, w1);
+	j1 = set_find(&s1, line);
+	if (j1 >= 0 && s1.st[j1] == SIM_M)
 		st = SIM_M;
 	if (newst == SIM_I) {
-		set_drop(&s2, w2);
-		if (w1 >= 0)
-			set_drop(&s1, w1);
+		set_drop(&s2, j2);
+		if (j1 >= 0)
+			set_drop(&s1, j1);
 	} else if (newst == SIM_S) {
-		s2.st[w2] = SIM_S;
-		if (w1 >= 0)
-			s1.st[w1] = SIM_S;
+		s2.st[j2] = SIM_S;
+		if (j1 >= 0)
+			s1.st[j1] = SIM_S;
 	}
 	return st;
 }
 
+int sim_core_snoop(struct sim_pcore *pc, uint64_t line, int newst)
+{
+	if (pc->l1.ways == SIM_L1W && pc->l2.ways == SIM_L2W)
+		return core_snoop(pc, line, newst, SIM_L1W, SIM_L2W);
+	return core_snoop(pc, line, newst, pc->l1.ways, pc->l2.ways);
+}
+
 /* Room in the L1 for a line: a Modified victim's data goes to its L2 copy. */
-static void l1_fill(struct sim_pcore *pc, const struct sim_set *s1, uint64_t line, int st)
+SIM_HOT void l1_fill(struct sim_pcore *pc, const struct sim_set *s1, uint64_t line, int st,
+		     uint32_t w2)
 {
 	int w = set_victim(s1);
 
 	if (s1->tag[w] && s1->st[w] == SIM_M) {
 		uint64_t v = s1->tag[w] - 1;
-		struct sim_set s2 = cache_set(&pc->l2, v);
+		struct sim_set s2 = cache_set_w(&pc->l2, v, w2);
 		int j = set_find(&s2, v);
 		if (j >= 0)
 			s2.st[j] = SIM_M;
@@ -180,14 +188,15 @@ static void l1_fill(struct sim_pcore *pc, const struct sim_set *s1, uint64_t lin
 
 /* Room in the L2: the victim leaves the L1 too; if dirty it is written back
  * to the LLC (WbMtoI), a clean one leaves silently. */
-static void l2_fill(struct sim_ctx *x, const struct sim_set *s2, uint64_t line, int st)
+SIM_HOT void l2_fill(struct sim_ctx *x, const struct sim_set *s2, uint64_t line, int st,
+		     uint32_t w1)
 {
 	int w = set_victim(s2);
 
 	if (s2->tag[w]) {
 		uint64_t v = s2->tag[w] - 1;
 		int vst = s2->st[w];
-		struct sim_set s1 = cache_set(&x->pc->l1, v);
+		struct sim_set s1 = cache_set_w(&x->pc->l1, v, w1);
 		int j = set_find(&s1, v);
 		if (j >= 0) {
 			if (s1.st[j] == SIM_M)
@@ -201,7 +210,7 @@ static void l2_fill(struct sim_ctx *x, const struct sim_set *s2, uint64_t line, 
 	set_touch(s2, w);
 }
 
-static void offcore(struct sim_ctx *x, uint64_t req, const struct sim_llc_res *r)
+static inline void offcore(struct sim_ctx *x, uint64_t req, const struct sim_llc_res *r)
 {
 	sim_core_offcore(x->sim, x->cpu, req, r->rsp_sup, r->rsp_snoop);
 }
@@ -220,7 +229,7 @@ static void prefetch(struct sim_ctx *x, uint64_t line, int rfo)
 	x->t->prefetches++;
 	sim_llc_request(x, next, rfo, &r);
 	offcore(x, rfo ? SIM_RSP_PF_RFO : SIM_RSP_PF_DATA_RD, &r);
-	l2_fill(x, &s2, next, r.grant == SIM_M ? SIM_E : r.grant);
+	l2_fill(x, &s2, next, r.grant == SIM_M ? SIM_E : r.grant, x->pc->l1.ways);
 }
 
 /* A store to a line the core holds Shared: ownership from the LLC. */
@@ -236,38 +245,23 @@ static int upgrade(struct sim_ctx *x, uint64_t line)
 	return r.supplier;
 }
 
-void sim_line_access(struct pmon_sim *sim, int cpu, uint64_t line, enum pmon_sim_kind kind)
+/* A load or store by a core (w1, w2: its L1 and L2 way counts). */
+SIM_HOT void core_access(struct pmon_sim *sim, struct sim_thread *th, int cpu,
+			 struct sim_pcore *pc, uint64_t line, int store, uint32_t w1, uint32_t w2)
 {
-	struct sim_thread *th = &sim->cpu[cpu];
-	struct sim_ctx x = { sim, cpu, th->sock, th->lcore, &sim->pcore[th->gcore], &th->ctruth };
-	struct pmon_sim_cache_truth *t = x.t;
-	int store = kind == PMON_SIM_STORE, home = sim_line_home(sim, line), w;
-	struct sim_set s1, s2;
+	struct pmon_sim_cache_truth *t = &th->ctruth;
+	int kind = store ? PMON_SIM_STORE : PMON_SIM_LOAD, w;
+	struct sim_set s1 = cache_set_w(&pc->l1, line, w1), s2;
 
-	if (__builtin_expect(!sim->hier_ready, 0))
-		sim_hier_prepare(sim);
-	if (home == th->sock) {
-		if (kind == PMON_SIM_LOAD) th->truth.load_local++;
-		else if (store) th->truth.store_local++;
-		else th->truth.nt_local++;
-	} else {
-		if (kind == PMON_SIM_LOAD) th->truth.load_remote++;
-		else if (store) th->truth.store_remote++;
-		else th->truth.nt_remote++;
-	}
-	if (kind == PMON_SIM_NT_STORE) {
-		sim_llc_nt_store(&x, line);
-		return;
-	}
-	s1 = cache_set(&x.pc->l1, line);
 	w = set_find(&s1, line);
 	if (w >= 0) {
 		t->l1_hit[kind]++;
 		set_touch(&s1, w);
 		if (store && s1.st[w] < SIM_E) {
+			struct sim_ctx x = { sim, cpu, th->sock, th->lcore, pc, t };
 			t->supplied[upgrade(&x, line)]++;
 			s1.st[w] = SIM_M;
-			s2 = cache_set(&x.pc->l2, line);
+			s2 = cache_set_w(&pc->l2, line, w2);
 			int j = set_find(&s2, line);
 			if (j >= 0)
 				s2.st[j] = SIM_M;
@@ -279,21 +273,24 @@ void sim_line_access(struct pmon_sim *sim, int cpu, uint64_t line, enum pmon_sim
 		return;
 	}
 	t->l1_miss[kind]++;
-	s2 = cache_set(&x.pc->l2, line);
+	s2 = cache_set_w(&pc->l2, line, w2);
 	w = set_find(&s2, line);
 	if (w >= 0) {
 		int sup = PMON_SIM_SUP_L2;
 		t->l2_hit[kind]++;
 		set_touch(&s2, w);
-		if (store && s2.st[w] < SIM_E)
+		if (store && s2.st[w] < SIM_E) {
+			struct sim_ctx x = { sim, cpu, th->sock, th->lcore, pc, t };
 			sup = upgrade(&x, line);
+		}
 		if (store)
 			s2.st[w] = SIM_M;
 		t->supplied[sup]++;
-		l1_fill(x.pc, &s1, line, s2.st[w]);
+		l1_fill(pc, &s1, line, s2.st[w], w2);
 		return;
 	}
 	t->l2_miss[kind]++;
+	struct sim_ctx x = { sim, cpu, th->sock, th->lcore, pc, t };
 	struct sim_llc_res r;
 	sim_llc_request(&x, line, store, &r);
 	offcore(&x, store ? SIM_RSP_DEMAND_RFO : SIM_RSP_DEMAND_DATA_RD, &r);
@@ -304,10 +301,37 @@ void sim_line_access(struct pmon_sim *sim, int cpu, uint64_t line, enum pmon_sim
 		t->llc_miss[kind]++;
 	if (r.hitm)
 		t->hitm++;
-	l2_fill(&x, &s2, line, r.grant);
-	l1_fill(x.pc, &s1, line, r.grant);
+	l2_fill(&x, &s2, line, r.grant, w1);
+	l1_fill(pc, &s1, line, r.grant, w2);
 	if (sim->shape.prefetch)
 		prefetch(&x, line, store);
+}
+
+void sim_line_access(struct pmon_sim *sim, int cpu, uint64_t line, enum pmon_sim_kind kind)
+{
+	struct sim_thread *th = &sim->cpu[cpu];
+	struct sim_pcore *pc = &sim->pcore[th->gcore];
+	int store = kind == PMON_SIM_STORE;
+
+	if (__builtin_expect(!sim->hier_ready, 0))
+		sim_hier_prepare(sim);
+	if (sim_line_home(sim, line) == th->sock) {
+		if (kind == PMON_SIM_LOAD) th->truth.load_local++;
+		else if (store) th->truth.store_local++;
+		else th->truth.nt_local++;
+	} else {
+		if (kind == PMON_SIM_LOAD) th->truth.load_remote++;
+		else if (store) th->truth.store_remote++;
+		else th->truth.nt_remote++;
+	}
+	if (kind == PMON_SIM_NT_STORE) {
+		struct sim_ctx x = { sim, cpu, th->sock, th->lcore, pc, &th->ctruth };
+		sim_llc_nt_store(&x, line);
+	} else if (pc->l1.ways == SIM_L1W && pc->l2.ways == SIM_L2W) {
+		core_access(sim, th, cpu, pc, line, store, SIM_L1W, SIM_L2W);
+	} else {
+		core_access(sim, th, cpu, pc, line, store, pc->l1.ways, pc->l2.ways);
+	}
 }
 
 static inline void prefetch_set(const struct sim_cache *c, uint64_t line)

@@ -68,6 +68,28 @@ static inline struct sim_set cache_set(const struct sim_cache *c, uint64_t line)
 					  : (uint32_t)(line % c->sets));
 }
 
+/* The hot paths are compiled twice: for the default way counts (8-way
+ * L1/L2, 20-way LLC) as constants, where the layout offsets fold and the
+ * set loops unroll, and for any other count.  SIM_W(n, w): the constant n
+ * when w == n, else w, in a caller written once for both. */
+#define SIM_HOT static inline __attribute__((always_inline))
+#define SIM_L1W 8
+#define SIM_L2W 8
+#define SIM_LLCW 20
+
+/* cache_set with the way count passed in (a constant in the specialised
+ * copies): offsets from the layout rule instead of the stored ones. */
+SIM_HOT struct sim_set cache_set_w(const struct sim_cache *c, uint64_t line, uint32_t ways)
+{
+	uint32_t set = c->setmask ? (uint32_t)(line & c->setmask) : (uint32_t)(line % c->sets);
+	uint8_t *p = c->mem + (size_t)set * c->stride;
+	uint32_t off_rank = 2 * round_up(ways, 8), off_st = off_rank + round_up(ways, 16);
+	struct sim_set s = { (uint64_t *)(void *)(p + cache_off_tag(ways)), (uint16_t *)(void *)p,
+			     (int8_t *)(p + off_rank), p + off_st, p + off_st + ways, ways };
+
+	return s;
+}
+
 static inline uint16_t ptag_of(uint64_t line)
 {
 	return (uint16_t)(((line * 0xD6E8FEB86659FD93ull) >> 48) | 1);

@@ -86,7 +86,7 @@ static void write_home(struct pmon_sim *sim, int from, uint64_t line)
 
 /* Drop an LLC entry and its cores' copies; returns 1 when the data were
  * dirty (the LLC copy or a core's). */
-static int llc_drop(struct pmon_sim *sim, int socket, const struct sim_set *s, int w)
+HOT int llc_drop(struct pmon_sim *sim, int socket, const struct sim_set *s, int w)
 {
 	uint64_t line = s->tag[w] - 1;
 	int dirty = s->st[w] == SIM_M;
@@ -106,8 +106,8 @@ static int llc_drop(struct pmon_sim *sim, int socket, const struct sim_set *s, i
 }
 
 /* The LLC evicts way i of a slice to make room. */
-static void llc_evict(struct pmon_sim *sim, int socket, unsigned slice, const struct sim_set *set,
-		      int w)
+HOT void llc_evict(struct pmon_sim *sim, int socket, unsigned slice, const struct sim_set *set,
+		   int w)
 {
 	struct sim_socket *s = &sim->sock[socket];
 	uint64_t line = set->tag[w] - 1;
@@ -234,12 +234,14 @@ static const uint64_t hit_bits[] = {
 	[SIM_S] = SIM_RSP_LLC_HITS, [SIM_F] = SIM_RSP_LLC_HITF,
 };
 
-void sim_llc_request(struct sim_ctx *x, uint64_t line, int rfo, struct sim_llc_res *r)
+/* ways: the LLC's way count (a constant in the default copy). */
+HOT void llc_request(struct sim_ctx *x, uint64_t line, int rfo, struct sim_llc_res *r,
+		     uint32_t ways)
 {
 	struct pmon_sim *sim = x->sim;
 	struct sim_socket *s = &sim->sock[x->sock];
 	unsigned slice = sim_line_slice(line, sim->shape.cores);
-	struct sim_set set = cache_set(&s->llc[slice], line);
+	struct sim_set set = cache_set_w(&s->llc[slice], line, ways);
 	struct pmon_sim_slice_truth *st = &s->slice_truth[slice];
 	int i = set_find(&set, line);
 	int home = sim_line_home(sim, line), nid = nid_of(sim, home);
@@ -319,6 +321,16 @@ void sim_llc_request(struct sim_ctx *x, uint64_t line, int rfo, struct sim_llc_r
 	sim_cbo_tor(sim, &s->cbo[slice], SIM_TOR_REQ, opc, 1, nid, sim->occ_uclk[r->supplier]);
 }
 
+void sim_llc_request(struct sim_ctx *x, uint64_t line, int rfo, struct sim_llc_res *r)
+{
+	uint32_t ways = x->sim->sock[x->sock].llc[0].ways;
+
+	if (ways == SIM_LLCW)
+		llc_request(x, line, rfo, r, SIM_LLCW);
+	else
+		llc_request(x, line, rfo, r, ways);
+}
+
 /* A core's dirty L2 victim arrives (WbMtoI): the LLC copy becomes
  * Modified and the core's valid bit clears. */
 void sim_llc_writeback(struct sim_ctx *x, uint64_t line)
@@ -326,7 +338,8 @@ void sim_llc_writeback(struct sim_ctx *x, uint64_t line)
 	struct pmon_sim *sim = x->sim;
 	struct sim_socket *s = &sim->sock[x->sock];
 	unsigned slice = sim_line_slice(line, sim->shape.cores);
-	struct sim_set set = cache_set(&s->llc[slice], line);
+	struct sim_set set = s->llc[slice].ways == SIM_LLCW ? cache_set_w(&s->llc[slice], line, SIM_LLCW)
+							    : cache_set(&s->llc[slice], line);
 	int i = set_find(&set, line);
 	int nid = nid_of(sim, sim_line_home(sim, line));
 
