@@ -140,13 +140,13 @@ void sim_hier_free(struct pmon_sim *sim)
 
 SIM_HOT int core_snoop(struct sim_pcore *pc, uint64_t line, int newst, uint32_t w1, uint32_t w2)
 {
-	struct sim_set s2 = cache_set_w(&pc->l2, line, w2), s1;
+	struct sim_set s2 = pcache_set_w(&pc->l2, line, w2), s1;
 	int j2 = set_find(&s2, line), j1, st;
 
 	if (j2 < 0)
 		return SIM_I;                 /* the L2 includes the L1 */
 	st = s2.st[j2];
-	s1 = cache_set_w(&pc->l1, line, w1);
+	s1 = pcache_set_w(&pc->l1, line, w1);
 	j1 = set_find(&s1, line);
 	if (j1 >= 0 && s1.st[j1] == SIM_M)
 		st = SIM_M;
@@ -177,7 +177,7 @@ SIM_HOT void l1_fill(struct sim_pcore *pc, const struct sim_set *s1, uint64_t li
 
 	if (s1->tag[w] && s1->st[w] == SIM_M) {
 		uint64_t v = s1->tag[w] - 1;
-		struct sim_set s2 = cache_set_w(&pc->l2, v, w2);
+		struct sim_set s2 = pcache_set_w(&pc->l2, v, w2);
 		int j = set_find(&s2, v);
 		if (j >= 0)
 			s2.st[j] = SIM_M;
@@ -196,7 +196,7 @@ SIM_HOT void l2_fill(struct sim_ctx *x, const struct sim_set *s2, uint64_t line,
 	if (s2->tag[w]) {
 		uint64_t v = s2->tag[w] - 1;
 		int vst = s2->st[w];
-		struct sim_set s1 = cache_set_w(&x->pc->l1, v, w1);
+		struct sim_set s1 = pcache_set_w(&x->pc->l1, v, w1);
 		int j = set_find(&s1, v);
 		if (j >= 0) {
 			if (s1.st[j] == SIM_M)
@@ -251,7 +251,7 @@ SIM_HOT void core_access(struct pmon_sim *sim, struct sim_thread *th, int cpu,
 {
 	struct pmon_sim_cache_truth *t = &th->ctruth;
 	int kind = store ? PMON_SIM_STORE : PMON_SIM_LOAD, w;
-	struct sim_set s1 = cache_set_w(&pc->l1, line, w1), s2;
+	struct sim_set s1 = pcache_set_w(&pc->l1, line, w1), s2;
 
 	w = set_find(&s1, line);
 	if (w >= 0) {
@@ -261,7 +261,7 @@ SIM_HOT void core_access(struct pmon_sim *sim, struct sim_thread *th, int cpu,
 			struct sim_ctx x = { sim, cpu, th->sock, th->lcore, pc, t };
 			t->supplied[upgrade(&x, line)]++;
 			s1.st[w] = SIM_M;
-			s2 = cache_set_w(&pc->l2, line, w2);
+			s2 = pcache_set_w(&pc->l2, line, w2);
 			int j = set_find(&s2, line);
 			if (j >= 0)
 				s2.st[j] = SIM_M;
@@ -273,7 +273,7 @@ SIM_HOT void core_access(struct pmon_sim *sim, struct sim_thread *th, int cpu,
 		return;
 	}
 	t->l1_miss[kind]++;
-	s2 = cache_set_w(&pc->l2, line, w2);
+	s2 = pcache_set_w(&pc->l2, line, w2);
 	w = set_find(&s2, line);
 	if (w >= 0) {
 		int sup = PMON_SIM_SUP_L2;
@@ -307,14 +307,12 @@ SIM_HOT void core_access(struct pmon_sim *sim, struct sim_thread *th, int cpu,
 		prefetch(&x, line, store);
 }
 
-void sim_line_access(struct pmon_sim *sim, int cpu, uint64_t line, enum pmon_sim_kind kind)
+/* One access of th (its core pc) to line. */
+SIM_HOT void line_access(struct pmon_sim *sim, struct sim_thread *th, int cpu,
+			 struct sim_pcore *pc, uint64_t line, int kind, uint32_t w1, uint32_t w2)
 {
-	struct sim_thread *th = &sim->cpu[cpu];
-	struct sim_pcore *pc = &sim->pcore[th->gcore];
 	int store = kind == PMON_SIM_STORE;
 
-	if (__builtin_expect(!sim->hier_ready, 0))
-		sim_hier_prepare(sim);
 	if (sim_line_home(sim, line) == th->sock) {
 		if (kind == PMON_SIM_LOAD) th->truth.load_local++;
 		else if (store) th->truth.store_local++;
@@ -324,34 +322,49 @@ void sim_line_access(struct pmon_sim *sim, int cpu, uint64_t line, enum pmon_sim
 		else if (store) th->truth.store_remote++;
 		else th->truth.nt_remote++;
 	}
-	if (kind == PMON_SIM_NT_STORE) {
+	if (__builtin_expect(kind == PMON_SIM_NT_STORE, 0)) {
 		struct sim_ctx x = { sim, cpu, th->sock, th->lcore, pc, &th->ctruth };
 		sim_llc_nt_store(&x, line);
-	} else if (pc->l1.ways == SIM_L1W && pc->l2.ways == SIM_L2W) {
-		core_access(sim, th, cpu, pc, line, store, SIM_L1W, SIM_L2W);
 	} else {
-		core_access(sim, th, cpu, pc, line, store, pc->l1.ways, pc->l2.ways);
+		core_access(sim, th, cpu, pc, line, store, w1, w2);
 	}
 }
 
-static inline void prefetch_set(const struct sim_cache *c, uint64_t line)
+/* Bring the LLC set a coming access to line will look at into the host
+ * caches (the core's L1/L2 arrays are small enough to stay there). */
+SIM_HOT void prefetch_llc(const struct pmon_sim *sim, int sock, uint64_t line, uint32_t ways)
 {
-	const uint8_t *p = (const uint8_t *)cache_set(c, line).ptag;   /* the set's start */
-	size_t n = cache_set_bytes(c->ways);
+	const struct sim_cache *c = &sim->sock[sock].llc[sim_line_slice(line, sim->shape.cores)];
+	const uint8_t *p = (const uint8_t *)cache_set_w(c, line, ways).ptag;   /* the set's start */
 
-	for (size_t off = 0; off < n; off += 64)     /* sets are 64-byte aligned */
+	for (size_t off = 0; off < cache_set_bytes(ways); off += 64)     /* sets are 64-byte aligned */
 		__builtin_prefetch(p + off, 0);
 }
 
-/* Bring the sets a coming access of cpu to line will look at into the host
- * caches (the line-run paths call it a few lines ahead). */
-void sim_line_prefetch(struct pmon_sim *sim, int cpu, uint64_t line)
+SIM_HOT void lines_loop(struct pmon_sim *sim, int cpu, const uint64_t *ref, size_t n,
+			uint32_t w1, uint32_t w2, uint32_t wl)
 {
-	const struct sim_thread *th = &sim->cpu[cpu];
-	const struct sim_pcore *pc = &sim->pcore[th->gcore];
+	struct sim_thread *th = &sim->cpu[cpu];
+	struct sim_pcore *pc = &sim->pcore[th->gcore];
 
-	prefetch_set(&pc->l2, line);
-	prefetch_set(&sim->sock[th->sock].llc[sim_line_slice(line, sim->shape.cores)], line);
+	for (size_t i = 0; i < n; i++) {
+		if (i + SIM_LOOKAHEAD < n)
+			prefetch_llc(sim, th->sock, ref[i + SIM_LOOKAHEAD] >> 2, wl);
+		line_access(sim, th, cpu, pc, ref[i] >> 2, (int)(ref[i] & 3), w1, w2);
+	}
+}
+
+void sim_lines_access(struct pmon_sim *sim, int cpu, const uint64_t *ref, size_t n)
+{
+	const struct sim_pcore *pc = &sim->pcore[sim->cpu[cpu].gcore];
+
+	if (__builtin_expect(!sim->hier_ready, 0))
+		sim_hier_prepare(sim);
+	if (pc->l1.ways == SIM_L1W && pc->l2.ways == SIM_L2W &&
+	    sim->sock[0].llc[0].ways == SIM_LLCW)
+		lines_loop(sim, cpu, ref, n, SIM_L1W, SIM_L2W, SIM_LLCW);
+	else
+		lines_loop(sim, cpu, ref, n, pc->l1.ways, pc->l2.ways, sim->sock[0].llc[0].ways);
 }
 
 /* Forget every core's cached lines (after the LLC let go of them). */

@@ -178,6 +178,18 @@ static inline void set_fill(const struct sim_set *s, int w, uint64_t line, int s
 	s->st[w] = (uint8_t)st;
 }
 
+/* The same for a core's private cache: a power-of-two number of sets, each
+ * cache_set_bytes(ways) apart. */
+SIM_HOT struct sim_set pcache_set_w(const struct sim_cache *c, uint64_t line, uint32_t ways)
+{
+	uint8_t *p = c->mem + (size_t)(line & c->setmask) * cache_set_bytes(ways);
+	uint32_t off_rank = 2 * round_up(ways, 8), off_st = off_rank + round_up(ways, 16);
+	struct sim_set s = { (uint64_t *)(void *)(p + cache_off_tag(ways)), (uint16_t *)(void *)p,
+			     (int8_t *)(p + off_rank), p + off_st, p + off_st + ways, ways };
+
+	return s;
+}
+
 /* What the LLC answered a core's request. */
 struct sim_llc_res {
 	int grant;              /* state the core receives: S, E or M */

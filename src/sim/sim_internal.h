@@ -309,8 +309,6 @@ struct pmon_sim {
 	uint64_t frames_total;                     /* 4 KiB frames per socket */
 	struct sim_region *last_region;            /* translation cache */
 	uint64_t last_vpage, last_pline;
-	struct sim_region *peek_region;            /* the look-ahead's own cache */
-	uint64_t peek_vpage, peek_pline;
 	struct sim_pendq *pend;                    /* queues holding events */
 };
 
@@ -449,11 +447,13 @@ void sim_dram_locate(const struct pmon_sim_shape *sh, uint64_t local_addr,
 /* ---- the memory hierarchy (sim_cache.c, sim_llc.c, sim_mem.c) ---- */
 int sim_hier_init(struct pmon_sim *sim);
 void sim_hier_free(struct pmon_sim *sim);
-/* One line access (line = physical address / 64) by cpu, lock held. */
-void sim_line_access(struct pmon_sim *sim, int cpu, uint64_t line, enum pmon_sim_kind kind);
-/* Warm the host caches for a coming access (no effect on the model). */
-void sim_line_prefetch(struct pmon_sim *sim, int cpu, uint64_t line);
+/* n line accesses by cpu, lock held: ref[i] = line << 2 | kind (line =
+ * physical address / 64).  The sets of the access SIM_LOOKAHEAD ahead are
+ * brought into the host caches (no effect on the model). */
+void sim_lines_access(struct pmon_sim *sim, int cpu, const uint64_t *ref, size_t n);
 #define SIM_LOOKAHEAD 8
+/* References translated per sim_lines_access call. */
+#define SIM_BATCH 256
 /* Drop every cached copy of a line, in every socket, without a write-back. */
 void sim_line_discard(struct pmon_sim *sim, uint64_t line);
 void sim_flush(struct pmon_sim *sim);

@@ -122,7 +122,6 @@ int pmon_sim_mem_alloc(pmon_sim_t *sim, uint64_t bytes, enum pmon_sim_place plac
 			r->frame = frame;
 			sim->vnext += (pages + 1) * PAGE;      /* a guard page between regions */
 			sim->last_region = NULL;
-			sim->peek_region = NULL;
 			*vaddr = r->base;
 		}
 	}
@@ -153,7 +152,6 @@ int pmon_sim_mem_free(pmon_sim_t *sim, uint64_t vaddr)
 		free(r->frame);
 		sim->regions[i] = sim->regions[--sim->nregions];
 		sim->last_region = NULL;
-		sim->peek_region = NULL;
 		rc = 0;
 		break;
 	}
@@ -230,27 +228,6 @@ static inline int64_t vline(struct pmon_sim *sim, uint64_t va, int cpu)
 	return (int64_t)(sim->last_pline + (va % PAGE) / 64);
 }
 
-/* The line of a virtual address whose page is already touched, or -1 (no
- * frame taken: the look-ahead must not change the allocation order). */
-static inline int64_t vline_peek(struct pmon_sim *sim, uint64_t va)
-{
-	uint64_t vpage = va / PAGE;
-	struct sim_region *r = sim->peek_region;
-
-	if (vpage != sim->peek_vpage || !r) {
-		if (!r || va < r->base || va - r->base >= r->pages * PAGE)
-			if (!(r = region_of(sim, va)))
-				return -1;
-		uint64_t f = r->frame[(va - r->base) / PAGE];
-		if (!f)
-			return -1;
-		sim->peek_region = r;
-		sim->peek_vpage = vpage;
-		sim->peek_pline = (f - 1) * (PAGE / 64);
-	}
-	return (int64_t)(sim->peek_pline + (va % PAGE) / 64);
-}
-
 static int vrange_ok(const struct pmon_sim *sim, uint64_t va, uint64_t count)
 {
 	struct sim_region *r = region_of(sim, va);
@@ -272,17 +249,21 @@ int pmon_sim_vtraffic(pmon_sim_t *sim, int cpu, uint64_t vaddr, enum pmon_sim_ki
 		rc = PMON_EINVAL;
 	else if (count && !vrange_ok(sim, vaddr, count))
 		rc = PMON_ERANGE;
-	for (uint64_t i = 0; !rc && i < count; i++) {
-		if (i + SIM_LOOKAHEAD < count) {
-			int64_t p = vline_peek(sim, vaddr + (i + SIM_LOOKAHEAD) * 64);
-			if (p >= 0)
-				sim_line_prefetch(sim, cpu, (uint64_t)p);
+	/* translated a batch at a time (a page's frame taken at its first
+	 * touch, in access order); a failed translation ends the call after
+	 * the accesses before it */
+	for (uint64_t i = 0; !rc && i < count;) {
+		uint64_t ref[SIM_BATCH];
+		size_t k = 0;
+		for (; k < SIM_BATCH && i < count; k++, i++) {
+			int64_t l = vline(sim, vaddr + i * 64, cpu);
+			if (l < 0) {
+				rc = PMON_ENOMEM;
+				break;
+			}
+			ref[k] = (uint64_t)l << 2 | (uint64_t)kind;
 		}
-		int64_t l = vline(sim, vaddr + i * 64, cpu);
-		if (l < 0)
-			rc = PMON_ENOMEM;
-		else
-			sim_line_access(sim, cpu, (uint64_t)l, kind);
+		sim_lines_access(sim, cpu, ref, k);
 	}
 	sim_pend_flush(sim);
 	pthread_mutex_unlock(&sim->lock);
@@ -309,17 +290,18 @@ int pmon_sim_vtraffic_refs(pmon_sim_t *sim, int cpu, const uint64_t *refs, size_
 			if (!(r = region_of(sim, va)))
 				rc = PMON_ERANGE;
 	}
-	for (size_t i = 0; !rc && i < n; i++) {
-		if (i + SIM_LOOKAHEAD < n) {
-			int64_t p = vline_peek(sim, refs[i + SIM_LOOKAHEAD] & ~63ull);
-			if (p >= 0)
-				sim_line_prefetch(sim, cpu, (uint64_t)p);
+	for (size_t i = 0; !rc && i < n;) {
+		uint64_t ref[SIM_BATCH];
+		size_t k = 0;
+		for (; k < SIM_BATCH && i < n; k++, i++) {
+			int64_t l = vline(sim, refs[i] & ~63ull, cpu);
+			if (l < 0) {
+				rc = PMON_ENOMEM;
+				break;
+			}
+			ref[k] = (uint64_t)l << 2 | (refs[i] & 3);
 		}
-		int64_t l = vline(sim, refs[i] & ~63ull, cpu);
-		if (l < 0)
-			rc = PMON_ENOMEM;
-		else
-			sim_line_access(sim, cpu, (uint64_t)l, (enum pmon_sim_kind)(refs[i] & 3));
+		sim_lines_access(sim, cpu, ref, k);
 	}
 	sim_pend_flush(sim);
 	pthread_mutex_unlock(&sim->lock);

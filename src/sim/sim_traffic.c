@@ -12,12 +12,13 @@
 void sim_traffic_lines(struct pmon_sim *sim, int cpu, uint64_t addr,
 		       enum pmon_sim_kind kind, uint64_t count)
 {
-	uint64_t line = addr / 64;
+	uint64_t line = addr / 64, ref[SIM_BATCH];
 
-	for (uint64_t i = 0; i < count; i++) {
-		if (i + SIM_LOOKAHEAD < count)
-			sim_line_prefetch(sim, cpu, line + i + SIM_LOOKAHEAD);
-		sim_line_access(sim, cpu, line + i, kind);
+	for (uint64_t i = 0; i < count;) {
+		size_t k = 0;
+		for (; k < SIM_BATCH && i < count; k++, i++)
+			ref[k] = (line + i) << 2 | (uint64_t)kind;
+		sim_lines_access(sim, cpu, ref, k);
 	}
 }
 
