@@ -245,8 +245,9 @@ static int upgrade(struct sim_ctx *x, uint64_t line)
 	return r.supplier;
 }
 
-/* A load or store by a core (w1, w2: its L1 and L2 way counts). */
-SIM_HOT void core_access(struct pmon_sim *sim, struct sim_thread *th, int cpu,
+/* A load or store by a core (w1, w2: its L1 and L2 way counts); 1 when it
+ * missed the L2. */
+SIM_HOT int core_access(struct pmon_sim *sim, struct sim_thread *th, int cpu,
 			 struct sim_pcore *pc, uint64_t line, int store, uint32_t w1, uint32_t w2)
 {
 	struct pmon_sim_cache_truth *t = &th->ctruth;
@@ -265,12 +266,12 @@ SIM_HOT void core_access(struct pmon_sim *sim, struct sim_thread *th, int cpu,
 			int j = set_find(&s2, line);
 			if (j >= 0)
 				s2.st[j] = SIM_M;
-			return;
+			return 0;
 		}
 		if (store)
 			s1.st[w] = SIM_M;
 		t->supplied[PMON_SIM_SUP_L1]++;
-		return;
+		return 0;
 	}
 	t->l1_miss[kind]++;
 	s2 = pcache_set_w(&pc->l2, line, w2);
@@ -287,7 +288,7 @@ SIM_HOT void core_access(struct pmon_sim *sim, struct sim_thread *th, int cpu,
 			s2.st[w] = SIM_M;
 		t->supplied[sup]++;
 		l1_fill(pc, &s1, line, s2.st[w], w2);
-		return;
+		return 0;
 	}
 	t->l2_miss[kind]++;
 	struct sim_ctx x = { sim, cpu, th->sock, th->lcore, pc, t };
@@ -305,10 +306,11 @@ SIM_HOT void core_access(struct pmon_sim *sim, struct sim_thread *th, int cpu,
 	l1_fill(pc, &s1, line, r.grant, w2);
 	if (sim->shape.prefetch)
 		prefetch(&x, line, store);
+	return 1;
 }
 
-/* One access of th (its core pc) to line. */
-SIM_HOT void line_access(struct pmon_sim *sim, struct sim_thread *th, int cpu,
+/* One access of th (its core pc) to line; 1 when it missed the L2. */
+SIM_HOT int line_access(struct pmon_sim *sim, struct sim_thread *th, int cpu,
 			 struct sim_pcore *pc, uint64_t line, int kind, uint32_t w1, uint32_t w2)
 {
 	int store = kind == PMON_SIM_STORE;
@@ -325,9 +327,9 @@ SIM_HOT void line_access(struct pmon_sim *sim, struct sim_thread *th, int cpu,
 	if (__builtin_expect(kind == PMON_SIM_NT_STORE, 0)) {
 		struct sim_ctx x = { sim, cpu, th->sock, th->lcore, pc, &th->ctruth };
 		sim_llc_nt_store(&x, line);
-	} else {
-		core_access(sim, th, cpu, pc, line, store, w1, w2);
+		return 0;
 	}
+	return core_access(sim, th, cpu, pc, line, store, w1, w2);
 }
 
 /* Bring the LLC set a coming access to line will look at into the host
@@ -347,10 +349,22 @@ SIM_HOT void lines_loop(struct pmon_sim *sim, int cpu, const uint64_t *ref, size
 	struct sim_thread *th = &sim->cpu[cpu];
 	struct sim_pcore *pc = &sim->pcore[th->gcore];
 
+	int missed = 0;
+
 	for (size_t i = 0; i < n; i++) {
-		if (i + SIM_LOOKAHEAD < n)
-			prefetch_llc(sim, th->sock, ref[i + SIM_LOOKAHEAD] >> 2, wl);
-		line_access(sim, th, cpu, pc, ref[i] >> 2, (int)(ref[i] & 3), w1, w2);
+		if (i + SIM_LOOKAHEAD < n) {
+			uint64_t f = ref[i + SIM_LOOKAHEAD] >> 2;
+			prefetch_llc(sim, th->sock, f, wl);
+			if (missed) {
+				/* while accesses miss the L2: should f miss too,
+				 * a Modified L2 victim is written into the LLC */
+				struct sim_set s2 = pcache_set_w(&pc->l2, f, w2);
+				int v = set_victim(&s2);
+				if (s2.st[v] == SIM_M)
+					prefetch_llc(sim, th->sock, s2.tag[v] - 1, wl);
+			}
+		}
+		missed = line_access(sim, th, cpu, pc, ref[i] >> 2, (int)(ref[i] & 3), w1, w2);
 	}
 }
 
