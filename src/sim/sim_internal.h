@@ -132,13 +132,13 @@ struct sim_kind {
 
 /* Memory events waiting to be matched against counters (sim_pend.c):
  * distinct events (k1, k2: what the event is, box specific) with their
- * multiplicity and summed occupancy, in SIM_NPEND slots chosen by a hash of
- * the event (a new event whose slot is taken has the slot's events matched
- * first).  A traffic call queues its events and matches them once per
+ * multiplicity and summed occupancy, in SIM_NPEND slots: an event goes to
+ * one of two neighbouring slots chosen by a hash of it (a new event whose
+ * two slots are taken has the first slot's events matched first).  A traffic call queues its events and matches them once per
  * distinct event before it returns (it holds the machine's lock
  * throughout), so counters read after the call hold exactly what
  * event-by-event matching would have given. */
-#define SIM_NPEND 8
+#define SIM_NPEND 16
 struct sim_pend {
 	uint64_t k1, k2, n, occ;      /* n == 0: a free slot */
 };
@@ -502,11 +502,21 @@ void sim_pend_new(struct pmon_sim *sim, struct sim_pendq *q, uint64_t k1, uint64
 /* Match every queued event; every traffic entry point calls it before it
  * lets the lock go. */
 void sim_pend_flush(struct pmon_sim *sim);
+static inline unsigned sim_pend_slot(uint64_t k1, uint64_t k2)
+{
+	return (unsigned)(((k1 ^ k2) * 0x9E3779B97F4A7C15ull) >> 60);    /* 0..SIM_NPEND-1 */
+}
 static inline void sim_pend_add(struct pmon_sim *sim, struct sim_pendq *q, uint64_t k1,
 				uint64_t k2, uint64_t occ)
 {
-	struct sim_pend *e = &q->e[((k1 ^ k2) * 0x9E3779B97F4A7C15ull) >> 61];
+	struct sim_pend *e = &q->e[sim_pend_slot(k1, k2)];
 
+	if (e->k1 == k1 && e->k2 == k2 && e->n) {
+		e->n++;
+		e->occ += occ;
+		return;
+	}
+	e = &q->e[sim_pend_slot(k1, k2) ^ 1];
 	if (e->k1 == k1 && e->k2 == k2 && e->n) {
 		e->n++;
 		e->occ += occ;

@@ -67,10 +67,12 @@ static void replay(struct pmon_sim *sim, struct sim_pendq *q, struct sim_pend *e
 void sim_pend_new(struct pmon_sim *sim, struct sim_pendq *q, uint64_t k1, uint64_t k2,
 		  uint64_t occ)
 {
-	struct sim_pend *e = &q->e[((k1 ^ k2) * 0x9E3779B97F4A7C15ull) >> 61];
+	struct sim_pend *e = &q->e[sim_pend_slot(k1, k2)];
 
+	if (e->n && q->e[sim_pend_slot(k1, k2) ^ 1].n == 0)
+		e = &q->e[sim_pend_slot(k1, k2) ^ 1];
 	if (e->n)
-		replay(sim, q, e);    /* taken: match what it holds now */
+		replay(sim, q, e);    /* both taken: match what the first holds now */
 	if (!q->listed) {
 		q->listed = 1;
 		q->next = sim->pend;
