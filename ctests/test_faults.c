@@ -78,6 +78,23 @@ static int w_pci_block(struct pmon_access *a, pmon_pci_addr_t d, uint32_t off, u
 	return rc ? rc : F(a)->real->ops->pci_read_block(F(a)->real, d, off, v, n, why, l);
 }
 
+/* A batch: each of its reads may fail on its own, as a single read would;
+ * the others are served by the real backend's batch, one by one. */
+static int w_read_batch(struct pmon_access *a, const struct pmon_read_req *req, int n, int *bad,
+			uint64_t *at_ns, char *why, size_t l)
+{
+	for (int i = 0; i < n; i++) {
+		int b = 0, rc = hit(F(a), 0, why, l);
+		if (!rc)
+			rc = F(a)->real->ops->read_batch(F(a)->real, &req[i], 1, &b, at_ns, why, l);
+		if (rc) {
+			*bad = i;
+			return rc;
+		}
+	}
+	return PMON_OK;
+}
+
 static struct pmon_access_ops wops;
 static struct fault_acc fw;
 static pmon_machine_t *m;
@@ -186,6 +203,7 @@ int main(void)
 	wops.pci_read = w_pci_read;
 	wops.pci_write = w_pci_write;
 	wops.pci_read_block = w_pci_block;
+	wops.read_batch = w_read_batch;
 	fw.a.ops = &wops;
 	fw.real = real;
 	fw.a.priv = real->priv;          /* the emulated machine, for its clock */

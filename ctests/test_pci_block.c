@@ -13,6 +13,7 @@
 #define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "check.h"
 #include "fake_hw.h"
@@ -68,7 +69,7 @@ static int spy_block(struct pmon_access *a, pmon_pci_addr_t d, uint32_t off, uin
 /* A batch as the hardware serves it: one read after the other, the blocks
  * through spy_block. */
 static int spy_batch(struct pmon_access *a, const struct pmon_read_req *req, int n, int *bad,
-		     char *why, size_t whylen)
+		     uint64_t *at_ns, char *why, size_t whylen)
 {
 	for (int i = 0; i < n; i++) {
 		const struct pmon_read_req *q = &req[i];
@@ -78,6 +79,13 @@ static int spy_batch(struct pmon_access *a, const struct pmon_read_req *req, int
 			*bad = i;
 			return rc;
 		}
+	}
+	if (at_ns && spy.inner->ops->clock_ns) {
+		*at_ns = spy.inner->ops->clock_ns(a);
+	} else if (at_ns) {                      /* hardware: CLOCK_MONOTONIC (access.h) */
+		struct timespec ts;
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		*at_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 	}
 	return PMON_OK;
 }

@@ -28,7 +28,7 @@ static int msr_batch(struct pmon_access *a, int n, const int *cpu, const uint32_
 	struct pmon_read_req req[8];
 	for (int i = 0; i < n; i++)
 		req[i] = (struct pmon_read_req){ .cpu = cpu[i], .msr = msr[i], .val = &val[i] };
-	return a->ops->read_batch(a, req, n, bad, why, whylen);
+	return a->ops->read_batch(a, req, n, bad, NULL, why, whylen);
 }
 
 /* PCI blocks and MSRs in one batch: each as its single read gives it. */
@@ -45,7 +45,7 @@ static void mixed(struct pmon_access *a, const char *what, pmon_pci_addr_t d, ui
 		{ .cpu = cpu, .msr = msr, .val = &m1 },
 	};
 	memset(blk, 0xa5, sizeof blk);
-	CHECK_EQ_INT(a->ops->read_batch(a, req, 3, &bad, why, sizeof why), 0, why);
+	CHECK_EQ_INT(a->ops->read_batch(a, req, 3, &bad, NULL, why, sizeof why), 0, why);
 	CHECK(bad == -1, "%s: no failure index on success (%d)", what, bad);
 	CHECK_EQ_INT(a->ops->pci_read_block(a, d, off, one, 22, why, sizeof why), 0, why);
 	for (int i = 0; i < 22; i++)
@@ -58,7 +58,7 @@ static void mixed(struct pmon_access *a, const char *what, pmon_pci_addr_t d, ui
 	gone.dev = 30;
 	req[1].d = gone;
 	bad = -1;
-	CHECK(a->ops->read_batch(a, req, 3, &bad, why, sizeof why) < 0, "%s: missing function fails", what);
+	CHECK(a->ops->read_batch(a, req, 3, &bad, NULL, why, sizeof why) < 0, "%s: missing function fails", what);
 	CHECK(bad == 1, "%s: the block failed (%d)", what, bad);
 	CHECK(strstr(why, ":1e.") != NULL, "%s: names the function: %s", what, why);
 }
@@ -122,6 +122,24 @@ static void on_the_emulator(void)
 	CHECK_EQ_INT(a->ops->pci_write(a, imc0, 0xF0, 1u << 22, err, sizeof err), 0, err);
 	pmon_sim_advance_ns(sim, 1000);
 	mixed(a, "sim", imc0, 0xA0, 0, C0_CTR0);
+	/* the batch tells the machine's time at its reads */
+	uint64_t at = 0, ctr0 = 0;
+	struct pmon_read_req one = { .cpu = 0, .msr = C0_CTR0, .val = &ctr0 };
+	pmon_sim_advance_ns(sim, 12345);
+	CHECK_EQ_INT(a->ops->read_batch(a, &one, 1, &bad, &at, err, sizeof err), 0, err);
+	CHECK_EQ_U64(at, pmon_sim_now_ns(sim), "the batch's instant is the machine's time");
+	/* a block that would run past the function's 4 KiB (or wrap) is refused,
+	 * the log off or on, and reads 0 */
+	uint32_t dw[3] = { 1, 2, 3 };
+	for (int log = 0; log < 2; log++) {
+		pmon_sim_log_set_cap(sim, log ? 16 : 0);
+		CHECK(a->ops->pci_read_block(a, imc0, 0xFFFFFFF8u, dw, 3, err, sizeof err) < 0,
+		      "log %d: a wrapping block is refused", log);
+		CHECK(a->ops->pci_read_block(a, imc0, 0xFF8, dw, 3, err, sizeof err) < 0,
+		      "log %d: a block past 0xFFC is refused", log);
+		CHECK(dw[0] == 0 && dw[1] == 0 && dw[2] == 0, "log %d: a failed block reads 0", log);
+	}
+	pmon_sim_log_set_cap(sim, 0);
 	a->ops->close(a);
 	pmon_sim_destroy(sim);
 }

@@ -70,9 +70,12 @@ struct pmon_access_ops {
 	 * it (one pread each on hardware; the emulated machine is held and
 	 * its clock brought up to date once for all, so that all see one
 	 * instant).  The first failure stops it: *bad = its index, why names
-	 * its CPU and MSR, or its PCI function. */
+	 * its CPU and MSR, or its PCI function (a failed block's dwords read
+	 * 0).  *at_ns (when at_ns is not NULL): the backend's clock (clock_ns)
+	 * at the reads: the emulated machine's time while it held them,
+	 * CLOCK_MONOTONIC right after them on hardware. */
 	int (*read_batch)(struct pmon_access *a, const struct pmon_read_req *req, int n, int *bad,
-			  char *why, size_t whylen);
+			  uint64_t *at_ns, char *why, size_t whylen);
 	int (*pci_read)(struct pmon_access *a, pmon_pci_addr_t d, uint32_t off, uint32_t *val,
 			char *why, size_t whylen);
 	int (*pci_write)(struct pmon_access *a, pmon_pci_addr_t d, uint32_t off, uint32_t val,
@@ -101,10 +104,7 @@ struct pmon_access_ops {
 	 * synthetic description ("package:2 core:8 pu:2"), written to buf. */
 	int (*topology)(struct pmon_access *a, char *buf, size_t len);
 	/* Optional (NULL on hardware, whose clock is CLOCK_MONOTONIC): the
-	 * backend's own clock in ns (the emulated machine's time), as it stood
-	 * at the backend's latest register access or advance: the engine asks
-	 * it right after reading the counters, so the time it gets is the
-	 * time of those counts, at no further cost. */
+	 * backend's own clock in ns (the emulated machine's time). */
 	uint64_t (*clock_ns)(struct pmon_access *a);
 	/* Optional (NULL on hardware): call fn(arg) each time the backend's clock
 	 * has moved on by period_ns; period_ns 0 removes the tick.  One tick per

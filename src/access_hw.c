@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "pmon/pmon.h"
@@ -106,7 +107,7 @@ static void hw_close(struct pmon_access *a)
 }
 
 static int hw_read_batch(struct pmon_access *a, const struct pmon_read_req *req, int n, int *bad,
-			 char *why, size_t whylen)
+			 uint64_t *at_ns, char *why, size_t whylen)
 {
 	char r[PMON_WHY_LEN];
 	for (int i = 0; i < n; i++) {
@@ -117,6 +118,11 @@ static int hw_read_batch(struct pmon_access *a, const struct pmon_read_req *req,
 			*bad = i;
 			return q->ndw ? rc : pmon_why(why, whylen, rc, "CPU %d MSR 0x%x: %s", q->cpu, q->msr, r);
 		}
+	}
+	if (at_ns) {
+		struct timespec ts;
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		*at_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 	}
 	return PMON_OK;
 }

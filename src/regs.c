@@ -295,15 +295,17 @@ int pmon_reg_plan_seal(struct pmon_reg_plan *p)
 	return PMON_OK;
 }
 
-int pmon_reg_plan_run(struct pmon_machine *m, struct pmon_reg_plan *p,
+int pmon_reg_plan_run(struct pmon_machine *m, struct pmon_reg_plan *p, uint64_t *now,
 		      const struct pmon_box_regs **failed, char *why, size_t whylen)
 {
 	struct pmon_access *a = m->acc;
 	int rc, bad = 0;
-	if (!p->nreq)
+	if (!p->nreq) {
+		*now = pmon_clock_ns(a);
 		return PMON_OK;
+	}
 	if (a->ops->read_batch) {
-		rc = a->ops->read_batch(a, p->req, p->nreq, &bad, why, whylen);
+		rc = a->ops->read_batch(a, p->req, p->nreq, &bad, now, why, whylen);
 	} else {
 		for (rc = 0; bad < p->nreq; bad++) {
 			const struct pmon_read_req *q = &p->req[bad];
@@ -311,6 +313,7 @@ int pmon_reg_plan_run(struct pmon_machine *m, struct pmon_reg_plan *p,
 				 : a->ops->msr_read(a, q->cpu, q->msr, q->val, why, whylen)))
 				break;
 		}
+		*now = pmon_clock_ns(a);
 	}
 	if (rc) {
 		*failed = bad < p->nblk ? p->blk[bad].r : p->msr[bad - p->nblk].r;

@@ -97,9 +97,10 @@ int pmon_reg_plan_box(struct pmon_reg_plan *p, const struct pmon_box_regs *r, ui
 		      uint64_t *val, struct pmon_reg_also *also, int nalso, char *why, size_t whylen);
 /* After the last box: make the batch (PMON_ENOMEM). */
 int pmon_reg_plan_seal(struct pmon_reg_plan *p);
-/* Read everything the plan holds.  A failure: *failed = the box whose
- * access failed, why the backend's reason. */
-int pmon_reg_plan_run(struct pmon_machine *m, struct pmon_reg_plan *p,
+/* Read everything the plan holds; *now = the backend's clock at the reads
+ * (pmon_clock_ns).  A failure: *failed = the box whose access failed, why
+ * the backend's reason. */
+int pmon_reg_plan_run(struct pmon_machine *m, struct pmon_reg_plan *p, uint64_t *now,
 		      const struct pmon_box_regs **failed, char *why, size_t whylen);
 void pmon_reg_plan_free(struct pmon_reg_plan *p);
 

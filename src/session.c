@@ -724,12 +724,13 @@ static int plan_reads(pmon_session_t *s)
 	return PMON_OK;
 }
 
-/* Every counter of the session, as plan_reads() compiled it. */
-static int read_counters(pmon_session_t *s, char *err, size_t errlen)
+/* Every counter of the session, as plan_reads() compiled it; *now: the
+ * backend's clock at those reads. */
+static int read_counters(pmon_session_t *s, uint64_t *now, char *err, size_t errlen)
 {
 	char why[PMON_WHY_LEN];
 	const struct pmon_box_regs *bad = NULL;
-	int rc = pmon_reg_plan_run(s->m, &s->plan, &bad, why, sizeof why);
+	int rc = pmon_reg_plan_run(s->m, &s->plan, now, &bad, why, sizeof why);
 	if (rc)
 		return pmon_why(err, errlen, rc, "reading the %s counters failed: %s",
 			       pmon_catalog_pmu(bad->pmu)->name, why);
@@ -935,7 +936,8 @@ static int start_locked(pmon_session_t *s)
 	for (int i = 0; i < s->n; i++)
 		if (!late(&s->boxes[s->ev[i].box]) && (rc = program(s, &s->ev[i])))
 			goto undo;
-	if ((rc = read_counters(s, s->err, sizeof(s->err))))
+	uint64_t now;
+	if ((rc = read_counters(s, &now, s->err, sizeof(s->err))))
 		goto undo;
 	for (int i = 0; i < s->n; i++) {
 		s->ev[i].last = *s->ev[i].raw;
@@ -1010,8 +1012,8 @@ static int check_and_fold(pmon_session_t *s, uint64_t *values, int full, char *e
 {
 	if (s->fault)
 		return pmon_why(err, errlen, s->fault, "%s", s->fault_msg);
-	int rc = read_counters(s, err, errlen);
-	uint64_t now = pmon_clock_ns(s->m->acc);  /* the backend's clock as of that read */
+	uint64_t now = 0;
+	int rc = read_counters(s, &now, err, errlen);
 	if (now - s->last_verify >= PMON_VERIFY_NS)
 		full = 1;                 /* full: a fold or stop, or the check is due */
 	if (!rc)
@@ -1061,9 +1063,9 @@ int pmon_session_reset(pmon_session_t *s)
 	if (s->running) {
 		if (s->fault == PMON_ESTALE)
 			s->fault = 0;             /* the totals restart from here */
-		if (!(rc = read_counters(s, s->err, sizeof(s->err))) &&
+		uint64_t now = 0;
+		if (!(rc = read_counters(s, &now, s->err, sizeof(s->err))) &&
 		    !(rc = verify(s, 1, 1, s->err, sizeof(s->err)))) {
-			uint64_t now = pmon_clock_ns(s->m->acc);
 			s->last_verify = now;
 			rc = accumulate(s, now, NULL, s->err, sizeof(s->err));
 			if (rc == PMON_ESTALE) {

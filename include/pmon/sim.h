@@ -117,7 +117,9 @@ const struct pmon_sim_shape *pmon_sim_shape(const pmon_sim_t *sim);
  *           access of the "sim" backend and every pmon_sim_now_ns() first
  *           advances time, exactly as pmon_sim_advance_ns() does, to the wall
  *           time elapsed since pmon_sim_create() (less the time spent
- *           modelling load=, below).  Explicit advances add on top of it.
+ *           modelling load=, below), in steps of at least 10 us: accesses
+ *           less than a step apart see one instant (emulated time lags the
+ *           wall by at most about 20 us).  Explicit advances add on top.
  *   auto    wall until the first call of pmon_sim_advance_ns() or
  *           pmon_sim_traffic() (which first catches up with the wall time),
  *           manual from then on: a program that drives the machine takes

@@ -57,7 +57,7 @@ static int op_msr_read(struct pmon_access *a, int cpu, uint32_t msr, uint64_t *v
 
 /* The dwords of a block read, the machine held: at once (sim_pci_read_block)
  * with the log off, each dword still counted; dword by dword, each served
- * and logged on its own, with it on. */
+ * and logged on its own, with it on.  A failed block reads 0 throughout. */
 static int block(struct pmon_sim *sim, pmon_pci_addr_t d, uint32_t off, uint32_t *val, int ndw)
 {
 	int rc = 0;
@@ -79,15 +79,17 @@ static int block(struct pmon_sim *sim, pmon_pci_addr_t d, uint32_t off, uint32_t
 		begin(sim, PMON_SIM_PCI_READ, -1, 0, d, off + 4 * (uint32_t)i, 0);
 		rc = sim_pci_read(sim, d, off + 4 * (uint32_t)i, &v);
 		sim_log_access(sim, d.domain, v, rc);
-		val[i] = rc ? 0 : v;
+		val[i] = v;
 	}
+	if (rc)
+		memset(val, 0, 4u * (size_t)ndw);
 	return rc;
 }
 
 /* Under one hold of the machine and one clock update, as the engine reads
  * a session's counters: nothing advances between them. */
 static int op_read_batch(struct pmon_access *a, const struct pmon_read_req *req, int n, int *bad,
-			 char *why, size_t whylen)
+			 uint64_t *at_ns, char *why, size_t whylen)
 {
 	struct pmon_sim *sim = a->priv;
 	int rc = 0, i;
@@ -126,6 +128,8 @@ static int op_read_batch(struct pmon_access *a, const struct pmon_read_req *req,
 		else
 			pmon_why(why, whylen, rc, "CPU %d MSR 0x%x: %s", q->cpu, q->msr, sim->why);
 	}
+	if (at_ns)
+		*at_ns = sim->now_ns;
 	pthread_mutex_unlock(&sim->lock);
 	return rc;
 }
@@ -240,13 +244,9 @@ static int op_topology(struct pmon_access *a, char *buf, size_t len)
 	return pmon_sim_synthetic(pmon_sim_shape(sim), buf, len);
 }
 
-/* Emulated time as the latest register access (or advance) left it: no
- * lock, no look at the wall clock (sim_clock_advance stores it atomically). */
 static uint64_t op_clock_ns(struct pmon_access *a)
 {
-	const struct pmon_sim *sim = a->priv;
-
-	return __atomic_load_n(&sim->now_ns, __ATOMIC_RELAXED);
+	return pmon_sim_now_ns(a->priv);
 }
 
 static int op_set_tick(struct pmon_access *a, uint64_t period_ns, void (*fn)(void *arg), void *arg)

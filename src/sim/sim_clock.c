@@ -86,7 +86,7 @@ void sim_clock_advance(struct pmon_sim *sim, uint64_t ns)
 	}
 	for (size_t i = 0; i < sim->clk_n; i++)
 		sim_ctr_cycles(sim->clk[i], delta[sim->clk[i]->clock]);
-	__atomic_store_n(&sim->now_ns, t1, __ATOMIC_RELAXED);   /* read without the lock (op_clock_ns) */
+	sim->now_ns = t1;
 }
 
 /* Emulated time moves in steps of at least this much wall time: reads in

@@ -141,10 +141,8 @@ int sim_pci_read_block(struct pmon_sim *sim, pmon_pci_addr_t d, uint32_t off, ui
 {
 	struct sim_socket *s = NULL;
 	const struct fn_def *f = lookup(sim, d, &s);
-	uint32_t last = off + 4u * (uint32_t)(ndw - 1);
-
 	if (f && f->type != FN_UBOX && f->type != FN_QPI_MM && off >= SIM_PCIBOX_BLOCK &&
-	    !(off & 3) && last <= 0xFFC) {
+	    !(off & 3) && off <= 0xFFC && (uint32_t)ndw <= (0x1000 - off) / 4) {
 		sim_pcibox_read_block(fn_box(s, f), off, val, ndw);
 		*tried = ndw;
 		return 0;
