@@ -14,6 +14,8 @@
 
 #include "sim_internal.h"
 
+#pragma GCC visibility push(hidden)      /* the emulator's own, as in sim_internal.h */
+
 /* Who issues the request being modelled. */
 struct sim_ctx {
 	struct pmon_sim *sim;
@@ -212,5 +214,7 @@ void sim_cores_clear(struct pmon_sim *sim);
  * (ranks initialised: way w has rank w). */
 void sim_cache_setup(struct sim_cache *c, uint8_t *mem, size_t stride, uint64_t sets,
 		     uint32_t ways);
+
+#pragma GCC visibility pop
 
 #endif
