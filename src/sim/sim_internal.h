@@ -501,7 +501,12 @@ void sim_pend_new(struct pmon_sim *sim, struct sim_pendq *q, uint64_t k1, uint64
 		  uint64_t occ);
 /* Match every queued event; every traffic entry point calls it before it
  * lets the lock go. */
-void sim_pend_flush(struct pmon_sim *sim);
+void sim_pend_match_all(struct pmon_sim *sim);
+static inline void sim_pend_flush(struct pmon_sim *sim)
+{
+	if (sim->pend)
+		sim_pend_match_all(sim);
+}
 static inline unsigned sim_pend_slot(uint64_t k1, uint64_t k2)
 {
 	return (unsigned)(((k1 ^ k2) * 0x9E3779B97F4A7C15ull) >> 60);    /* 0..SIM_NPEND-1 */

@@ -230,7 +230,10 @@ static inline int64_t vline(struct pmon_sim *sim, uint64_t va, int cpu)
 
 static int vrange_ok(const struct pmon_sim *sim, uint64_t va, uint64_t count)
 {
-	struct sim_region *r = region_of(sim, va);
+	struct sim_region *r = sim->last_region;
+
+	if (!r || va < r->base || va - r->base >= r->pages * PAGE)
+		r = region_of(sim, va);
 
 	return r && count <= (r->pages * PAGE - (va - r->base)) / 64;
 }

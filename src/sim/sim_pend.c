@@ -81,7 +81,7 @@ void sim_pend_new(struct pmon_sim *sim, struct sim_pendq *q, uint64_t k1, uint64
 	*e = (struct sim_pend){ k1, k2, 1, occ };
 }
 
-void sim_pend_flush(struct pmon_sim *sim)
+void sim_pend_match_all(struct pmon_sim *sim)
 {
 	while (sim->pend) {
 		struct sim_pendq *q = sim->pend;
