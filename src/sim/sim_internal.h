@@ -439,8 +439,6 @@ void sim_traffic_lines(struct pmon_sim *sim, int cpu, uint64_t addr,
 /* The load= stream: issue the lines due after wall_ns of followed time. */
 void sim_load_run(struct pmon_sim *sim, uint64_t wall_ns);
 void sim_dram_init(struct sim_chan *ch);
-/* One line access reaching DRAM at its home socket. */
-void sim_dram_access(struct pmon_sim *sim, int home, uint64_t local_addr, int write);
 void sim_dram_locate(const struct pmon_sim_shape *sh, uint64_t local_addr,
 		     struct pmon_sim_dram_loc *out);
 

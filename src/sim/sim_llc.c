@@ -52,7 +52,7 @@ static void dram_write(struct pmon_sim *sim, int home, uint64_t line)
 
 	h->ha_truth.imc_writes++;
 	sim_ha_imc_write(sim, &h->ha);
-	sim_dram_access(sim, home, local_addr(sim, line, home), 1);
+	dram_access(sim, home, local_addr(sim, line, home), 1);
 }
 
 /* A request arriving at the home agent of `home` from socket `from`. */
@@ -165,7 +165,7 @@ HOT int socket_snoop(struct pmon_sim *sim, int socket, uint64_t line, int inval)
  * socket r.  Fills r->supplier, rsp_sup, rsp_snoop, hitm; returns 1 when
  * another socket keeps a copy (the requester's line is then Forward), 2
  * when the data arrived Modified (RFO forwarded from a Modified copy). */
-static int ha_read(struct pmon_sim *sim, int req, uint64_t line, int rfo, int need_data,
+HOT int ha_read(struct pmon_sim *sim, int req, uint64_t line, int rfo, int need_data,
 		   struct sim_llc_res *r)
 {
 	int home = sim_line_home(sim, line), local = home == req;
@@ -213,7 +213,7 @@ static int ha_read(struct pmon_sim *sim, int req, uint64_t line, int rfo, int ne
 			shared = 1;
 	} else if (need_data) {
 		h->ha_truth.imc_reads++;
-		sim_dram_access(sim, home, local_addr(sim, line, home), 0);
+		dram_access(sim, home, local_addr(sim, line, home), 0);
 		sim_ha_txr_bl(sim, &h->ha, !local);
 		if (!local)
 			qpi_msg(sim, home, req, line, SIM_QPI_DRS, 8);
