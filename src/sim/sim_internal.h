@@ -131,7 +131,7 @@ struct sim_kind {
 };
 
 /* Memory events waiting to be matched against counters (sim_pend.c):
- * distinct events (k1, k2: what the event is, box specific) with their
+ * distinct events (k: what the event is, box specific, never 0) with their
  * multiplicity and summed occupancy, in SIM_NPEND slots: an event goes to
  * one of two neighbouring slots chosen by a hash of it (a new event whose
  * two slots are taken has the first slot's events matched first).  A traffic call queues its events and matches them once per
@@ -140,7 +140,7 @@ struct sim_kind {
  * event-by-event matching would have given. */
 #define SIM_NPEND 16
 struct sim_pend {
-	uint64_t k1, k2, n, occ;      /* n == 0: a free slot */
+	uint64_t k, n, occ;           /* k == 0: a free slot */
 };
 struct sim_pendq {
 	struct sim_pendq *next;   /* on sim->pend while it holds events */
@@ -495,8 +495,7 @@ void sim_core_offcore_counted(struct pmon_sim *sim, int cpu, uint64_t req, uint6
 			      uint64_t snoop, uint64_t n);
 
 /* ---- queued events (sim_pend.c) ---- */
-void sim_pend_new(struct pmon_sim *sim, struct sim_pendq *q, uint64_t k1, uint64_t k2,
-		  uint64_t occ);
+void sim_pend_new(struct pmon_sim *sim, struct sim_pendq *q, uint64_t k, uint64_t occ);
 /* Match every queued event; every traffic entry point calls it before it
  * lets the lock go. */
 void sim_pend_match_all(struct pmon_sim *sim);
@@ -505,27 +504,24 @@ static inline void sim_pend_flush(struct pmon_sim *sim)
 	if (sim->pend)
 		sim_pend_match_all(sim);
 }
-static inline unsigned sim_pend_slot(uint64_t k1, uint64_t k2)
+static inline unsigned sim_pend_slot(uint64_t k)
 {
-	return (unsigned)(((k1 ^ k2) * 0x9E3779B97F4A7C15ull) >> 60);    /* 0..SIM_NPEND-1 */
+	return (unsigned)((k * 0x9E3779B97F4A7C15ull) >> 60);    /* 0..SIM_NPEND-1 */
 }
-static inline void sim_pend_add(struct pmon_sim *sim, struct sim_pendq *q, uint64_t k1,
-				uint64_t k2, uint64_t occ)
+static inline __attribute__((always_inline)) void sim_pend_add(struct pmon_sim *sim,
+							       struct sim_pendq *q, uint64_t k,
+							       uint64_t occ)
 {
-	struct sim_pend *e = &q->e[sim_pend_slot(k1, k2)];
+	struct sim_pend *e = &q->e[sim_pend_slot(k)];
 
-	if (e->k1 == k1 && e->k2 == k2 && e->n) {
+	if (e->k != k)
+		e = &q->e[sim_pend_slot(k) ^ 1];
+	if (e->k == k) {
 		e->n++;
 		e->occ += occ;
 		return;
 	}
-	e = &q->e[sim_pend_slot(k1, k2) ^ 1];
-	if (e->k1 == k1 && e->k2 == k2 && e->n) {
-		e->n++;
-		e->occ += occ;
-		return;
-	}
-	sim_pend_new(sim, q, k1, k2, occ);
+	sim_pend_new(sim, q, k, occ);
 }
 /* Keys: bits 63:56 the event, the rest its arguments. */
 #define SIM_PK(ev) ((uint64_t)(ev) << 56)
@@ -537,50 +533,50 @@ static inline void sim_cbo_lookup(struct pmon_sim *sim, struct sim_box *b, unsig
 {
 	if (b->mon & SIM_SIG_LLC_LOOKUP)
 		sim_pend_add(sim, &b->pq, SIM_PK(SIM_PK_LOOKUP) | type << 16 | (unsigned)state << 8 |
-			     (unsigned)nid, 0, 0);
+			     (unsigned)nid, 0);
 }
 static inline void sim_cbo_victim(struct pmon_sim *sim, struct sim_box *b, int state, int nid)
 {
 	if (b->mon & SIM_SIG_LLC_VICTIM)
 		sim_pend_add(sim, &b->pq, SIM_PK(SIM_PK_VICTIM) | (unsigned)state << 8 |
-			     (unsigned)nid, 0, 0);
+			     (unsigned)nid, 0);
 }
 static inline void sim_cbo_tor(struct pmon_sim *sim, struct sim_box *b, enum sim_tor_class cls,
 			       unsigned opc, int miss, int nid, uint64_t occ_cycles)
 {
 	if (b->mon & (SIM_SIG_TOR_INS | SIM_SIG_TOR_OCC))
 		sim_pend_add(sim, &b->pq, SIM_PK(SIM_PK_TOR) | (uint64_t)cls << 32 |
-			     (unsigned)miss << 24 | opc << 8 | (unsigned)nid, 0, occ_cycles);
+			     (unsigned)miss << 24 | opc << 8 | (unsigned)nid, occ_cycles);
 }
 static inline void sim_ha_request(struct pmon_sim *sim, struct sim_box *b, enum sim_ha_what what,
 				  int local)
 {
 	if (b->mon & (SIM_SIG_HA_REQ | SIM_SIG_HA_TRACKER))
 		sim_pend_add(sim, &b->pq, SIM_PK(SIM_PK_HA_REQ) | (unsigned)what << 8 |
-			     (unsigned)local, 0, 0);
+			     (unsigned)local, 0);
 }
 static inline void sim_ha_imc_write(struct pmon_sim *sim, struct sim_box *b)
 {
 	if (b->mon & SIM_SIG_HA_IMC_WR)
-		sim_pend_add(sim, &b->pq, SIM_PK(SIM_PK_HA_IMC_WR), 0, 0);
+		sim_pend_add(sim, &b->pq, SIM_PK(SIM_PK_HA_IMC_WR), 0);
 }
 static inline void sim_ha_txr_bl(struct pmon_sim *sim, struct sim_box *b, int to_qpi)
 {
 	if (b->mon & SIM_SIG_HA_TXR_BL)
-		sim_pend_add(sim, &b->pq, SIM_PK(SIM_PK_HA_TXR_BL) | (unsigned)to_qpi, 0, 0);
+		sim_pend_add(sim, &b->pq, SIM_PK(SIM_PK_HA_TXR_BL) | (unsigned)to_qpi, 0);
 }
 static inline void sim_qpi_count(struct pmon_sim *sim, struct sim_box *b, int rx,
 				 enum sim_qpi_class cls, unsigned data_flits)
 {
 	if (b->mon & SIM_SIG_QPI_FLITS)
 		sim_pend_add(sim, &b->pq, SIM_PK(SIM_PK_QPI) | data_flits << 16 | (unsigned)rx << 8 |
-			     (unsigned)cls, 0, 0);
+			     (unsigned)cls, 0);
 }
 /* iMC signals of one DRAM access (sim_box_signal, queued). */
 static inline void sim_imc_signal(struct pmon_sim *sim, struct sim_box *b, uint32_t sigs)
 {
 	if (b->mon & sigs)
-		sim_pend_add(sim, &b->pq, SIM_PK(SIM_PK_IMC) | sigs, 0, 0);
+		sim_pend_add(sim, &b->pq, SIM_PK(SIM_PK_IMC) | sigs, 0);
 }
 /* An offcore response of cpu's access (counted when some counter of the
  * CPU, or of a sibling with AnyThread, counts offcore responses). */
@@ -588,7 +584,7 @@ static inline void sim_core_offcore(struct pmon_sim *sim, int cpu, uint64_t req,
 				    uint64_t snoop)
 {
 	if (sim->cpu[cpu].offcore_on)
-		sim_pend_add(sim, &sim->cpu[cpu].pq, req | supplier, snoop, 0);
+		sim_pend_add(sim, &sim->cpu[cpu].pq, req | supplier | snoop, 0);
 }
 
 /* ---- log and violations (sim_log.c) ---- */

@@ -10,9 +10,13 @@
  */
 #include "sim_internal.h"
 
+/* An offcore response's key: request bits 15:0, supplier bits 30:16 (bit 16,
+ * ANY_RESPONSE, is never a supplier), snoop bits 36:31. */
+#define SUPPLIER_BITS 0x7FFF0000ull
+
 static void replay_box(struct sim_box *b, const struct sim_pend *e)
 {
-	uint64_t k = e->k1;
+	uint64_t k = e->k;
 	unsigned a = (unsigned)(k >> 16) & 0xFF, st = (unsigned)(k >> 8) & 0xFF;
 	int nid = (int)(k & 0xFF);
 
@@ -56,29 +60,28 @@ static void replay(struct pmon_sim *sim, struct sim_pendq *q, struct sim_pend *e
 	if (p >= cpus && p < (const char *)(sim->cpu + sim->ncpus))
 		sim_core_offcore_counted(sim, (int)((const struct sim_thread *)(const void *)q -
 						   sim->cpu),
-					 e->k1 & SIM_RSP_REQ_MASK, e->k1 & ~SIM_RSP_REQ_MASK, e->k2,
-					 e->n);
+					 e->k & SIM_RSP_REQ_MASK, e->k & SUPPLIER_BITS,
+					 e->k & ~(SIM_RSP_REQ_MASK | SUPPLIER_BITS), e->n);
 	else
 		replay_box((struct sim_box *)(void *)q, e);
-	e->n = 0;
+	e->k = 0;
 }
 
-/* An event whose slot is free or holds another event. */
-void sim_pend_new(struct pmon_sim *sim, struct sim_pendq *q, uint64_t k1, uint64_t k2,
-		  uint64_t occ)
+/* An event whose two slots hold other events (or nothing). */
+void sim_pend_new(struct pmon_sim *sim, struct sim_pendq *q, uint64_t k, uint64_t occ)
 {
-	struct sim_pend *e = &q->e[sim_pend_slot(k1, k2)];
+	struct sim_pend *e = &q->e[sim_pend_slot(k)];
 
-	if (e->n && q->e[sim_pend_slot(k1, k2) ^ 1].n == 0)
-		e = &q->e[sim_pend_slot(k1, k2) ^ 1];
-	if (e->n)
+	if (e->k && !q->e[sim_pend_slot(k) ^ 1].k)
+		e = &q->e[sim_pend_slot(k) ^ 1];
+	if (e->k)
 		replay(sim, q, e);    /* both taken: match what the first holds now */
 	if (!q->listed) {
 		q->listed = 1;
 		q->next = sim->pend;
 		sim->pend = q;
 	}
-	*e = (struct sim_pend){ k1, k2, 1, occ };
+	*e = (struct sim_pend){ k, 1, occ };
 }
 
 void sim_pend_match_all(struct pmon_sim *sim)
@@ -88,7 +91,7 @@ void sim_pend_match_all(struct pmon_sim *sim)
 		sim->pend = q->next;
 		q->listed = 0;
 		for (int i = 0; i < SIM_NPEND; i++)
-			if (q->e[i].n)
+			if (q->e[i].k)
 				replay(sim, q, &q->e[i]);
 	}
 }
