@@ -374,6 +374,7 @@ void sim_lines_access(struct pmon_sim *sim, int cpu, const uint64_t *ref, size_t
 
 	if (__builtin_expect(!sim->hier_ready, 0))
 		sim_hier_prepare(sim);
+	sim->pend_direct = n == 1;        /* queueing pays only over many accesses */
 	if (pc->l1.ways == SIM_L1W && pc->l2.ways == SIM_L2W &&
 	    sim->sock[0].llc[0].ways == SIM_LLCW)
 		lines_loop(sim, cpu, ref, n, SIM_L1W, SIM_L2W, SIM_LLCW);

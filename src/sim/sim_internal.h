@@ -144,7 +144,7 @@ struct sim_pend {
 };
 struct sim_pendq {
 	struct sim_pendq *next;   /* on sim->pend while it holds events */
-	uint8_t listed;
+	uint16_t used;            /* slots holding an event; nonzero: on sim->pend */
 	struct sim_pend e[SIM_NPEND];
 };
 
@@ -310,6 +310,7 @@ struct pmon_sim {
 	struct sim_region *last_region;            /* translation cache */
 	uint64_t last_vpage, last_pline;
 	struct sim_pendq *pend;                    /* queues holding events */
+	int pend_direct;        /* match events at once (a call of one access) */
 };
 
 /* ---- counters and boxes (sim_box.c) ---- */

@@ -52,8 +52,8 @@ static void replay_box(struct sim_box *b, const struct sim_pend *e)
 	}
 }
 
-/* Match the events of one slot and free it. */
-static void replay(struct pmon_sim *sim, struct sim_pendq *q, struct sim_pend *e)
+/* Match the events of one slot (or one event, not queued). */
+static void match(struct pmon_sim *sim, struct sim_pendq *q, const struct sim_pend *e)
 {
 	const char *p = (const char *)q, *cpus = (const char *)sim->cpu;
 
@@ -64,6 +64,12 @@ static void replay(struct pmon_sim *sim, struct sim_pendq *q, struct sim_pend *e
 					 e->k & ~(SIM_RSP_REQ_MASK | SUPPLIER_BITS), e->n);
 	else
 		replay_box((struct sim_box *)(void *)q, e);
+}
+
+/* Match the events of one slot and free it. */
+static void replay(struct pmon_sim *sim, struct sim_pendq *q, struct sim_pend *e)
+{
+	match(sim, q, e);
 	e->k = 0;
 }
 
@@ -72,15 +78,20 @@ void sim_pend_new(struct pmon_sim *sim, struct sim_pendq *q, uint64_t k, uint64_
 {
 	struct sim_pend *e = &q->e[sim_pend_slot(k)];
 
+	if (sim->pend_direct) {       /* one access: nothing to share a match with */
+		struct sim_pend one = { k, 1, occ };
+		match(sim, q, &one);
+		return;
+	}
 	if (e->k && !q->e[sim_pend_slot(k) ^ 1].k)
 		e = &q->e[sim_pend_slot(k) ^ 1];
 	if (e->k)
 		replay(sim, q, e);    /* both taken: match what the first holds now */
-	if (!q->listed) {
-		q->listed = 1;
+	if (!q->used) {
 		q->next = sim->pend;
 		sim->pend = q;
 	}
+	q->used |= (uint16_t)(1u << (e - q->e));
 	*e = (struct sim_pend){ k, 1, occ };
 }
 
@@ -89,9 +100,8 @@ void sim_pend_match_all(struct pmon_sim *sim)
 	while (sim->pend) {
 		struct sim_pendq *q = sim->pend;
 		sim->pend = q->next;
-		q->listed = 0;
-		for (int i = 0; i < SIM_NPEND; i++)
-			if (q->e[i].k)
-				replay(sim, q, &q->e[i]);
+		for (unsigned u = q->used; u; u &= u - 1)
+			replay(sim, q, &q->e[__builtin_ctz(u)]);
+		q->used = 0;
 	}
 }
