@@ -349,10 +349,12 @@ SIM_HOT void lines_loop(struct pmon_sim *sim, int cpu, const uint64_t *ref, size
 	struct sim_thread *th = &sim->cpu[cpu];
 	struct sim_pcore *pc = &sim->pcore[th->gcore];
 
-	int missed = 0;
+	int missed = 0, recent = th->pf_recent;
 
+	/* the look-ahead runs while accesses miss the L2 (one did in the last
+	 * 64): streams of L1/L2 hits skip it */
 	for (size_t i = 0; i < n; i++) {
-		if (i + SIM_LOOKAHEAD < n) {
+		if (recent && i + SIM_LOOKAHEAD < n) {
 			uint64_t f = ref[i + SIM_LOOKAHEAD] >> 2;
 			prefetch_llc(sim, th->sock, f, wl);
 			if (missed) {
@@ -365,7 +367,9 @@ SIM_HOT void lines_loop(struct pmon_sim *sim, int cpu, const uint64_t *ref, size
 			}
 		}
 		missed = line_access(sim, th, cpu, pc, ref[i] >> 2, (int)(ref[i] & 3), w1, w2);
+		recent = missed ? 64 : recent - (recent > 0);
 	}
+	th->pf_recent = recent;
 }
 
 void sim_lines_access(struct pmon_sim *sim, int cpu, const uint64_t *ref, size_t n)

@@ -245,6 +245,7 @@ struct sim_thread {
 	struct pmon_sim_cache_truth ctruth;
 	int sock, lcore, gcore;     /* its socket, core in the socket, core in the machine */
 	int offcore_on;             /* some PMC counts this CPU's offcore responses */
+	int pf_recent;              /* host-cache look-ahead: accesses left to run it */
 };
 
 /* The access being served (for violation records). */
