@@ -283,26 +283,39 @@ int pmon_sim_vtraffic_refs(pmon_sim_t *sim, int cpu, const uint64_t *refs, size_
 	sim_clock_take(sim);
 	if (cpu < 0 || cpu >= sim->ncpus)
 		rc = PMON_EINVAL;
-	/* every reference checked before any is modelled */
-	const struct sim_region *r = NULL;
+	/* every reference checked before any is modelled (base, span: the
+	 * region of the last one) */
+	uint64_t base = 1, span = 0;
 	for (size_t i = 0; !rc && i < n; i++) {
 		uint64_t va = refs[i] & ~63ull;
-		if ((refs[i] & 63) > PMON_SIM_NT_STORE)
+		if ((refs[i] & 63) > PMON_SIM_NT_STORE) {
 			rc = PMON_EINVAL;
-		else if (!r || va < r->base || va - r->base >= r->pages * PAGE)
-			if (!(r = region_of(sim, va)))
+		} else if (va - base >= span) {
+			const struct sim_region *r = region_of(sim, va);
+			if (!r)
 				rc = PMON_ERANGE;
+			else
+				base = r->base, span = r->pages * PAGE;
+		}
 	}
+	/* translated a batch at a time; the page of the last reference in
+	 * locals (vline takes a page's frame at its first touch) */
+	uint64_t vpage = ~0ull, pline = 0;
 	for (size_t i = 0; !rc && i < n;) {
 		uint64_t ref[SIM_BATCH];
 		size_t k = 0;
 		for (; k < SIM_BATCH && i < n; k++, i++) {
-			int64_t l = vline(sim, refs[i] & ~63ull, cpu);
-			if (l < 0) {
-				rc = PMON_ENOMEM;
-				break;
+			uint64_t va = refs[i] & ~63ull;
+			if (va / PAGE != vpage) {
+				int64_t l = vline(sim, va, cpu);
+				if (l < 0) {
+					rc = PMON_ENOMEM;
+					break;
+				}
+				vpage = va / PAGE;
+				pline = (uint64_t)l - (va % PAGE) / 64;
 			}
-			ref[k] = (uint64_t)l << 2 | (refs[i] & 3);
+			ref[k] = (pline + (va % PAGE) / 64) << 2 | (refs[i] & 3);
 		}
 		sim_lines_access(sim, cpu, ref, k);
 	}
