@@ -270,7 +270,7 @@ void sim_llc_nt_store(struct sim_ctx *x, uint64_t line);
 /* sim_cache.c: the state a core holds a line in (M when dirty in L1 or L2),
  * then newst: SIM_I drops its copies, SIM_S makes them shared, -1 keeps. */
 int sim_core_snoop(struct sim_pcore *pc, uint64_t line, int newst);
-/* Fill the cache arrays (empty sets); sim_line_access does it first. */
+/* Fill the cache arrays (empty sets); sim_lines_access does it first. */
 void sim_hier_prepare(struct pmon_sim *sim);
 void sim_cores_clear(struct pmon_sim *sim);
 /* Set up a cache of sets x ways whose sets lie stride bytes apart in mem
