@@ -44,35 +44,28 @@ int sim_pcibox_read(struct sim_box *b, uint32_t off, uint32_t *val)
 
 /* The dwords off .. off + 4 * (ndw - 1) of the box's function, all at or
  * above PB_CTR0 (the block a session reads its counters and controls
- * with): the PMON block 0xA0..0xF7 is put together in one pass (the
- * registers in place, everything between them 0), then the window copied;
- * dwords past the block read 0. */
-#define PB_END 0xF8u
+ * with): zeroed, then each register that falls in the window written in
+ * place (one unsigned compare each; nothing read back). */
 void sim_pcibox_read_block(const struct sim_box *b, uint32_t off, uint32_t *val, int ndw)
 {
 	const struct sim_kind *k = b->kind;
-	uint32_t tmp[(PB_END - PB_CTR0) / 4];
-	uint32_t end = off + 4u * (uint32_t)ndw, in = end < PB_END ? end : PB_END;
-	/* the whole block asked for (a session's read): put together in place */
-	uint32_t *img = off == PB_CTR0 && end == PB_END ? val : tmp;
+	uint32_t span = 4u * (uint32_t)ndw;
 
-	memset(img, 0, sizeof tmp);
+	for (int i = 0; i < ndw; i++)
+		val[i] = 0;
+#define PUT(o, v) do { uint32_t at_ = (o) - off; if (at_ < span) val[at_ / 4] = (uint32_t)(v); } while (0)
 	for (int i = 0; i < k->nctr; i++) {
-		img[2 * i] = (uint32_t)b->ctr[i].val;
-		img[2 * i + 1] = (uint32_t)(b->ctr[i].val >> 32);
-		img[(PB_CTL0 - PB_CTR0) / 4 + i] = (uint32_t)b->ctr[i].ctl;
+		uint64_t v = b->ctr[i].val;
+		PUT(PB_CTR0 + 8u * (uint32_t)i, v);
+		PUT(PB_CTR0 + 8u * (uint32_t)i + 4, v >> 32);
+		PUT(PB_CTL0 + 4u * (uint32_t)i, b->ctr[i].ctl);
 	}
 	if (k->has_fixed) {
-		img[(PB_FIXED_CTR - PB_CTR0) / 4] = (uint32_t)b->fixed.val;
-		img[(PB_FIXED_CTR - PB_CTR0) / 4 + 1] = (uint32_t)(b->fixed.val >> 32);
-		img[(PB_FIXED_CTL - PB_CTR0) / 4] = (uint32_t)b->fixed.ctl;
+		PUT(PB_FIXED_CTR, b->fixed.val);
+		PUT(PB_FIXED_CTR + 4, b->fixed.val >> 32);
+		PUT(PB_FIXED_CTL, b->fixed.ctl);
 	}
-	if (img == val)
-		return;
-	if (off < in)
-		memcpy(val, &img[(off - PB_CTR0) / 4], in - off);
-	if (end > PB_END)
-		memset(&val[off < PB_END ? (PB_END - off) / 4 : 0], 0, end - (off > PB_END ? off : PB_END));
+#undef PUT
 }
 
 static void write_half(struct pmon_sim *sim, struct sim_box *b, int i, uint32_t off,
