@@ -101,7 +101,13 @@ static int op_read_batch(struct pmon_access *a, const struct pmon_read_req *req,
 		uint64_t v = 0;
 
 		if (q->ndw > 0) {
-			rc = block(sim, q->d, q->off, q->dw, q->ndw);
+			const struct sim_box *b;
+			if (!sim->log_cap && (b = sim_pci_pmon_block(sim, q->d, q->off, q->ndw))) {
+				sim_pcibox_read_block(b, q->off, q->dw, q->ndw);
+				sim->log_total += (size_t)q->ndw;
+			} else {
+				rc = block(sim, q->d, q->off, q->dw, q->ndw);
+			}
 			continue;
 		}
 		const struct sim_ctr *c;

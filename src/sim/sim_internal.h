@@ -422,6 +422,11 @@ int sim_pcibox_write(struct pmon_sim *sim, struct sim_box *b, uint32_t off, uint
 /* ndw dwords from off, all at or above the counters (0xA0): the PMON block. */
 #define SIM_PCIBOX_BLOCK 0xA0u
 void sim_pcibox_read_block(const struct sim_box *b, uint32_t off, uint32_t *val, int ndw);
+/* The PMON box whose PMON register block holds the ndw dwords from off of
+ * function d (all at or above the counters, within the function's 4 KiB),
+ * NULL when they are not such a block: sim_pcibox_read_block serves it. */
+const struct sim_box *sim_pci_pmon_block(struct pmon_sim *sim, pmon_pci_addr_t d, uint32_t off,
+					 int ndw);
 /* A block read of ndw dwords, each what sim_pci_read gives: 0, or the
  * first dword's failure; *tried: the dwords accessed, the failed one
  * included. */

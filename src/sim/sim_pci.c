@@ -133,17 +133,29 @@ int sim_pci_read(struct pmon_sim *sim, pmon_pci_addr_t d, uint32_t off, uint32_t
 	return 0;                             /* undefined offsets read 0 */
 }
 
+const struct sim_box *sim_pci_pmon_block(struct pmon_sim *sim, pmon_pci_addr_t d, uint32_t off,
+					 int ndw)
+{
+	struct sim_socket *s = NULL;
+	const struct fn_def *f;
+
+	if (off < SIM_PCIBOX_BLOCK || (off & 3) || off > 0xFFC || ndw <= 0 ||
+	    (uint32_t)ndw > (0x1000 - off) / 4 || !(f = lookup(sim, d, &s)) ||
+	    f->type == FN_UBOX || f->type == FN_QPI_MM)
+		return NULL;
+	return fn_box(s, f);
+}
+
 /* One lookup for the whole block; the PMON register block of a PMON box
  * is put together in one step (sim_pcibox_read_block), anything else read
  * dword by dword. */
 int sim_pci_read_block(struct pmon_sim *sim, pmon_pci_addr_t d, uint32_t off, uint32_t *val,
 		       int ndw, int *tried)
 {
-	struct sim_socket *s = NULL;
-	const struct fn_def *f = lookup(sim, d, &s);
-	if (f && f->type != FN_UBOX && f->type != FN_QPI_MM && off >= SIM_PCIBOX_BLOCK &&
-	    !(off & 3) && off <= 0xFFC && (uint32_t)ndw <= (0x1000 - off) / 4) {
-		sim_pcibox_read_block(fn_box(s, f), off, val, ndw);
+	const struct sim_box *b = sim_pci_pmon_block(sim, d, off, ndw);
+
+	if (b) {
+		sim_pcibox_read_block(b, off, val, ndw);
 		*tried = ndw;
 		return 0;
 	}
