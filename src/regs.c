@@ -159,17 +159,27 @@ int pmon_reg_read(struct pmon_machine *m, const struct pmon_box_regs *r,
 
 /* ------------------------------------------------------------ read plans */
 
+/* arr (n items of size bytes, room for *cap) with room for one more: arr
+ * itself, or a copy with twice the room (*cap updated); NULL when out of
+ * memory (arr untouched). */
+static void *room(void *arr, int *cap, int n, size_t size)
+{
+	if (n < *cap)
+		return arr;
+	int c = *cap ? 2 * *cap : 8;
+	void *na = realloc(arr, size * (size_t)c);
+	if (na)
+		*cap = c;
+	return na;
+}
+
 static struct pmon_plan_block *plan_block(struct pmon_reg_plan *p, const struct pmon_box_regs *r,
 					  uint32_t first, uint32_t end)
 {
-	if (p->nblk == p->capblk) {
-		int cap = p->capblk ? 2 * p->capblk : 8;
-		struct pmon_plan_block *nb = realloc(p->blk, sizeof(*nb) * (size_t)cap);
-		if (!nb)
-			return NULL;
-		p->blk = nb;
-		p->capblk = cap;
-	}
+	struct pmon_plan_block *nb = room(p->blk, &p->capblk, p->nblk, sizeof(*nb));
+	if (!nb)
+		return NULL;
+	p->blk = nb;
 	struct pmon_plan_block *b = &p->blk[p->nblk++];
 	memset(b, 0, sizeof(*b));
 	b->r = r;
@@ -181,14 +191,10 @@ static struct pmon_plan_block *plan_block(struct pmon_reg_plan *p, const struct 
 static int plan_msr(struct pmon_reg_plan *p, const struct pmon_box_regs *r, enum pmon_reg_kind k,
 		    int idx, uint64_t *val)
 {
-	if (p->nmsr == p->capmsr) {
-		int cap = p->capmsr ? 2 * p->capmsr : 16;
-		struct pmon_plan_msr *nm = realloc(p->msr, sizeof(*nm) * (size_t)cap);
-		if (!nm)
-			return PMON_ENOMEM;
-		p->msr = nm;
-		p->capmsr = cap;
-	}
+	struct pmon_plan_msr *nm = room(p->msr, &p->capmsr, p->nmsr, sizeof(*nm));
+	if (!nm)
+		return PMON_ENOMEM;
+	p->msr = nm;
 	struct pmon_plan_msr *x = &p->msr[p->nmsr++];
 	memset(x, 0, sizeof(*x));
 	x->r = r;
