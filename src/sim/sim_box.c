@@ -70,6 +70,7 @@ void sim_box_init(struct sim_box *b, const struct sim_kind *k, int socket, int i
 {
 	memset(b, 0, sizeof *b);
 	b->kind = k;
+	b->pq.cpu = -1;
 	b->socket = socket;
 	b->inst = inst;
 	for (int i = 0; i < 4; i++)

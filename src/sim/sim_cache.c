@@ -84,6 +84,7 @@ int sim_hier_init(struct pmon_sim *sim)
 		t->sock = c / (sh->cores * sh->threads);
 		t->gcore = c / sh->threads;
 		t->lcore = t->gcore % sh->cores;
+		t->pq.cpu = c;
 	}
 	sim->pcore = calloc((size_t)ncores, sizeof *sim->pcore);
 	if (!sim->pcore)

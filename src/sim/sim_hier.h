@@ -72,8 +72,8 @@ static inline struct sim_set cache_set(const struct sim_cache *c, uint64_t line)
 
 /* The hot paths are compiled twice: for the default way counts (8-way
  * L1/L2, 20-way LLC) as constants, where the layout offsets fold and the
- * set loops unroll, and for any other count.  SIM_W(n, w): the constant n
- * when w == n, else w, in a caller written once for both. */
+ * set loops unroll, and for any other count: the way counts are the hot
+ * functions' arguments, constants in the one copy, variables in the other. */
 #define SIM_HOT static inline __attribute__((always_inline))
 #define SIM_L1W 8
 #define SIM_L2W 8

@@ -144,12 +144,13 @@ struct sim_pend {
 };
 struct sim_pendq {
 	struct sim_pendq *next;   /* on sim->pend while it holds events */
+	int cpu;                  /* owner: the CPU whose offcore responses it holds, -1 a box */
 	uint16_t used;            /* slots holding an event; nonzero: on sim->pend */
 	struct sim_pend e[SIM_NPEND];
 };
 
 struct sim_box {
-	struct sim_pendq pq;        /* first: a queue's owner is found from it */
+	struct sim_pendq pq;        /* first: a box's queue converts to the box */
 	const struct sim_kind *kind;
 	int socket, inst;
 	uint8_t frz_en, frz;
@@ -237,7 +238,7 @@ struct sim_socket {
  * Sandy Bridge with HT, unlike Nehalem/Westmere where a core's threads share
  * them). */
 struct sim_thread {
-	struct sim_pendq pq;        /* first: queued offcore responses */
+	struct sim_pendq pq;        /* queued offcore responses (pq.cpu: this CPU) */
 	struct sim_ctr pmc[4], fixed[3];
 	uint64_t fixed_ctrl, global_ctrl, global_status;
 	uint64_t rsp[2];        /* MSR_OFFCORE_RSP_0/1 */

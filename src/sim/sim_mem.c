@@ -330,6 +330,7 @@ int pmon_sim_flush_caches(pmon_sim_t *sim)
 		return PMON_EINVAL;
 	pthread_mutex_lock(&sim->lock);
 	sim_clock_take(sim);
+	sim->pend_direct = 0;                 /* many write-backs: queue them */
 	sim_flush(sim);
 	sim_pend_flush(sim);
 	pthread_mutex_unlock(&sim->lock);

@@ -3,11 +3,14 @@
  * several box events per access; matching each against a box's counters as
  * it happens costs more than the access's own modelling.  Instead each box
  * (and each CPU, for offcore responses) queues its distinct events with a
- * multiplicity, and sim_pend_flush matches each distinct event once, for n
- * events, before the traffic call returns.  Counting is additive and the
+ * multiplicity, and sim_pend_flush matches each distinct event with its
+ * count (once, or once more each time its slot is needed for another
+ * event), before the traffic call returns.  Counting is additive and the
  * counters' programming cannot change while a call holds the lock, so the
  * counts are exactly those of event-by-event matching.
  */
+#include <stddef.h>
+
 #include "sim_internal.h"
 
 /* An offcore response's key: request bits 15:0, supplier bits 30:16 (bit 16,
@@ -52,15 +55,14 @@ static void replay_box(struct sim_box *b, const struct sim_pend *e)
 	}
 }
 
+/* A box's queue is its first member: the queue converts to its box. */
+_Static_assert(offsetof(struct sim_box, pq) == 0, "a box's queue must be its first member");
+
 /* Match the events of one slot (or one event, not queued). */
 static void match(struct pmon_sim *sim, struct sim_pendq *q, const struct sim_pend *e)
 {
-	const char *p = (const char *)q, *cpus = (const char *)sim->cpu;
-
-	if (p >= cpus && p < (const char *)(sim->cpu + sim->ncpus))
-		sim_core_offcore_counted(sim, (int)((const struct sim_thread *)(const void *)q -
-						   sim->cpu),
-					 e->k & SIM_RSP_REQ_MASK, e->k & SUPPLIER_BITS,
+	if (q->cpu >= 0)
+		sim_core_offcore_counted(sim, q->cpu, e->k & SIM_RSP_REQ_MASK, e->k & SUPPLIER_BITS,
 					 e->k & ~(SIM_RSP_REQ_MASK | SUPPLIER_BITS), e->n);
 	else
 		replay_box((struct sim_box *)(void *)q, e);
