@@ -24,9 +24,10 @@ static void dgemm_work(struct vctx *c, int t, int n, struct kfeed *f, void *arg)
 	size_t blocks = d->n / BK, per = blocks / (size_t)n, extra = blocks % (size_t)n;
 	size_t b0 = per * (size_t)t + ((size_t)t < extra ? (size_t)t : extra);
 	size_t b1 = b0 + per + ((size_t)t < extra ? 1 : 0);
-	/* One panel at a time, all threads together: C's reuse distance is
-	 * then the whole of C whatever the threads' relative speed, and B's
-	 * panel is shared by both. */
+	/* One panel at a time, the threads meeting at the barrier between
+	 * panels: B's panel is shared by all.  Inside a panel the threads are
+	 * not in step, so C's reuse distance lies between a thread's own
+	 * rows and the whole of C (dgemm_expect). */
 	for (size_t kk = 0; kk < d->n; kk += BK) {
 		KCALL(c, dgemm_blocked, f, d->c, d->a, d->b, d->n, BK, kk, kk + BK, b0 * BK, b1 * BK);
 #pragma omp barrier
@@ -135,7 +136,7 @@ static int dgemm_one(struct vctx *c, size_t n)
 	    (rc = vwin_stop(c, &e, 1, arrs, 3, &t1)))
 		goto out_ev;
 
-	dgemm_expect(&c->g, n, BK, c->hw, &x);
+	dgemm_expect(&c->g, n, BK, c->nthreads, c->hw, &x);
 	snprintf(what, sizeof(what), "CAS_COUNT.RD s%d >= compulsory 3n^2", s);
 	vcheck_sum(c, &e, kname, what, "lines", rd, ch, 1, x.compulsory_rd,
 		   (struct vband){ 1, INFINITY, "every element of A, B and C is read at least once" });

@@ -132,23 +132,39 @@ struct vband slice_band(const struct vgeom *g, uint64_t lines, int hw)
  *   B: the panel's bk x n lines are used by every row; between two rows
  *      the nest touches the panel (8 bk n bytes) plus a row of C and A's
  *      segment per thread: reuse_b.  Fits: read once; else once per row.
- *   C: each line is read and written once per panel; between two panels
- *      the nest touches all of C plus A's and B's panels: reuse_c.  Fits:
- *      read once, written back once; else read and written once per panel.
- * "Fits" means at most a quarter of the LLC (few sets of a set-associative
- * cache overflow then, whatever the frames); "does not" means at least twice
- * it (no set keeps a line under LRU).  In between the band spans both. */
-void dgemm_expect(const struct vgeom *g, uint64_t n, uint64_t bk, int hw,
+ *   C: each line is read and written once per panel, by the thread that
+ *      owns its rows: reuse_c, reuse_c_min.  Fits: read once, written back
+ *      once; else read and written once per panel.
+ * C's reuse distance depends on the threads' relative speed.  The threads
+ * meet only at the barrier between panels: inside a panel one may run far
+ * ahead of another (on a loaded host a thread can be descheduled for a
+ * whole panel, and the emulated machine sees its batches of references
+ * whenever they come).  So between a thread's uses of one of its C lines in
+ * two panels the nest touches, whatever the timing:
+ *   its own rows of C (rows = its share of the n / bk row blocks, at least
+ *   floor(n / bk / threads) of them): 8 n rows bytes; its rows' segments of
+ *   A (the rows after the line in the first panel, before it in the next):
+ *   8 rows bk; at least one whole B panel: 8 bk n.  That is reuse_c_min.
+ * and at most, with every other thread's work of both panels in between,
+ * all of C plus A's and B's panels: reuse_c = 8 n^2 + 16 n bk.
+ * "Fits" means reuse_c at most a quarter of the LLC (few sets of a
+ * set-associative cache overflow then, whatever the frames); "does not"
+ * means reuse_c_min at least twice it (no set keeps a line under LRU).  In
+ * between the band spans both. */
+void dgemm_expect(const struct vgeom *g, uint64_t n, uint64_t bk, int threads, int hw,
 		  struct dgemm_expect *e)
 {
 	double nn = (double)n * (double)n / 8.0;     /* lines per matrix */
 	double panels = (double)n / (double)bk;
 	double llc = (double)g->llc_bytes;
+	uint64_t t = threads > 0 ? (uint64_t)threads : 1;
+	double rows = (double)(n / bk / t * bk);     /* the smallest thread's rows */
 
 	e->compulsory_rd = 3 * nn;
 	e->reuse_c = 8.0 * n * n + 16.0 * n * bk;
+	e->reuse_c_min = 8.0 * n * rows + 8.0 * rows * bk + 8.0 * bk * n;
 	e->reuse_b = 8.0 * bk * n + 2 * (8.0 * n + 8.0 * bk);
-	e->c_fits = e->reuse_c <= llc / 4 ? 1 : e->reuse_c >= 2 * llc ? 0 : -1;
+	e->c_fits = e->reuse_c <= llc / 4 ? 1 : e->reuse_c_min >= 2 * llc ? 0 : -1;
 	e->b_fits = e->reuse_b <= llc / 4 ? 1 : e->reuse_b >= 2 * llc ? 0 : -1;
 
 	double fc = e->c_fits == 0 ? panels : 1;
@@ -166,13 +182,14 @@ void dgemm_expect(const struct vgeom *g, uint64_t n, uint64_t bk, int hw,
 		e->why = "reuse distance between LLC/4 and 2 LLC: set conflicts decide; band spans both";
 	} else if (!hw) {
 		/* A fitting operand at <= a quarter of the LLC: a set overflows
-		 * only in a far Poisson tail; likewise an operand of >= 2 LLC
-		 * leaves a few sets with no more lines than ways, which keep
-		 * them. */
+		 * only in a far Poisson tail. */
 		e->hi = 1.01;
-		if (e->c_fits == 0 || e->b_fits == 0)
-			e->lo = 0.99;
 		e->why = "reuse distances vs LLC (<= LLC/4 or >= 2 LLC): model LRU exact; 1% for set overflow/underflow";
+	}
+	if (!hw && (e->c_fits == 0 || e->b_fits == 0)) {
+		/* An operand of >= 2 LLC leaves a few sets with no more lines
+		 * than ways, which keep theirs: slightly fewer misses. */
+		e->lo = 0.99;
 	}
 	if (hw) {
 		e->lo = 0.95;

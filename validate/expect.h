@@ -56,12 +56,15 @@ struct vband slice_band(const struct vgeom *g, uint64_t lines, int hw);
 struct dgemm_expect {
 	double compulsory_rd;    /* lines: A, B and C read once (3 n^2 * 8 / 64) */
 	double rd, wr;           /* lines read / written by the loop nest of kern_dgemm.c */
-	double reuse_c, reuse_b; /* bytes touched between two uses of a C / B line */
-	int c_fits, b_fits;      /* 1 fits (<= LLC/2), 0 does not (>= 2 LLC), -1 between */
+	double reuse_c, reuse_b; /* bytes touched between two uses of a C / B line (at most) */
+	double reuse_c_min;      /* bytes surely touched between two uses of a C line
+				    (threads run unsynchronised inside a panel) */
+	int c_fits, b_fits;      /* 1 fits (<= LLC/4), 0 does not (>= 2 LLC), -1 between */
 	double lo, hi;           /* band on rd and wr */
 	const char *why;
 };
-void dgemm_expect(const struct vgeom *g, uint64_t n, uint64_t bk, int hw,
+/* threads: kernel threads sharing the rows (each owns whole row blocks). */
+void dgemm_expect(const struct vgeom *g, uint64_t n, uint64_t bk, int threads, int hw,
 		  struct dgemm_expect *e);
 
 /* ------------------------------------------------------------------ clocks */

@@ -82,27 +82,66 @@ static void test_dgemm(void)
 	 * lies between LLC/4 and 2 LLC: the band spans C read once (3 reads a
 	 * line of a matrix) to once per panel (1 + 1 + 16).  B's panel (512
 	 * KiB + rows) fits.  Lines per matrix 1024^2 / 8 = 131072. */
-	dgemm_expect(&g, 1024, 64, 0, &e);
+	dgemm_expect(&g, 1024, 64, 2, 0, &e);
 	CHECK(e.c_fits == -1 && e.b_fits == 1, "1024: c %d b %d", e.c_fits, e.b_fits);
 	CHECK(e.rd == 3 * 131072.0 && e.wr == 131072.0 && e.compulsory_rd == 3 * 131072.0,
 	      "1024: rd %g wr %g", e.rd, e.wr);
 	CHECK(fabs(e.hi - 18.0 / 3) < 1e-12, "1024: band up to %g", e.hi);
 	/* n = 448: C 1.53 MiB + 0.44 MiB <= 5 MiB fits: every operand once. */
-	dgemm_expect(&g, 448, 64, 0, &e);
+	dgemm_expect(&g, 448, 64, 2, 0, &e);
 	CHECK(e.c_fits == 1 && e.b_fits == 1 && e.rd == 3 * 448.0 * 448 / 8 && e.hi == 1.01,
 	      "448 fits: rd %g hi %g", e.rd, e.hi);
-	/* 2 MiB LLC, n = 704: C is 3.78 MiB + 0.69 MiB of panels >= 4 MiB: C read
-	 * and written once per panel (11 panels); B's panel (352 KiB + rows)
-	 * fits.  Lines per matrix 704^2 / 8 = 61952. */
+	/* 2 MiB LLC, n = 704, one thread: C is 3.78 MiB + 0.69 MiB of panels
+	 * >= 4 MiB: C read and written once per panel (11 panels); B's panel
+	 * (352 KiB + rows) fits.  Lines per matrix 704^2 / 8 = 61952. */
 	g.llc_bytes = 2u << 20;
-	dgemm_expect(&g, 704, 64, 0, &e);
+	dgemm_expect(&g, 704, 64, 1, 0, &e);
 	CHECK(e.c_fits == 0 && e.b_fits == 1, "704 on 2 MiB: c %d b %d", e.c_fits, e.b_fits);
 	CHECK(e.rd == 61952.0 * (1 + 1 + 11) && e.wr == 61952.0 * 11, "704: rd %g wr %g", e.rd, e.wr);
 	CHECK(e.lo == 0.99 && e.hi == 1.01, "704: band %g..%g", e.lo, e.hi);
+	/* The same with two threads: each owns 5 of the 11 row blocks at
+	 * least (320 rows), and inside a panel one thread may run ahead of the
+	 * other, so between two uses of a C line only its own thread's work is
+	 * sure to come: 8 x 704 x 320 (its C rows) + 8 x 320 x 64 (its rows of
+	 * A's panels) + 8 x 64 x 704 (a B panel) = 2326528 bytes < 4 MiB.  Not
+	 * sure to miss: the band spans 1 + 1 + 1 to 1 + 1 + 11. */
+	dgemm_expect(&g, 704, 64, 2, 0, &e);
+	CHECK(e.reuse_c_min == 2326528.0 && e.c_fits == -1, "704, 2 threads: min %g c %d",
+	      e.reuse_c_min, e.c_fits);
+	CHECK(e.wr == 61952.0 && e.lo == 1 && fabs(e.hi - 13.0 / 3) < 1e-12,
+	      "704, 2 threads: wr %g band %g..%g", e.wr, e.lo, e.hi);
 	/* n = 384 on 2 MiB: C 1.125 MiB + 0.375 MiB = 1.5 MiB, between 0.5 and 4
 	 * MiB: the band spans 1 + 1 + 1 to 1 + 1 + 6 panels. */
-	dgemm_expect(&g, 384, 64, 0, &e);
+	dgemm_expect(&g, 384, 64, 2, 0, &e);
 	CHECK(e.c_fits == -1 && fabs(e.hi - 8.0 / 3) < 1e-12, "384: band up to %g", e.hi);
+
+	/* The suite's test shape: 512 KiB LLC, n = 384 (C 1.125 MiB), 2
+	 * threads of 3 row blocks (192 rows) each.  All of C between two
+	 * uses would be 1179648 + 16 x 384 x 64 = 1572864 bytes >= 1 MiB, but
+	 * only the thread's own work is sure to come: 8 x 384 x 192 + 8 x 192
+	 * x 64 + 8 x 64 x 384 = 884736 bytes < 1 MiB.  A C line may then stay
+	 * in the LLC from one panel to the next (a set that gets fewer than 20
+	 * other lines meanwhile): fewer than 6 write-backs a line are possible,
+	 * so the lower bound is one write a line (18432 lines), not six. */
+	g.llc_bytes = 512u << 10;
+	dgemm_expect(&g, 384, 64, 2, 0, &e);
+	CHECK(e.reuse_c == 1572864.0 && e.reuse_c_min == 884736.0 && e.c_fits == -1,
+	      "384 on 512 KiB, 2 threads: reuse %g min %g c %d", e.reuse_c, e.reuse_c_min,
+	      e.c_fits);
+	CHECK(e.wr == 18432.0 && e.lo == 1 && e.wr * e.hi >= 18432.0 * 6,
+	      "384 on 512 KiB, 2 threads: wr %g band %g..%g", e.wr, e.lo, e.hi);
+	/* One thread: its own work is all of C: sure to miss (>= 2 LLC),
+	 * written once per panel (6), 1% below for sets that underflow. */
+	dgemm_expect(&g, 384, 64, 1, 0, &e);
+	CHECK(e.c_fits == 0 && e.wr == 18432.0 * 6 && e.lo == 0.99,
+	      "384 on 512 KiB, 1 thread: c %d wr %g lo %g", e.c_fits, e.wr, e.lo);
+	/* n = 512, 2 threads of 256 rows: 8 x 512 x 256 + 8 x 256 x 64 + 8 x
+	 * 64 x 512 = 1441792 bytes >= 1 MiB: written once per panel (8) by
+	 * any timing of the threads; 32768 lines per matrix. */
+	dgemm_expect(&g, 512, 64, 2, 0, &e);
+	CHECK(e.reuse_c_min == 1441792.0 && e.c_fits == 0 && e.wr == 32768.0 * 8 &&
+	      e.lo == 0.99, "512 on 512 KiB, 2 threads: min %g c %d wr %g lo %g",
+	      e.reuse_c_min, e.c_fits, e.wr, e.lo);
 }
 
 static void test_checks(void)
