@@ -143,7 +143,7 @@ static int dgemm_one(struct vctx *c, size_t n)
 	snprintf(what, sizeof(what), "CAS_COUNT.RD s%d nest formula", s);
 	vcheck_sum(c, &e, kname, what, "lines", rd, ch, 1, x.rd, (struct vband){ x.lo, x.hi, x.why });
 	snprintf(what, sizeof(what), "CAS_COUNT.WR s%d nest formula", s);
-	vcheck_sum(c, &e, kname, what, "lines", wr, ch, 1, x.wr, (struct vband){ x.lo, x.hi, x.why });
+	vcheck_sum(c, &e, kname, what, "lines", wr, ch, 1, x.wr, (struct vband){ x.lo, x.wr_hi, x.why });
 	vprogress(c, "  %-24s %5.2f s  (n=%zu, %.1f MiB of matrices = %.2f x LLC, C %s, %.2f GFLOP/s%s)\n",
 		  kname, (vnow_ns() - w0) * 1e-9, n, 3.0 * n * n * 8 / 1048576, 3.0 * n * n * 8 / c->g.llc_bytes,
 		  x.c_fits == 1 ? "fits" : x.c_fits == 0 ? "re-read per panel" : "borderline",

@@ -173,17 +173,21 @@ void dgemm_expect(const struct vgeom *g, uint64_t n, uint64_t bk, int threads, i
 	e->wr = nn * fc;
 	e->lo = 1;
 	e->hi = 1;
+	e->wr_hi = 1;
 	e->why = "reuse distances vs LLC: each operand read once, or once per panel/row";
 	if (e->c_fits < 0 || e->b_fits < 0) {
 		/* Between the bounds: band from "fits" to "does not". */
 		double fc1 = e->c_fits < 0 ? panels : fc;
 		double fb1 = e->b_fits < 0 ? (double)n : fb;
 		e->hi = nn * (1 + fb1 + fc1) / e->rd;
+		/* writes are C's alone: once, up to once a panel */
+		e->wr_hi = e->c_fits < 0 ? fc1 / fc : !hw ? 1.01 : 1;
 		e->why = "reuse distance between LLC/4 and 2 LLC: set conflicts decide; band spans both";
 	} else if (!hw) {
 		/* A fitting operand at <= a quarter of the LLC: a set overflows
 		 * only in a far Poisson tail. */
 		e->hi = 1.01;
+		e->wr_hi = 1.01;
 		e->why = "reuse distances vs LLC (<= LLC/4 or >= 2 LLC): model LRU exact; 1% for set overflow/underflow";
 	}
 	if (!hw && (e->c_fits == 0 || e->b_fits == 0)) {
@@ -194,6 +198,7 @@ void dgemm_expect(const struct vgeom *g, uint64_t n, uint64_t bk, int threads, i
 	if (hw) {
 		e->lo = 0.95;
 		e->hi = e->hi * 1.25;
+		e->wr_hi = e->wr_hi * 1.25;
 		e->why = "silicon: prefetchers and non-LRU replacement move traffic around the formula";
 	}
 }

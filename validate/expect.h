@@ -60,7 +60,8 @@ struct dgemm_expect {
 	double reuse_c_min;      /* bytes surely touched between two uses of a C line
 				    (threads run unsynchronised inside a panel) */
 	int c_fits, b_fits;      /* 1 fits (<= LLC/4), 0 does not (>= 2 LLC), -1 between */
-	double lo, hi;           /* band on rd and wr */
+	double lo, hi;           /* band on rd (lo also on wr) */
+	double wr_hi;            /* upper end of the band on wr (C's write-backs alone) */
 	const char *why;
 };
 /* threads: kernel threads sharing the rows (each owns whole row blocks). */

@@ -140,9 +140,9 @@ int main(void)
 		      (unsigned long long)s, (unsigned long long)wr);
 		CHECK(wr >= nn, "order %llu: %llu writes, every line at least once",
 		      (unsigned long long)s, (unsigned long long)wr);
-		CHECK(wr >= x.wr * x.lo && wr <= x.wr * x.hi,
+		CHECK(wr >= x.wr * x.lo && wr <= x.wr * x.wr_hi,
 		      "order %llu: %llu writes within dgemm_expect's band %g..%g",
-		      (unsigned long long)s, (unsigned long long)wr, x.wr * x.lo, x.wr * x.hi);
+		      (unsigned long long)s, (unsigned long long)wr, x.wr * x.lo, x.wr * x.wr_hi);
 		/* A and B are read at least once, C once a panel, except that
 		 * a line kept across a boundary is read again one time fewer,
 		 * as it is written back one time fewer: the reads fall below
