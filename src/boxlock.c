@@ -83,12 +83,17 @@ static int mkdir_p(const char *dir)
 	return mkdir(tmp, 0755) && errno != EEXIST ? -1 : 0;
 }
 
-int pmon_run_open(const char *dir, const char *path)
+int pmon_run_open(const char *dir, const char *path, const char *what, char *why, size_t len)
 {
 	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0 && errno == ENOENT && mkdir_p(dir) == 0)
 		fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	return fd;
+	if (fd >= 0)
+		return fd;
+	int e = errno;
+	return pmon_why(why, len, e == EACCES || e == EPERM || e == EROFS ? PMON_EPERM : PMON_EIO,
+			"cannot %s %s (%s): pmon needs a writable run directory (set PMON_RUN_DIR)",
+			what, path, strerror(e));
 }
 
 static long read_pid(int fd)
@@ -109,13 +114,9 @@ static int try_lock(struct pmon_boxlocks *L, const char *name, int *fdp, long *h
 	char path[PATH_MAX + 96];
 	struct stat a, b;
 	lock_path(L, name, path, sizeof(path));
-	int fd = pmon_run_open(L->dir, path);
-	if (fd < 0) {
-		int e = errno;
-		return pmon_why(why, len, e == EACCES || e == EPERM || e == EROFS ? PMON_EPERM : PMON_EIO,
-				"cannot create the lock file %s (%s): pmon needs a writable run "
-				"directory (set PMON_RUN_DIR)", path, strerror(e));
-	}
+	int fd = pmon_run_open(L->dir, path, "create the lock file", why, len);
+	if (fd < 0)
+		return fd;
 	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 1 };
 	if (fcntl(fd, F_OFD_SETLK, &fl) != 0) {
 		int e = errno;

@@ -47,8 +47,10 @@ void pmon_run_dir(char *buf, size_t len);
 
 /* Open (creating) a file of the run directory dir for reading and writing,
  * creating dir and its missing parents first when they are missing.  The
- * fd (close-on-exec), or -1 with errno. */
-int pmon_run_open(const char *dir, const char *path);
+ * fd (close-on-exec), or a negative PMON code (PMON_EPERM when the
+ * directory is not writable, else PMON_EIO) with why saying "cannot <what>
+ * <path> (<reason>)" and how to choose another run directory. */
+int pmon_run_open(const char *dir, const char *path, const char *what, char *why, size_t len);
 
 /* The lock name of a box: "socket<S>.<pmu>" (cpu < 0) or "cpu<N>.<pmu>". */
 void pmon_boxlock_name(char *buf, size_t len, const char *pmu, int socket, int cpu);

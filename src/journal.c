@@ -45,13 +45,9 @@ static int jlock(const char *dir, int socket, char *why, size_t len)
 {
 	char path[PATH_MAX + 64];
 	jpath(path, sizeof(path), dir, socket, ".lock");
-	int fd = pmon_run_open(dir, path);
-	if (fd < 0) {
-		int e = errno;
-		return pmon_why(why, len, e == EACCES || e == EPERM || e == EROFS ? PMON_EPERM : PMON_EIO,
-				"cannot open the journal lock %s (%s): pmon needs a writable run "
-				"directory (set PMON_RUN_DIR)", path, strerror(e));
-	}
+	int fd = pmon_run_open(dir, path, "open the journal lock", why, len);
+	if (fd < 0)
+		return fd;
 	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0 };
 	int rc;
 	while ((rc = fcntl(fd, F_OFD_SETLKW, &fl)) != 0 && errno == EINTR)
