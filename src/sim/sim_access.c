@@ -55,23 +55,20 @@ static int op_msr_read(struct pmon_access *a, int cpu, uint32_t msr, uint64_t *v
 	return rc;
 }
 
-/* The dwords of a block read, the machine held: at once (sim_pci_read_block)
- * with the log off, each dword still counted; dword by dword, each served
- * and logged on its own, with it on.  A failed block reads 0 throughout. */
-static int block(struct pmon_sim *sim, pmon_pci_addr_t d, uint32_t off, uint32_t *val, int ndw)
+/* The dwords of a block read, the machine held.  With the log off, a PMON
+ * box's register block is put together at once (sim_pcibox_read_block),
+ * each dword still counted; anything else, and everything with the log on,
+ * is served (and logged) dword by dword.  A failed block reads 0 throughout. */
+static inline int block(struct pmon_sim *sim, pmon_pci_addr_t d, uint32_t off, uint32_t *val,
+			int ndw)
 {
+	const struct sim_box *b;
 	int rc = 0;
 
-	if (!sim->log_cap) {
-		int tried = 0;
-
-		sim->cur.op = PMON_SIM_PCI_READ;
-		sim->why[0] = '\0';
-		rc = sim_pci_read_block(sim, d, off, val, ndw, &tried);
-		sim->log_total += (size_t)tried;
-		if (rc)
-			memset(val, 0, 4u * (size_t)ndw);
-		return rc;
+	if (!sim->log_cap && (b = sim_pci_pmon_block(sim, d, off, ndw))) {
+		sim_pcibox_read_block(b, off, val, ndw);
+		sim->log_total += (size_t)ndw;
+		return 0;
 	}
 	for (int i = 0; i < ndw && !rc; i++) {
 		uint32_t v = 0;
@@ -101,13 +98,7 @@ static int op_read_batch(struct pmon_access *a, const struct pmon_read_req *req,
 		uint64_t v = 0;
 
 		if (q->ndw > 0) {
-			const struct sim_box *b;
-			if (!sim->log_cap && (b = sim_pci_pmon_block(sim, q->d, q->off, q->ndw))) {
-				sim_pcibox_read_block(b, q->off, q->dw, q->ndw);
-				sim->log_total += (size_t)q->ndw;
-			} else {
-				rc = block(sim, q->d, q->off, q->dw, q->ndw);
-			}
+			rc = block(sim, q->d, q->off, q->dw, q->ndw);
 			continue;
 		}
 		const struct sim_ctr *c;

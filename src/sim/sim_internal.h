@@ -428,11 +428,6 @@ void sim_pcibox_read_block(const struct sim_box *b, uint32_t off, uint32_t *val,
  * NULL when they are not such a block: sim_pcibox_read_block serves it. */
 const struct sim_box *sim_pci_pmon_block(struct pmon_sim *sim, pmon_pci_addr_t d, uint32_t off,
 					 int ndw);
-/* A block read of ndw dwords, each what sim_pci_read gives: 0, or the
- * first dword's failure; *tried: the dwords accessed, the failed one
- * included. */
-int sim_pci_read_block(struct pmon_sim *sim, pmon_pci_addr_t d, uint32_t off, uint32_t *val,
-		       int ndw, int *tried);
 /* Box-specific PCI registers (return 1 if off is one of them). */
 int sim_ubox_pci_read(struct pmon_sim *sim, struct sim_socket *s, uint32_t off, uint32_t *val);
 int sim_ha_read(struct sim_box *b, uint32_t off, uint32_t *val);

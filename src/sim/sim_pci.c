@@ -146,30 +146,6 @@ const struct sim_box *sim_pci_pmon_block(struct pmon_sim *sim, pmon_pci_addr_t d
 	return fn_box(s, f);
 }
 
-/* One lookup for the whole block; the PMON register block of a PMON box
- * is put together in one step (sim_pcibox_read_block), anything else read
- * dword by dword. */
-int sim_pci_read_block(struct pmon_sim *sim, pmon_pci_addr_t d, uint32_t off, uint32_t *val,
-		       int ndw, int *tried)
-{
-	const struct sim_box *b = sim_pci_pmon_block(sim, d, off, ndw);
-
-	if (b) {
-		sim_pcibox_read_block(b, off, val, ndw);
-		*tried = ndw;
-		return 0;
-	}
-	for (int i = 0; i < ndw; i++) {
-		int rc = sim_pci_read(sim, d, off + 4u * (uint32_t)i, &val[i]);
-		if (rc) {
-			*tried = i + 1;
-			return rc;
-		}
-	}
-	*tried = ndw;
-	return 0;
-}
-
 int sim_pci_write(struct pmon_sim *sim, pmon_pci_addr_t d, uint32_t off, uint32_t val)
 {
 	struct sim_socket *s = NULL;
