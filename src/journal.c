@@ -141,6 +141,21 @@ static int store(const char *dir, int socket, const struct pmon_journal_entry *e
 	return PMON_OK;
 }
 
+/* The journal of socket, locked (*fd) and read (*cur, *n: entries the
+ * caller frees): 0, or a negative code with nothing held (*cur NULL, *n 0). */
+static int open_locked(const char *dir, int socket, int *fd, struct pmon_journal_entry **cur,
+		       int *n, char *why, size_t len)
+{
+	*cur = NULL;
+	*n = 0;
+	if ((*fd = jlock(dir, socket, why, len)) < 0)
+		return *fd;
+	int rc = load(dir, socket, cur, n, why, len);
+	if (rc)
+		close(*fd);
+	return rc;
+}
+
 static int same(const struct pmon_journal_entry *a, const struct pmon_journal_entry *b)
 {
 	return !strcmp(a->box, b->box) && a->cpu == b->cpu && a->kind == b->kind && a->idx == b->idx;
@@ -149,26 +164,23 @@ static int same(const struct pmon_journal_entry *a, const struct pmon_journal_en
 int pmon_journal_add(const char *dir, int socket, const struct pmon_journal_entry *e, int n,
 		     char *why, size_t len)
 {
-	int fd = jlock(dir, socket, why, len);
-	if (fd < 0)
-		return fd;
 	struct pmon_journal_entry *cur;
-	int ncur, rc = load(dir, socket, &cur, &ncur, why, len);
-	if (rc == PMON_OK) {
-		struct pmon_journal_entry *all = realloc(cur, sizeof(*all) * (size_t)(ncur + n + 1));
-		if (!all) {
-			rc = pmon_why(why, len, PMON_ENOMEM, "out of memory");
-		} else {
-			cur = all;
-			for (int i = 0; i < n; i++) {
-				int dup = 0;
-				for (int j = 0; j < ncur && !dup; j++)
-					dup = same(&cur[j], &e[i]);
-				if (!dup)
-					cur[ncur++] = e[i];
-			}
-			rc = store(dir, socket, cur, ncur, why, len);
+	int fd, ncur, rc = open_locked(dir, socket, &fd, &cur, &ncur, why, len);
+	if (rc)
+		return rc;
+	struct pmon_journal_entry *all = realloc(cur, sizeof(*all) * (size_t)(ncur + n + 1));
+	if (!all) {
+		rc = pmon_why(why, len, PMON_ENOMEM, "out of memory");
+	} else {
+		cur = all;
+		for (int i = 0; i < n; i++) {
+			int dup = 0;
+			for (int j = 0; j < ncur && !dup; j++)
+				dup = same(&cur[j], &e[i]);
+			if (!dup)
+				cur[ncur++] = e[i];
 		}
+		rc = store(dir, socket, cur, ncur, why, len);
 	}
 	free(cur);
 	close(fd);
@@ -177,19 +189,15 @@ int pmon_journal_add(const char *dir, int socket, const struct pmon_journal_entr
 
 int pmon_journal_drop(const char *dir, int socket, const char *box, int cpu, char *why, size_t len)
 {
-	int fd = jlock(dir, socket, why, len);
-	if (fd < 0)
-		return fd;
 	struct pmon_journal_entry *cur;
-	int ncur, rc = load(dir, socket, &cur, &ncur, why, len);
-	if (rc == PMON_OK) {
-		int k = 0;
-		for (int i = 0; i < ncur; i++)
-			if (strcmp(cur[i].box, box) || cur[i].cpu != cpu)
-				cur[k++] = cur[i];
-		if (k != ncur)
-			rc = store(dir, socket, cur, k, why, len);
-	}
+	int fd, ncur, rc = open_locked(dir, socket, &fd, &cur, &ncur, why, len), k = 0;
+	if (rc)
+		return rc;
+	for (int i = 0; i < ncur; i++)
+		if (strcmp(cur[i].box, box) || cur[i].cpu != cpu)
+			cur[k++] = cur[i];
+	if (k != ncur)
+		rc = store(dir, socket, cur, k, why, len);
 	free(cur);
 	close(fd);
 	return rc;
@@ -198,13 +206,8 @@ int pmon_journal_drop(const char *dir, int socket, const char *box, int cpu, cha
 int pmon_journal_load(const char *dir, int socket, struct pmon_journal_entry **e, int *n,
 		      char *why, size_t len)
 {
-	int fd = jlock(dir, socket, why, len);
-	if (fd < 0) {
-		*e = NULL;
-		*n = 0;
-		return fd;
-	}
-	int rc = load(dir, socket, e, n, why, len);
-	close(fd);
+	int fd, rc = open_locked(dir, socket, &fd, e, n, why, len);
+	if (!rc)
+		close(fd);
 	return rc;
 }
