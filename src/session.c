@@ -281,14 +281,24 @@ static pmon_session_t *session_at(const pmon_session_t *s, int i)
 	return pmon_registry_item(&s->m->sessions, i);
 }
 
+/* The next running session other than s after registry index *o (start
+ * with *o = -1), NULL after the last.  Caller holds the registry lock. */
+static pmon_session_t *next_other(const pmon_session_t *s, int *o)
+{
+	while (++*o < pmon_registry_count(&s->m->sessions)) {
+		pmon_session_t *x = session_at(s, *o);
+		if (x != s && x->running)
+			return x;
+	}
+	return NULL;
+}
+
 /* The box of another running session that is bx's box and uses its filter
  * register r, or NULL.  Caller holds the registry lock. */
 static struct sess_box *filter_user(pmon_session_t *s, const struct sess_box *bx, int r)
 {
-	for (int o = 0; o < pmon_registry_count(&s->m->sessions); o++) {
-		pmon_session_t *x = session_at(s, o);
-		if (x == s || !x->running)
-			continue;
+	pmon_session_t *x;
+	for (int o = -1; (x = next_other(s, &o));) {
 		for (int b = 0; b < x->nboxes; b++)
 			if (same_box(&x->boxes[b].regs, &bx->regs) && uses_filter(x, b, r))
 				return &x->boxes[b];
@@ -476,10 +486,8 @@ static uint64_t filter_mask(const pmon_session_t *s, int b, int r)
 static uint64_t others_filter(pmon_session_t *s, const struct sess_box *bx, int r)
 {
 	uint64_t v = 0;
-	for (int o = 0; o < pmon_registry_count(&s->m->sessions); o++) {
-		pmon_session_t *x = session_at(s, o);
-		if (x == s || !x->running)
-			continue;
+	pmon_session_t *x;
+	for (int o = -1; (x = next_other(s, &o));) {
 		for (int b = 0; b < x->nboxes; b++) {
 			if (!same_box(&x->boxes[b].regs, &bx->regs) || !uses_filter(x, b, r))
 				continue;
@@ -572,20 +580,17 @@ static int prepare(pmon_session_t *s)
 
 	/* shared filters against the sessions already running; offcore events
 	 * take an RSP register the others leave free (rsp.h) */
-	int nothers = pmon_registry_count(&s->m->sessions), total = s->n;
-	for (int o = 0; o < nothers; o++)
-		if (session_at(s, o) != s && session_at(s, o)->running)
-			total += session_at(s, o)->n;
+	int total = s->n;
+	const pmon_session_t *x;
+	for (int o = -1; (x = next_other(s, &o));)
+		total += x->n;
 	pmon_encoding_t *all = malloc(sizeof(*all) * (size_t)total);
 	if (!all)
 		return pmon_why(s->err, sizeof(s->err), PMON_ENOMEM, "out of memory");
 	int k = 0;
-	for (int o = 0; o < nothers; o++) {
-		const pmon_session_t *x = session_at(s, o);
-		if (x != s && x->running)
-			for (int i = 0; i < x->n; i++)
-				all[k++] = x->ev[i].enc;
-	}
+	for (int o = -1; (x = next_other(s, &o));)
+		for (int i = 0; i < x->n; i++)
+			all[k++] = x->ev[i].enc;
 	for (int i = 0; i < s->n; i++)
 		all[k + i] = s->ev[i].enc;
 	char why[512];
@@ -741,10 +746,8 @@ static int read_counters(pmon_session_t *s, uint64_t *now, char *err, size_t err
  * us are its to restore.  Caller holds the registry lock. */
 static struct sess_box *successor(pmon_session_t *s, const struct sess_box *bx)
 {
-	for (int o = 0; o < pmon_registry_count(&s->m->sessions); o++) {
-		pmon_session_t *x = session_at(s, o);
-		if (x == s || !x->running)
-			continue;
+	pmon_session_t *x;
+	for (int o = -1; (x = next_other(s, &o));) {
 		for (int b = 0; b < x->nboxes; b++)
 			if (same_box(&x->boxes[b].regs, &bx->regs))
 				return &x->boxes[b];
@@ -761,10 +764,8 @@ static struct sess_box *successor(pmon_session_t *s, const struct sess_box *bx)
 static int hand_over(pmon_session_t *s, const struct sess_box *bx, const struct saved_reg *r)
 {
 	int used = 0;
-	for (int o = 0; o < pmon_registry_count(&s->m->sessions); o++) {
-		pmon_session_t *x = session_at(s, o);
-		if (x == s || !x->running)
-			continue;
+	pmon_session_t *x;
+	for (int o = -1; (x = next_other(s, &o));) {
 		for (int b = 0; b < x->nboxes; b++) {
 			struct sess_box *xb = &x->boxes[b];
 			if (!same_box(&xb->regs, &bx->regs))
