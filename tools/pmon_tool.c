@@ -328,20 +328,29 @@ static json_t *info_json(const pmon_machine_t *m)
 			 "core_pmus", core, "warnings", pmon_machine_warnings(m));
 }
 
-static int cmd_info(int argc, char **argv, const struct opts *o)
+/* The machine (PMON_BACKEND's), or NULL after saying why on stderr. */
+static pmon_machine_t *open_machine(void)
 {
 	pmon_machine_t *m;
 	char why[1024];
+	if (pmon_machine_open(&m, NULL, why, sizeof(why))) {
+		fprintf(stderr, "pmon: %s\n", why);
+		return NULL;
+	}
+	return m;
+}
+
+static int cmd_info(int argc, char **argv, const struct opts *o)
+{
+	pmon_machine_t *m;
 	static char buf[65536];
 	(void)argv;
 	if (argc) {
 		fprintf(stderr, "pmon info: takes no operand\n");
 		return 2;
 	}
-	if (pmon_machine_open(&m, NULL, why, sizeof(why))) {
-		fprintf(stderr, "pmon: %s\n", why);
+	if (!(m = open_machine()))
 		return 1;
-	}
 	int rc = 0;
 	if (o->json) {
 		rc = emit_json(info_json(m));
@@ -356,17 +365,14 @@ static int cmd_info(int argc, char **argv, const struct opts *o)
 static int cmd_reset(int argc, char **argv, const struct opts *o)
 {
 	pmon_machine_t *m;
-	char why[1024];
 	static char report[16384];
 	(void)argv;
 	if (argc) {
 		fprintf(stderr, "pmon reset: takes no operand (--socket N chooses one socket)\n");
 		return 2;
 	}
-	if (pmon_machine_open(&m, NULL, why, sizeof(why))) {
-		fprintf(stderr, "pmon: %s\n", why);
+	if (!(m = open_machine()))
 		return 1;
-	}
 	int rc = pmon_machine_reset(m, o->socket, report, sizeof(report));
 	fprintf(rc ? stderr : stdout, "%s%s\n", rc ? "pmon reset: " : "", report);
 	pmon_machine_close(m);
