@@ -87,9 +87,6 @@ _Static_assert((uint64_t)PMON_BLOCK_SPAN_NS * (PMON_FOLD_MAX_HZ / 1000000000u) *
 
 static int tear_possible(uint32_t lo) { return lo >= 0u - TEAR_WINDOW; }
 
-/* The widest block of counters read at once (bytes). */
-#define PCI_SPAN_MAX PMON_PLAN_SPAN
-
 /* The counter whose two dwords are dw[0..1] of a block read at off: tear-free
  * (see TEAR_WINDOW). */
 static int pci_counter_of(struct pmon_access *a, pmon_pci_addr_t d, uint32_t off, const uint32_t *dw,
@@ -237,7 +234,7 @@ int pmon_reg_plan_box(struct pmon_reg_plan *p, const struct pmon_box_regs *r, ui
 	if (!n)
 		return PMON_OK;
 	struct pmon_plan_block *b;
-	if (end - first > PCI_SPAN_MAX) {      /* far apart: one block each */
+	if (end - first > PMON_PLAN_SPAN) {      /* far apart: one block each */
 		for (int i = 0; i < n; i++) {
 			if (!(b = plan_block(p, r, off[i], off[i] + 8)))
 				return pmon_why(why, whylen, PMON_ENOMEM, "out of memory");
@@ -254,7 +251,7 @@ int pmon_reg_plan_box(struct pmon_reg_plan *p, const struct pmon_box_regs *r, ui
 		uint32_t f = hi && hi < lo ? hi : lo, e = (hi > lo ? hi : lo) + 4u;
 		f = f < first ? f : first;
 		e = e > end ? e : end;
-		also[j].got = !extra && (lo & 3) == 0 && e - f <= PCI_SPAN_MAX;
+		also[j].got = !extra && (lo & 3) == 0 && e - f <= PMON_PLAN_SPAN;
 		if (also[j].got) {
 			first = f;
 			end = e;
