@@ -340,6 +340,7 @@ SIM_HOT void prefetch_llc(const struct pmon_sim *sim, int sock, uint64_t line, u
 	const struct sim_cache *c = &sim->sock[sock].llc[sim_line_slice(line, sim->shape.cores)];
 	const uint8_t *p = (const uint8_t *)cache_set_w(c, line, ways).ptag;   /* the set's start */
 
+#pragma GCC unroll 8
 	for (size_t off = 0; off < cache_set_bytes(ways); off += 64)     /* sets are 64-byte aligned */
 		__builtin_prefetch(p + off, 0);
 }

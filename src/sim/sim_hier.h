@@ -78,6 +78,7 @@ static inline struct sim_set cache_set(const struct sim_cache *c, uint64_t line)
 #define SIM_L1W 8
 #define SIM_L2W 8
 #define SIM_LLCW 20
+#define SIM_SOCKETS 2           /* the default machine's sockets */
 
 /* cache_set with the way count passed in (a constant in the specialised
  * copies): offsets from the layout rule instead of the stored ones. */

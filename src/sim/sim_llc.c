@@ -25,6 +25,22 @@ static inline int nid_of(const struct pmon_sim *sim, int socket)
 /* qpi_msg, ha_request and socket_snoop are on every miss's path: inlined */
 #define HOT static inline __attribute__((always_inline))
 
+/* A requested line and where it lives (its home socket, the home's node ID,
+ * its slice), worked out once for every step of the request. */
+struct sim_at {
+	uint64_t line;
+	int home, nid;
+	unsigned slice;
+};
+
+HOT struct sim_at line_at(const struct pmon_sim *sim, uint64_t line)
+{
+	int home = sim_line_home(sim, line);
+	struct sim_at a = { line, home, nid_of(sim, home), sim_line_slice(line, sim->shape.cores) };
+
+	return a;
+}
+
 HOT void qpi_msg(struct pmon_sim *sim, int from, int to, uint64_t line,
 	     enum sim_qpi_class cls, unsigned data)
 {
@@ -129,10 +145,11 @@ HOT void llc_evict(struct pmon_sim *sim, int socket, unsigned slice, const struc
  * that socket's slice, and the state the socket held it in (M when dirty
  * anywhere in it).  inval: the line leaves the socket; else it stays
  * Shared there. */
-HOT int socket_snoop(struct pmon_sim *sim, int socket, uint64_t line, int inval)
+HOT int socket_snoop(struct pmon_sim *sim, int socket, const struct sim_at *a, int inval)
 {
 	struct sim_socket *s = &sim->sock[socket];
-	unsigned slice = sim_line_slice(line, sim->shape.cores);
+	uint64_t line = a->line;
+	unsigned slice = a->slice;
 	struct sim_set set;
 	int i = -1, st;
 
@@ -142,7 +159,7 @@ HOT int socket_snoop(struct pmon_sim *sim, int socket, uint64_t line, int inval)
 	}
 	st = i >= 0 ? set.st[i] : SIM_I;
 	s->slice_truth[slice].snoops++;
-	sim_cbo_lookup(sim, &s->cbo[slice], SIM_LOOKUP_SNOOP, st, nid_of(sim, sim_line_home(sim, line)));
+	sim_cbo_lookup(sim, &s->cbo[slice], SIM_LOOKUP_SNOOP, st, a->nid);
 	if (i < 0)
 		return SIM_I;
 	if (inval)
@@ -165,23 +182,24 @@ HOT int socket_snoop(struct pmon_sim *sim, int socket, uint64_t line, int inval)
  * socket r.  Fills r->supplier, rsp_sup, rsp_snoop, hitm; returns 1 when
  * another socket keeps a copy (the requester's line is then Forward), 2
  * when the data arrived Modified (RFO forwarded from a Modified copy). */
-HOT int ha_read(struct pmon_sim *sim, int req, uint64_t line, int rfo, int need_data,
-		   struct sim_llc_res *r)
+HOT int ha_read(struct pmon_sim *sim, int req, const struct sim_at *a, int rfo, int need_data,
+		   struct sim_llc_res *r, int nsock)
 {
-	int home = sim_line_home(sim, line), local = home == req;
+	uint64_t line = a->line;
+	int home = a->home, local = home == req;
 	int fwd = -1, shared = 0, hitm = 0, snooped = 0;
 	struct sim_socket *h = &sim->sock[home];
 
 	ha_request(sim, home, req, SIM_HA_READ);
 	if (!local)
 		qpi_msg(sim, req, home, line, SIM_QPI_HOM_REQ, 0);
-	for (int o = 0; o < sim->shape.sockets; o++) {
+	for (int o = 0; o < nsock; o++) {
 		if (o == req)
 			continue;
 		snooped = 1;
 		if (o != home)
 			qpi_msg(sim, home, o, line, SIM_QPI_SNP, 0);
-		int st = socket_snoop(sim, o, line, rfo);
+		int st = socket_snoop(sim, o, a, rfo);
 		if (st == SIM_M) {
 			hitm = 1;
 			fwd = o;
@@ -234,17 +252,19 @@ static const uint64_t hit_bits[] = {
 	[SIM_S] = SIM_RSP_LLC_HITS, [SIM_F] = SIM_RSP_LLC_HITF,
 };
 
-/* ways: the LLC's way count (a constant in the default copy). */
+/* ways, nsock: the LLC's way count and the sockets (constants in the
+ * default copy). */
 HOT void llc_request(struct sim_ctx *x, uint64_t line, int rfo, struct sim_llc_res *r,
-		     uint32_t ways)
+		     uint32_t ways, int nsock)
 {
 	struct pmon_sim *sim = x->sim;
 	struct sim_socket *s = &sim->sock[x->sock];
-	unsigned slice = sim_line_slice(line, sim->shape.cores);
+	struct sim_at a = line_at(sim, line);
+	unsigned slice = a.slice;
 	struct sim_set set = cache_set_w(&s->llc[slice], line, ways);
 	struct pmon_sim_slice_truth *st = &s->slice_truth[slice];
 	int i = set_find(&set, line);
-	int home = sim_line_home(sim, line), nid = nid_of(sim, home);
+	int nid = a.nid;
 	unsigned me = 1u << x->lcore, opc = rfo ? SIM_OPC_RFO : SIM_OPC_DRD;
 	int state = i >= 0 ? set.st[i] : SIM_I;
 
@@ -284,7 +304,7 @@ HOT void llc_request(struct sim_ctx *x, uint64_t line, int rfo, struct sim_llc_r
 				struct sim_llc_res o;
 				miss = 1;
 				st->tor_misses++;
-				ha_read(sim, x->sock, line, 1, 0, &o);
+				ha_read(sim, x->sock, &a, 1, 0, &o, nsock);
 				set.st[i] = SIM_E;
 			}
 			set.cv[i] = (uint8_t)me;
@@ -306,7 +326,7 @@ HOT void llc_request(struct sim_ctx *x, uint64_t line, int rfo, struct sim_llc_r
 	int v = set_victim(&set);
 	if (set.tag[v])
 		llc_evict(sim, x->sock, slice, &set, v);
-	int how = ha_read(sim, x->sock, line, rfo, 1, r);
+	int how = ha_read(sim, x->sock, &a, rfo, 1, r, nsock);
 	set_fill(&set, v, line, SIM_E);
 	set.cv[v] = (uint8_t)me;
 	s->llc_valid++;
@@ -324,11 +344,12 @@ HOT void llc_request(struct sim_ctx *x, uint64_t line, int rfo, struct sim_llc_r
 void sim_llc_request(struct sim_ctx *x, uint64_t line, int rfo, struct sim_llc_res *r)
 {
 	uint32_t ways = x->sim->sock[x->sock].llc[0].ways;
+	int nsock = x->sim->shape.sockets;
 
-	if (ways == SIM_LLCW)
-		llc_request(x, line, rfo, r, SIM_LLCW);
+	if (ways == SIM_LLCW && nsock == SIM_SOCKETS)
+		llc_request(x, line, rfo, r, SIM_LLCW, SIM_SOCKETS);
 	else
-		llc_request(x, line, rfo, r, ways);
+		llc_request(x, line, rfo, r, ways, nsock);
 }
 
 /* A core's dirty L2 victim arrives (WbMtoI): the LLC copy becomes
@@ -368,10 +389,11 @@ void sim_llc_nt_store(struct sim_ctx *x, uint64_t line)
 {
 	struct pmon_sim *sim = x->sim;
 	struct sim_socket *s = &sim->sock[x->sock];
-	unsigned slice = sim_line_slice(line, sim->shape.cores);
+	struct sim_at a = line_at(sim, line);
+	unsigned slice = a.slice;
 	struct sim_set set = cache_set(&s->llc[slice], line);
 	int i = set_find(&set, line);
-	int home = sim_line_home(sim, line), nid = nid_of(sim, home), local = home == x->sock;
+	int home = a.home, nid = a.nid, local = home == x->sock;
 
 	s->slice_truth[slice].lookups++;
 	s->slice_truth[slice].hits += i >= 0;
@@ -392,7 +414,7 @@ void sim_llc_nt_store(struct sim_ctx *x, uint64_t line)
 			continue;
 		if (o != home)
 			qpi_msg(sim, home, o, line, SIM_QPI_SNP, 0);
-		socket_snoop(sim, o, line, 1);
+		socket_snoop(sim, o, &a, 1);
 		if (o != home)
 			qpi_msg(sim, o, home, line, SIM_QPI_HOM_NONREQ, 0);
 	}
