@@ -89,6 +89,7 @@ void sim_box_refresh(struct pmon_sim *sim, struct sim_box *b)
 		if (c->active)
 			b->mon |= c->sig;
 	}
+	b->rel = b->kind->relevant ? b->kind->relevant(b) : 0;
 	if (b->kind->has_fixed)
 		b->fixed.active = b->fixed.enabled && !frozen;
 	sim_clock_mark(sim);

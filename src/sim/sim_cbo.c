@@ -101,25 +101,37 @@ void sim_cbo_victim_counted(struct sim_box *b, int state, int nid, uint64_t n)
 	}
 }
 
+/* Does a TOR counter's umask take an entry of this class (and miss), its
+ * opcode aside?  OPCODE and MISS_OPCODE also need the filter's opcode. */
+static int tor_class_ok(unsigned umask, enum sim_tor_class cls, int miss)
+{
+	switch (umask & ~0x40u) {
+	case 0x01: return cls != SIM_TOR_EVICT;
+	case 0x03: return miss && cls != SIM_TOR_EVICT;
+	case 0x04: return cls == SIM_TOR_EVICT;
+	case 0x08: return 1;
+	case 0x0a: return miss;
+	case 0x10: return cls == SIM_TOR_WB;
+	default: return 0;
+	}
+}
+
+static int tor_opc_ok(unsigned umask, uint32_t filt, unsigned opc)
+{
+	umask &= ~0x40u;
+	return (umask != 0x01 && umask != 0x03) || opc == F_OPC(filt);
+}
+
 /* n entries whose lifetimes sum to occ cycles. */
 void sim_cbo_tor_counted(struct sim_box *b, enum sim_tor_class cls, unsigned opc, int miss, int nid,
 			 uint64_t n, uint64_t occ)
 {
 	for (int i = 0; i < 4; i++) {
 		struct sim_ctr *c = &b->ctr[i];
-		int match;
 		if (!c->active || (c->sig != SIM_SIG_TOR_INS && c->sig != SIM_SIG_TOR_OCC))
 			continue;
-		switch (c->arg & ~0x40u) {
-		case 0x01: match = cls != SIM_TOR_EVICT && opc == F_OPC(b->reg[0]); break;
-		case 0x03: match = miss && cls != SIM_TOR_EVICT && opc == F_OPC(b->reg[0]); break;
-		case 0x04: match = cls == SIM_TOR_EVICT; break;
-		case 0x08: match = 1; break;
-		case 0x0a: match = miss; break;
-		case 0x10: match = cls == SIM_TOR_WB; break;
-		default: match = 0; break;
-		}
-		if (!match || !nid_ok(c->arg, b->reg[0], nid))
+		if (!tor_class_ok(c->arg, cls, miss) || !tor_opc_ok(c->arg, b->reg[0], opc) ||
+		    !nid_ok(c->arg, b->reg[0], nid))
 			continue;
 		if (c->sig == SIM_SIG_TOR_INS)
 			sim_ctr_events(c, n);
@@ -128,13 +140,35 @@ void sim_cbo_tor_counted(struct sim_box *b, enum sim_tor_class cls, unsigned opc
 	}
 }
 
+/* The lookups (by request type) and TOR entries (by class and miss) some
+ * active counter may count, whatever the filter holds. */
+static uint32_t cbo_relevant(const struct sim_box *b)
+{
+	uint32_t rel = 0;
+
+	for (int i = 0; i < 4; i++) {
+		const struct sim_ctr *c = &b->ctr[i];
+		if (!c->active)
+			continue;
+		if (c->sig == SIM_SIG_LLC_LOOKUP)
+			rel |= SIM_REL_LOOKUP(c->arg & (SIM_LOOKUP_READ | SIM_LOOKUP_WRITE |
+							SIM_LOOKUP_SNOOP));
+		if (c->sig == SIM_SIG_TOR_INS || c->sig == SIM_SIG_TOR_OCC)
+			for (int cls = SIM_TOR_REQ; cls <= SIM_TOR_EVICT; cls++)
+				for (int miss = 0; miss < 2; miss++)
+					if (tor_class_ok(c->arg, (enum sim_tor_class)cls, miss))
+						rel |= SIM_REL_TOR(cls, miss);
+	}
+	return rel;
+}
+
 const struct sim_kind sim_kind_cbo = {
 	.name = "cbo", .label = "CBo", .multi = 1,
 	.nctr = 4, .width = 44,
 	/* thresh 31:24, invert, en, tid_en, edge, rst, umask, ev_sel */
 	.ctl_valid = 0xFFCEFFFFu, .ctl_wo = SIM_CTL_RST, .thresh_bits = 8,
 	.box_valid = SIM_BOX_FRZ_EN | SIM_BOX_FRZ | SIM_BOX_RST_CTRS | SIM_BOX_RST_CTRL,
-	.decode = cbo_decode,
+	.decode = cbo_decode, .relevant = cbo_relevant,
 };
 
 const struct sim_ctr *sim_cbo_counter(const struct pmon_sim *sim, int cpu, uint32_t msr)

@@ -113,6 +113,8 @@ struct sim_ctr {
 	uint64_t ovf_bit;
 };
 
+struct sim_box;
+
 struct sim_kind {
 	const char *name;       /* pmon_sim_models() box type: "cbo" */
 	const char *label;      /* for violation records: "CBo" */
@@ -128,6 +130,9 @@ struct sim_kind {
 	void (*decode)(struct sim_ctr *c, uint32_t ctl);
 	/* Memory events (sig != 0) accept only thresh <= 1 and no invert/edge
 	 * in pmon_sim_models(); clock events accept everything. */
+	/* Optional: the SIM_REL_* bits of the events some active counter of
+	 * the box may count (sim_box_refresh keeps sim_box.rel with it). */
+	uint32_t (*relevant)(const struct sim_box *b);
 };
 
 /* Memory events waiting to be matched against counters (sim_pend.c):
@@ -158,6 +163,7 @@ struct sim_box {
 	struct sim_ctr fixed;
 	uint32_t reg[4];        /* filter/match registers, box specific */
 	uint32_t mon;           /* memory signals some active counter counts (SIM_SIG_*) */
+	uint32_t rel;           /* finer: events some active counter may count (SIM_REL_*) */
 };
 
 /* Kinds (one file per family). */
@@ -492,6 +498,8 @@ void sim_ha_request_counted(struct sim_box *b, enum sim_ha_what what, int local,
 void sim_ha_imc_write_counted(struct sim_box *b, uint64_t n);
 void sim_ha_txr_bl_counted(struct sim_box *b, int to_qpi, uint64_t n);
 enum sim_qpi_class { SIM_QPI_SNP, SIM_QPI_HOM_REQ, SIM_QPI_HOM_NONREQ, SIM_QPI_DRS, SIM_QPI_NDR };
+/* A message's data flits: a DRS message carries a line, the others none. */
+#define SIM_QPI_DATA_FLITS(cls) ((cls) == SIM_QPI_DRS ? 8u : 0u)
 void sim_qpi_count_counted(struct sim_box *b, int rx, enum sim_qpi_class cls, unsigned data_flits,
 			   uint64_t n);
 void sim_core_offcore_counted(struct pmon_sim *sim, int cpu, uint64_t req, uint64_t supplier,
@@ -531,10 +539,19 @@ static inline __attribute__((always_inline)) void sim_pend_add(struct pmon_sim *
 enum { SIM_PK_LOOKUP = 1, SIM_PK_VICTIM, SIM_PK_TOR, SIM_PK_HA_REQ, SIM_PK_HA_IMC_WR,
        SIM_PK_HA_TXR_BL, SIM_PK_QPI, SIM_PK_IMC };
 
+/* Finer than mon, for the events most accesses raise: a CBo's lookups by
+ * request type and its TOR entries by class and miss, a QPI port's messages
+ * by direction and class.  An event none of the box's active counters may
+ * count (whatever the filters hold) is not queued: matched, it would count
+ * nothing. */
+#define SIM_REL_LOOKUP(type)   ((uint32_t)(type))                     /* bits 1-3 */
+#define SIM_REL_TOR(cls, miss) (1u << (8 + 2 * (unsigned)(cls) + (unsigned)(miss)))
+#define SIM_REL_QPI(rx, cls)   (1u << (16 + 5 * (unsigned)(rx) + (unsigned)(cls)))
+
 static inline void sim_cbo_lookup(struct pmon_sim *sim, struct sim_box *b, unsigned type,
 				  int state, int nid)
 {
-	if (b->mon & SIM_SIG_LLC_LOOKUP)
+	if (b->rel & SIM_REL_LOOKUP(type))
 		sim_pend_add(sim, &b->pq, SIM_PK(SIM_PK_LOOKUP) | type << 16 | (unsigned)state << 8 |
 			     (unsigned)nid, 0);
 }
@@ -547,7 +564,7 @@ static inline void sim_cbo_victim(struct pmon_sim *sim, struct sim_box *b, int s
 static inline void sim_cbo_tor(struct pmon_sim *sim, struct sim_box *b, enum sim_tor_class cls,
 			       unsigned opc, int miss, int nid, uint64_t occ_cycles)
 {
-	if (b->mon & (SIM_SIG_TOR_INS | SIM_SIG_TOR_OCC))
+	if (b->rel & SIM_REL_TOR(cls, miss))
 		sim_pend_add(sim, &b->pq, SIM_PK(SIM_PK_TOR) | (uint64_t)cls << 32 |
 			     (unsigned)miss << 24 | opc << 8 | (unsigned)nid, occ_cycles);
 }
@@ -571,7 +588,7 @@ static inline void sim_ha_txr_bl(struct pmon_sim *sim, struct sim_box *b, int to
 static inline void sim_qpi_count(struct pmon_sim *sim, struct sim_box *b, int rx,
 				 enum sim_qpi_class cls, unsigned data_flits)
 {
-	if (b->mon & SIM_SIG_QPI_FLITS)
+	if (b->rel & SIM_REL_QPI(rx, cls))
 		sim_pend_add(sim, &b->pq, SIM_PK(SIM_PK_QPI) | data_flits << 16 | (unsigned)rx << 8 |
 			     (unsigned)cls, 0);
 }

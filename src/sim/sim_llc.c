@@ -41,9 +41,9 @@ HOT struct sim_at line_at(const struct pmon_sim *sim, uint64_t line)
 	return a;
 }
 
-HOT void qpi_msg(struct pmon_sim *sim, int from, int to, uint64_t line,
-	     enum sim_qpi_class cls, unsigned data)
+HOT void qpi_msg(struct pmon_sim *sim, int from, int to, uint64_t line, enum sim_qpi_class cls)
 {
+	unsigned data = SIM_QPI_DATA_FLITS(cls);
 	int link = (int)(line & 1);
 	struct pmon_sim_qpi_truth *tx = &sim->sock[from].qpi_truth[link];
 	struct pmon_sim_qpi_truth *rx = &sim->sock[to].qpi_truth[link];
@@ -92,12 +92,12 @@ static void write_home(struct pmon_sim *sim, int from, uint64_t line)
 
 	ha_request(sim, home, from, SIM_HA_WRITE);
 	if (home != from) {
-		qpi_msg(sim, from, home, line, SIM_QPI_HOM_REQ, 0);
-		qpi_msg(sim, from, home, line, SIM_QPI_DRS, 8);
+		qpi_msg(sim, from, home, line, SIM_QPI_HOM_REQ);
+		qpi_msg(sim, from, home, line, SIM_QPI_DRS);
 	}
 	dram_write(sim, home, line);
 	if (home != from)
-		qpi_msg(sim, home, from, line, SIM_QPI_NDR, 0);
+		qpi_msg(sim, home, from, line, SIM_QPI_NDR);
 }
 
 /* Drop an LLC entry and its cores' copies; returns 1 when the data were
@@ -192,20 +192,20 @@ HOT int ha_read(struct pmon_sim *sim, int req, const struct sim_at *a, int rfo, 
 
 	ha_request(sim, home, req, SIM_HA_READ);
 	if (!local)
-		qpi_msg(sim, req, home, line, SIM_QPI_HOM_REQ, 0);
+		qpi_msg(sim, req, home, line, SIM_QPI_HOM_REQ);
 	for (int o = 0; o < nsock; o++) {
 		if (o == req)
 			continue;
 		snooped = 1;
 		if (o != home)
-			qpi_msg(sim, home, o, line, SIM_QPI_SNP, 0);
+			qpi_msg(sim, home, o, line, SIM_QPI_SNP);
 		int st = socket_snoop(sim, o, a, rfo);
 		if (st == SIM_M) {
 			hitm = 1;
 			fwd = o;
 			if (!rfo) {           /* forwarded Shared: memory takes the data */
 				if (o != home)
-					qpi_msg(sim, o, home, line, SIM_QPI_DRS, 8);
+					qpi_msg(sim, o, home, line, SIM_QPI_DRS);
 				h->ha_truth.writes_local += o == home;
 				h->ha_truth.writes_remote += o != home;
 				sim_ha_request(sim, &h->ha, SIM_HA_WRITE, o == home);
@@ -217,14 +217,14 @@ HOT int ha_read(struct pmon_sim *sim, int req, const struct sim_at *a, int rfo, 
 			shared = 1;
 		}
 		if (o != home)
-			qpi_msg(sim, o, home, line, SIM_QPI_HOM_NONREQ, 0);
+			qpi_msg(sim, o, home, line, SIM_QPI_HOM_NONREQ);
 	}
 	r->hitm = hitm;
 	r->rsp_sup = local ? SIM_RSP_LOCAL_DRAM : SIM_RSP_REMOTE_DRAM;
 	if (fwd >= 0 && need_data) {
-		qpi_msg(sim, fwd, req, line, SIM_QPI_DRS, 8);
+		qpi_msg(sim, fwd, req, line, SIM_QPI_DRS);
 		if (!local)
-			qpi_msg(sim, home, req, line, SIM_QPI_NDR, 0);
+			qpi_msg(sim, home, req, line, SIM_QPI_NDR);
 		r->supplier = PMON_SIM_SUP_RCACHE;
 		r->rsp_snoop = hitm ? SIM_RSP_SNOOP_HITM : SIM_RSP_SNOOP_FWD;
 		if (!rfo)
@@ -234,13 +234,13 @@ HOT int ha_read(struct pmon_sim *sim, int req, const struct sim_at *a, int rfo, 
 		dram_access(sim, home, local_addr(sim, line, home), 0);
 		sim_ha_txr_bl(sim, &h->ha, !local);
 		if (!local)
-			qpi_msg(sim, home, req, line, SIM_QPI_DRS, 8);
+			qpi_msg(sim, home, req, line, SIM_QPI_DRS);
 		r->supplier = local ? PMON_SIM_SUP_DRAM : PMON_SIM_SUP_RDRAM;
 		r->rsp_snoop = !snooped ? SIM_RSP_SNOOP_NOT_NEEDED
 			     : (shared || fwd >= 0) ? SIM_RSP_SNOOP_NO_FWD : SIM_RSP_SNOOP_MISS;
 	} else {                          /* ownership only: a completion */
 		if (!local)
-			qpi_msg(sim, home, req, line, SIM_QPI_NDR, 0);
+			qpi_msg(sim, home, req, line, SIM_QPI_NDR);
 	}
 	if (rfo)
 		return hitm ? 2 : 0;
@@ -406,21 +406,21 @@ void sim_llc_nt_store(struct sim_ctx *x, uint64_t line)
 		llc_drop(sim, x->sock, &set, i);       /* overwritten: no write-back */
 	ha_request(sim, home, x->sock, SIM_HA_WRITE);
 	if (!local) {
-		qpi_msg(sim, x->sock, home, line, SIM_QPI_HOM_REQ, 0);
-		qpi_msg(sim, x->sock, home, line, SIM_QPI_DRS, 8);
+		qpi_msg(sim, x->sock, home, line, SIM_QPI_HOM_REQ);
+		qpi_msg(sim, x->sock, home, line, SIM_QPI_DRS);
 	}
 	for (int o = 0; o < sim->shape.sockets; o++) {
 		if (o == x->sock)
 			continue;
 		if (o != home)
-			qpi_msg(sim, home, o, line, SIM_QPI_SNP, 0);
+			qpi_msg(sim, home, o, line, SIM_QPI_SNP);
 		socket_snoop(sim, o, &a, 1);
 		if (o != home)
-			qpi_msg(sim, o, home, line, SIM_QPI_HOM_NONREQ, 0);
+			qpi_msg(sim, o, home, line, SIM_QPI_HOM_NONREQ);
 	}
 	dram_write(sim, home, line);
 	if (!local)
-		qpi_msg(sim, home, x->sock, line, SIM_QPI_NDR, 0);
+		qpi_msg(sim, home, x->sock, line, SIM_QPI_NDR);
 	sim_cbo_tor(sim, &s->cbo[slice], SIM_TOR_REQ, SIM_OPC_WCILF, 1, nid,
 		    sim->occ_uclk[local ? PMON_SIM_SUP_DRAM : PMON_SIM_SUP_RDRAM]);
 	sim_core_offcore(sim, x->cpu, SIM_RSP_STREAMING_STORES, SIM_RSP_SUPPLIER_NONE,

@@ -33,31 +33,52 @@ static void qpi_decode(struct sim_ctr *c, uint32_t ctl)
 	}
 }
 
+/* The flits a flit counter counts of one message through its port (rx:
+ * received) with data_flits of payload. */
+static uint64_t flits_of(const struct sim_ctr *c, int rx, enum sim_qpi_class cls, unsigned data)
+{
+	unsigned um = c->arg & 0xFF, grp = (c->arg >> 8) & 0xFF;
+	uint64_t n = 0;
+
+	if (!c->active || c->sig != SIM_SIG_QPI_FLITS || (int)(c->arg >> 16) != rx)
+		return 0;
+	if (grp == 0) {
+		n = ((um & 0x02) ? data : 0) + ((um & 0x04) ? 1 : 0);
+	} else if (grp == 1) {
+		if (((um & 0x01) && cls == SIM_QPI_SNP) ||
+		    ((um & 0x02) && cls == SIM_QPI_HOM_REQ) ||
+		    ((um & 0x04) && cls == SIM_QPI_HOM_NONREQ) ||
+		    ((um & 0x10) && cls == SIM_QPI_DRS))
+			n = 1;
+		if ((um & 0x08) && cls == SIM_QPI_DRS)
+			n += data;
+	} else if (cls == SIM_QPI_NDR) {
+		n = 1;
+	}
+	return n;
+}
+
 /* n messages through a port: each a header flit, and data flits for DRS. */
 void sim_qpi_count_counted(struct sim_box *b, int rx, enum sim_qpi_class cls, unsigned data,
 			   uint64_t msgs)
 {
-	for (int i = 0; i < 4; i++) {
-		struct sim_ctr *c = &b->ctr[i];
-		unsigned um = c->arg & 0xFF, grp = (c->arg >> 8) & 0xFF;
-		uint64_t n = 0;
-		if (!c->active || c->sig != SIM_SIG_QPI_FLITS || (int)(c->arg >> 16) != rx)
-			continue;
-		if (grp == 0) {
-			n = ((um & 0x02) ? data : 0) + ((um & 0x04) ? 1 : 0);
-		} else if (grp == 1) {
-			if (((um & 0x01) && cls == SIM_QPI_SNP) ||
-			    ((um & 0x02) && cls == SIM_QPI_HOM_REQ) ||
-			    ((um & 0x04) && cls == SIM_QPI_HOM_NONREQ) ||
-			    ((um & 0x10) && cls == SIM_QPI_DRS))
-				n = 1;
-			if ((um & 0x08) && cls == SIM_QPI_DRS)
-				n += data;
-		} else if (cls == SIM_QPI_NDR) {
-			n = 1;
-		}
-		sim_ctr_events(c, n * msgs);
-	}
+	for (int i = 0; i < 4; i++)
+		sim_ctr_events(&b->ctr[i], flits_of(&b->ctr[i], rx, cls, data) * msgs);
+}
+
+/* The messages (by direction and class) some active counter counts flits
+ * of. */
+static uint32_t qpi_relevant(const struct sim_box *b)
+{
+	uint32_t rel = 0;
+
+	for (int i = 0; i < 4; i++)
+		for (int rx = 0; rx < 2; rx++)
+			for (int cls = SIM_QPI_SNP; cls <= SIM_QPI_NDR; cls++)
+				if (flits_of(&b->ctr[i], rx, (enum sim_qpi_class)cls,
+					     SIM_QPI_DATA_FLITS(cls)))
+					rel |= SIM_REL_QPI(rx, cls);
+	return rel;
 }
 
 const struct sim_kind sim_kind_qpi = {
@@ -66,7 +87,7 @@ const struct sim_kind sim_kind_qpi = {
 	/* thresh, invert, en, ev_sel_ext, edge, rst, umask, ev_sel */
 	.ctl_valid = 0xFFE6FFFFu, .ctl_wo = SIM_CTL_RST, .thresh_bits = 8,
 	.box_valid = SIM_BOX_FRZ_EN | SIM_BOX_FRZ | SIM_BOX_RST_CTRS | SIM_BOX_RST_CTRL,
-	.decode = qpi_decode,
+	.decode = qpi_decode, .relevant = qpi_relevant,
 };
 
 static const struct {
