@@ -100,9 +100,10 @@ static void write_home(struct pmon_sim *sim, int from, uint64_t line)
 		qpi_msg(sim, home, from, line, SIM_QPI_NDR);
 }
 
-/* Drop an LLC entry and its cores' copies; returns 1 when the data were
- * dirty (the LLC copy or a core's). */
-HOT int llc_drop(struct pmon_sim *sim, int socket, const struct sim_set *s, int w)
+/* Back-invalidation: the copies of an LLC entry's line in the cores of its
+ * core-valid bits are dropped; returns 1 when the data were dirty (the LLC
+ * copy or a core's).  The entry itself stays as it is. */
+HOT int llc_inval_cores(struct pmon_sim *sim, int socket, const struct sim_set *s, int w)
 {
 	uint64_t line = s->tag[w] - 1;
 	int dirty = s->st[w] == SIM_M;
@@ -114,6 +115,15 @@ HOT int llc_drop(struct pmon_sim *sim, int socket, const struct sim_set *s, int 
 		if (sim_core_snoop(&sim->pcore[socket * sim->shape.cores + k], line, SIM_I) == SIM_M)
 			dirty = 1;
 	}
+	return dirty;
+}
+
+/* Drop an LLC entry and its cores' copies; returns 1 when the data were
+ * dirty (the LLC copy or a core's). */
+HOT int llc_drop(struct pmon_sim *sim, int socket, const struct sim_set *s, int w)
+{
+	int dirty = llc_inval_cores(sim, socket, s, w);
+
 	s->cv[w] = 0;
 	s->st[w] = SIM_I;
 	set_drop(s, w);
@@ -121,14 +131,17 @@ HOT int llc_drop(struct pmon_sim *sim, int socket, const struct sim_set *s, int 
 	return dirty;
 }
 
-/* The LLC evicts way i of a slice to make room. */
+/* The LLC evicts way w, its least recently used, of a slice to make room
+ * for a line filled into that way right after: the entry itself is left
+ * for the fill to overwrite (dropping it would change nothing else: the
+ * way already ranks last). */
 HOT void llc_evict(struct pmon_sim *sim, int socket, unsigned slice, const struct sim_set *set,
 		   int w)
 {
 	struct sim_socket *s = &sim->sock[socket];
 	uint64_t line = set->tag[w] - 1;
 	int st = set->st[w], home = sim_line_home(sim, line), nid = nid_of(sim, home);
-	int dirty = llc_drop(sim, socket, set, w);
+	int dirty = llc_inval_cores(sim, socket, set, w);
 	static const int vidx[] = { [SIM_M] = 0, [SIM_E] = 1, [SIM_S] = 2, [SIM_F] = 3 };
 
 	if (dirty)
@@ -193,9 +206,8 @@ HOT int ha_read(struct pmon_sim *sim, int req, const struct sim_at *a, int rfo, 
 	ha_request(sim, home, req, SIM_HA_READ);
 	if (!local)
 		qpi_msg(sim, req, home, line, SIM_QPI_HOM_REQ);
-	for (int o = 0; o < nsock; o++) {
-		if (o == req)
-			continue;
+	for (int k = 1; k < nsock; k++) {
+		int o = k - 1 + (k - 1 >= req);       /* the others, in ascending order */
 		snooped = 1;
 		if (o != home)
 			qpi_msg(sim, home, o, line, SIM_QPI_SNP);
@@ -326,10 +338,11 @@ HOT void llc_request(struct sim_ctx *x, uint64_t line, int rfo, struct sim_llc_r
 	int v = set_victim(&set);
 	if (set.tag[v])
 		llc_evict(sim, x->sock, slice, &set, v);
+	else
+		s->llc_valid++;
 	int how = ha_read(sim, x->sock, &a, rfo, 1, r, nsock);
 	set_fill(&set, v, line, SIM_E);
 	set.cv[v] = (uint8_t)me;
-	s->llc_valid++;
 	if (rfo) {
 		set.st[v] = how == 2 ? SIM_M : SIM_E;
 		r->grant = SIM_M;
