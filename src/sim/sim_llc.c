@@ -154,6 +154,31 @@ HOT void llc_evict(struct pmon_sim *sim, int socket, unsigned slice, const struc
 		write_home(sim, socket, line);
 }
 
+/* What a snoop does to the line it found in way i of a socket's slice (st:
+ * its LLC state); returns the state the socket held it in.  Apart from the
+ * snoop's lookup: the path of a miss keeps fewer values live. */
+static __attribute__((noinline, cold)) int snoop_found(struct pmon_sim *sim, int socket,
+							const struct sim_set *set, int i, int st,
+							int inval)
+{
+	uint64_t line = set->tag[i] - 1;
+
+	if (inval)
+		return llc_drop(sim, socket, set, i) ? SIM_M : st;
+	if (st == SIM_E || st == SIM_M) {
+		unsigned cv = set->cv[i];
+		while (cv) {
+			int k = __builtin_ctz(cv);
+			cv &= cv - 1;
+			if (sim_core_snoop(&sim->pcore[socket * sim->shape.cores + k], line,
+					   SIM_S) == SIM_M)
+				st = SIM_M;
+		}
+	}
+	set->st[i] = SIM_S;
+	return st;
+}
+
 /* Another socket's snoop of a line (home snoop): the lookup it makes in
  * that socket's slice, and the state the socket held it in (M when dirty
  * anywhere in it).  inval: the line leaves the socket; else it stays
@@ -175,20 +200,22 @@ HOT int socket_snoop(struct pmon_sim *sim, int socket, const struct sim_at *a, i
 	sim_cbo_lookup(sim, &s->cbo[slice], SIM_LOOKUP_SNOOP, st, a->nid);
 	if (i < 0)
 		return SIM_I;
-	if (inval)
-		return llc_drop(sim, socket, &set, i) ? SIM_M : st;
-	if (st == SIM_E || st == SIM_M) {
-		unsigned cv = set.cv[i];
-		while (cv) {
-			int k = __builtin_ctz(cv);
-			cv &= cv - 1;
-			if (sim_core_snoop(&sim->pcore[socket * sim->shape.cores + k], line,
-					   SIM_S) == SIM_M)
-				st = SIM_M;
-		}
-	}
-	set.st[i] = SIM_S;
-	return st;
+	return snoop_found(sim, socket, &set, i, st, inval);
+}
+
+/* A read found the line Modified in socket o, which forwards it Shared:
+ * the data also go to memory at the home. */
+static __attribute__((noinline, cold)) void hitm_to_memory(struct pmon_sim *sim, int home, int o,
+							   uint64_t line)
+{
+	struct sim_socket *h = &sim->sock[home];
+
+	if (o != home)
+		qpi_msg(sim, o, home, line, SIM_QPI_DRS);
+	h->ha_truth.writes_local += o == home;
+	h->ha_truth.writes_remote += o != home;
+	sim_ha_request(sim, &h->ha, SIM_HA_WRITE, o == home);
+	dram_write(sim, home, line);
 }
 
 /* The home agent serves an LLC miss (or an ownership upgrade: no data) of
@@ -215,14 +242,8 @@ HOT int ha_read(struct pmon_sim *sim, int req, const struct sim_at *a, int rfo, 
 		if (st == SIM_M) {
 			hitm = 1;
 			fwd = o;
-			if (!rfo) {           /* forwarded Shared: memory takes the data */
-				if (o != home)
-					qpi_msg(sim, o, home, line, SIM_QPI_DRS);
-				h->ha_truth.writes_local += o == home;
-				h->ha_truth.writes_remote += o != home;
-				sim_ha_request(sim, &h->ha, SIM_HA_WRITE, o == home);
-				dram_write(sim, home, line);
-			}
+			if (!rfo)
+				hitm_to_memory(sim, home, o, line);
 		} else if ((st == SIM_E || st == SIM_F) && fwd < 0) {
 			fwd = o;
 		} else if (st == SIM_S) {
