@@ -80,7 +80,7 @@ static int w_pci_block(struct pmon_access *a, pmon_pci_addr_t d, uint32_t off, u
 
 /* A batch: each of its reads may fail on its own, as a single read would;
  * the others are served by the real backend's batch, one by one. */
-static int w_read_batch(struct pmon_access *a, const struct pmon_read_req *req, int n, int *bad,
+static int w_read_batch(struct pmon_access *a, struct pmon_read_req *req, int n, int *bad,
 			uint64_t *at_ns, char *why, size_t l)
 {
 	for (int i = 0; i < n; i++) {

@@ -68,7 +68,7 @@ static int spy_block(struct pmon_access *a, pmon_pci_addr_t d, uint32_t off, uin
 
 /* A batch as the hardware serves it: one read after the other, the blocks
  * through spy_block. */
-static int spy_batch(struct pmon_access *a, const struct pmon_read_req *req, int n, int *bad,
+static int spy_batch(struct pmon_access *a, struct pmon_read_req *req, int n, int *bad,
 		     uint64_t *at_ns, char *why, size_t whylen)
 {
 	for (int i = 0; i < n; i++) {

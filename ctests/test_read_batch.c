@@ -56,7 +56,7 @@ static void mixed(struct pmon_access *a, const char *what, pmon_pci_addr_t d, ui
 	/* a missing function fails the batch at its index and is named */
 	pmon_pci_addr_t gone = d;
 	gone.dev = 30;
-	req[1].d = gone;
+	req[1] = (struct pmon_read_req){ .ndw = 22, .d = gone, .off = off, .dw = blk };  /* a new request */
 	bad = -1;
 	CHECK(a->ops->read_batch(a, req, 3, &bad, NULL, why, sizeof why) < 0, "%s: missing function fails", what);
 	CHECK(bad == 1, "%s: the block failed (%d)", what, bad);

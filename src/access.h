@@ -49,7 +49,10 @@ struct pmon_access;
 
 /* One read of a batch (read_batch): ndw 0, the MSR msr of CPU cpu into
  * *val; ndw > 0, the ndw dwords from off of PCI function d into dw[], as
- * pci_read_block reads them. */
+ * pci_read_block reads them.  hint is the backend's: NULL in a new
+ * request, it may keep there where the request's registers are, found at
+ * the first batch that serves it, for the later ones (a read plan runs the
+ * same requests at every read); the engine never looks at it. */
 struct pmon_read_req {
 	int ndw;
 	int cpu;
@@ -58,6 +61,7 @@ struct pmon_read_req {
 	pmon_pci_addr_t d;
 	uint32_t off;
 	uint32_t *dw;
+	const void *hint;
 };
 
 struct pmon_access_ops {
@@ -74,7 +78,7 @@ struct pmon_access_ops {
 	 * 0).  *at_ns (when at_ns is not NULL): the backend's clock (clock_ns)
 	 * at the reads: the emulated machine's time while it held them,
 	 * CLOCK_MONOTONIC right after them on hardware. */
-	int (*read_batch)(struct pmon_access *a, const struct pmon_read_req *req, int n, int *bad,
+	int (*read_batch)(struct pmon_access *a, struct pmon_read_req *req, int n, int *bad,
 			  uint64_t *at_ns, char *why, size_t whylen);
 	int (*pci_read)(struct pmon_access *a, pmon_pci_addr_t d, uint32_t off, uint32_t *val,
 			char *why, size_t whylen);

@@ -106,7 +106,7 @@ static void hw_close(struct pmon_access *a)
 	free(a);
 }
 
-static int hw_read_batch(struct pmon_access *a, const struct pmon_read_req *req, int n, int *bad,
+static int hw_read_batch(struct pmon_access *a, struct pmon_read_req *req, int n, int *bad,
 			 uint64_t *at_ns, char *why, size_t whylen)
 {
 	char r[PMON_WHY_LEN];

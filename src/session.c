@@ -52,8 +52,8 @@ struct sess_event {
 	pmon_encoding_t enc;
 	int counter;              /* -1: fixed */
 	int box;                  /* index into boxes[] */
-	uint64_t last, total;
-	const uint64_t *raw;      /* its counter's value at the last read (set by plan_reads) */
+	uint64_t last, total;     /* changed under fold_begin/fold_end only */
+	const uint64_t *raw[2];   /* its counter's value at the last read of each reader */
 	uint64_t wmask;           /* its counter's width */
 };
 
@@ -71,8 +71,9 @@ struct sess_box {
 	struct saved_reg saved[16];
 	int nsaved;
 	uint32_t ctr_mask;        /* counters the session's events use (regs.h) */
-	uint64_t raw[PMON_MAX_COUNTERS + 1];  /* their values at the last read */
-	struct pmon_reg_also also[16];       /* saved[i], read beside the counters */
+	/* by reader (enum reader): */
+	uint64_t raw[2][PMON_MAX_COUNTERS + 1];  /* their values at the last read */
+	struct pmon_reg_also also[2][16];       /* saved[i], read beside the counters */
 	uint64_t global_bits;     /* core PMU: our enable bits in IA32_PERF_GLOBAL_CTRL */
 	uint64_t global_saved;    /* their values before start */
 	char lock[80];            /* boxlock name */
@@ -81,9 +82,15 @@ struct sess_box {
 
 /* A register checked at every read from the block it came in (plan_reads). */
 struct sess_check {
-	const uint64_t *val;      /* as read: bx->also[i].val */
+	const uint64_t *val[2];   /* as each reader read it: bx->also[who][i].val */
 	const struct saved_reg *r;
 };
+
+/* Who reads the counters: the session's own calls (its owner's thread,
+ * without the registry lock when it can: read_unlocked), or the machine's
+ * fold (another thread, always under the lock).  Each has a read plan and
+ * buffers of its own, so the two never write the same memory. */
+enum reader { BY_OWNER, BY_FOLD };
 
 struct pmon_session {
 	struct pmon_machine *m;
@@ -94,7 +101,8 @@ struct pmon_session {
 	int *ctr;
 	struct sess_box *boxes;
 	int nboxes;
-	struct pmon_reg_plan plan; /* how read_counters reads them all */
+	struct pmon_reg_plan plan[2]; /* how read_counters reads them all, by reader */
+	unsigned fold_seq;        /* odd while the fold state changes (fold_begin) */
 	struct sess_check *chk;   /* what verify_read checks */
 	int nchk;
 	int running;
@@ -501,13 +509,13 @@ static uint64_t others_filter(pmon_session_t *s, const struct sess_box *bx, int 
 }
 
 /* Do the controls and filters still hold what the session wrote?  Those a
- * PCI box's counter block brought along at this read (fresh: read_counters
- * has just run) are checked from it; the others (MSR boxes, a PCI box's
+ * PCI box's counter block brought along at who's read (read_counters has
+ * just run) are checked from it; the others (MSR boxes, a PCI box's
  * match/mask function, the global control) only when full (README, "How
  * counters are read": every fold, stop and reset, and a read at least
  * PMON_VERIFY_NS after the last full check).  The reason goes to err
  * (errlen bytes). */
-static int verify(pmon_session_t *s, int full, int fresh, char *err, size_t errlen)
+static int verify(pmon_session_t *s, enum reader who, int full, char *err, size_t errlen)
 {
 	char name[160];
 	for (int b = 0; b < s->nboxes; b++) {
@@ -516,10 +524,10 @@ static int verify(pmon_session_t *s, int full, int fresh, char *err, size_t errl
 			struct saved_reg *r = &bx->saved[i];
 			if (!r->written)
 				continue;
-			int in_block = fresh && bx->also[i].got;
+			int in_block = bx->also[who][i].got;
 			if (!in_block && !full)
 				continue;
-			uint64_t v = bx->also[i].val, mask = r->vmask;
+			uint64_t v = bx->also[who][i].val, mask = r->vmask;
 			char why[PMON_WHY_LEN];
 			int rc = in_block ? PMON_OK
 				 : pmon_reg_read(s->m, &bx->regs, r->kind, r->idx, &v, why, sizeof why);
@@ -550,16 +558,22 @@ static int verify(pmon_session_t *s, int full, int fresh, char *err, size_t errl
 	return PMON_OK;
 }
 
-/* verify(s, 0, 1): the registers that came with the counters' blocks,
- * through the list plan_reads() made; verify() names a mismatch. */
-static int verify_read(pmon_session_t *s, char *err, size_t errlen)
+/* Do the registers that came with the counters' blocks at who's read
+ * hold what was written?  Through the list plan_reads() made. */
+static int blocks_intact(const pmon_session_t *s, enum reader who)
 {
 	for (int i = 0; i < s->nchk; i++) {
 		const struct sess_check *c = &s->chk[i];
-		if (c->r->written && ((*c->val ^ c->r->wrote) & c->r->vmask))
-			return verify(s, 0, 1, err, errlen);
+		if (c->r->written && ((*c->val[who] ^ c->r->wrote) & c->r->vmask))
+			return 0;
 	}
-	return PMON_OK;
+	return 1;
+}
+
+/* verify(s, who, 0): quick when they do; verify() names a mismatch. */
+static int verify_read(pmon_session_t *s, enum reader who, char *err, size_t errlen)
+{
+	return blocks_intact(s, who) ? PMON_OK : verify(s, who, 0, err, errlen);
 }
 
 /* The read-only pre-pass: resolve boxes, save registers, refuse busy ones.
@@ -686,30 +700,34 @@ static int global_update(pmon_session_t *s, struct sess_box *bx, int enable)
 /* Compile how read_counters() reads the session's counters: a PCI box's
  * counters and the controls verify() checks in one block access, the MSR
  * boxes' counters in one batch of the backend (one access per counter on
- * hardware); and each event's counter slot, width and checked bits.  After
- * prepare() (boxes resolved, registers saved). */
+ * hardware); and each event's counter slot, width and checked bits.  A
+ * second plan, the same into buffers of its own, serves the owner's reads
+ * that take no lock (read_unlocked) while the machine's fold may run the
+ * first.  After prepare() (boxes resolved, registers saved). */
 static int plan_reads(pmon_session_t *s)
 {
 	char why[PMON_WHY_LEN];
 	int rc;
-	pmon_reg_plan_free(&s->plan);
+	for (int w = BY_OWNER; w <= BY_FOLD; w++)
+		pmon_reg_plan_free(&s->plan[w]);
 	for (int b = 0; b < s->nboxes; b++) {
 		struct sess_box *bx = &s->boxes[b];
 		int nalso = bx->regs.t->space == PMON_SPACE_PCI && bx->ctr_mask ? bx->nsaved : 0;
 		for (int i = 0; i < bx->nsaved; i++) {
-			bx->also[i].kind = bx->saved[i].kind;
-			bx->also[i].idx = bx->saved[i].idx;
-			bx->also[i].got = 0;
+			for (int w = BY_OWNER; w <= BY_FOLD; w++)
+				bx->also[w][i] = (struct pmon_reg_also){ .kind = bx->saved[i].kind,
+									 .idx = bx->saved[i].idx };
 			bx->saved[i].vmask = bx->saved[i].kind == REG_FILTER ? filter_mask(s, b, bx->saved[i].idx)
 							 : ~0ull;
 		}
-		if (bx->ctr_mask &&
-		    (rc = pmon_reg_plan_box(&s->plan, &bx->regs, bx->ctr_mask, bx->raw, bx->also, nalso,
-					    why, sizeof why)))
-			return pmon_why(s->err, sizeof(s->err), rc, "planning the reads of the %s counters: %s",
-				       pmon_catalog_pmu(bx->regs.pmu)->name, why);
+		for (int w = BY_OWNER; w <= BY_FOLD && bx->ctr_mask; w++)
+			if ((rc = pmon_reg_plan_box(&s->plan[w], &bx->regs, bx->ctr_mask, bx->raw[w],
+						    bx->also[w], nalso, why, sizeof why)))
+				return pmon_why(s->err, sizeof(s->err), rc,
+					       "planning the reads of the %s counters: %s",
+					       pmon_catalog_pmu(bx->regs.pmu)->name, why);
 	}
-	if (pmon_reg_plan_seal(&s->plan))
+	if (pmon_reg_plan_seal(&s->plan[BY_OWNER]) || pmon_reg_plan_seal(&s->plan[BY_FOLD]))
 		return pmon_why(s->err, sizeof(s->err), PMON_ENOMEM, "out of memory");
 	free(s->chk);
 	s->nchk = 0;
@@ -717,13 +735,15 @@ static int plan_reads(pmon_session_t *s)
 		return pmon_why(s->err, sizeof(s->err), PMON_ENOMEM, "out of memory");
 	for (int b = 0; b < s->nboxes; b++)
 		for (int i = 0; i < s->boxes[b].nsaved; i++)
-			if (s->boxes[b].also[i].got)
-				s->chk[s->nchk++] = (struct sess_check){ &s->boxes[b].also[i].val,
-									 &s->boxes[b].saved[i] };
+			if (s->boxes[b].also[BY_OWNER][i].got)
+				s->chk[s->nchk++] = (struct sess_check){
+					{ &s->boxes[b].also[BY_OWNER][i].val, &s->boxes[b].also[BY_FOLD][i].val },
+					&s->boxes[b].saved[i] };
 	for (int i = 0; i < s->n; i++) {
 		struct sess_event *e = &s->ev[i];
 		const struct pmon_box_type *t = s->boxes[e->box].regs.t;
-		e->raw = &s->boxes[e->box].raw[e->counter < 0 ? PMON_MAX_COUNTERS : e->counter];
+		for (int w = BY_OWNER; w <= BY_FOLD; w++)
+			e->raw[w] = &s->boxes[e->box].raw[w][e->counter < 0 ? PMON_MAX_COUNTERS : e->counter];
 		e->wmask = pmon_bits((unsigned)(e->counter < 0 ? t->fixed_width : t->width));
 	}
 	return PMON_OK;
@@ -731,11 +751,11 @@ static int plan_reads(pmon_session_t *s)
 
 /* Every counter of the session, as plan_reads() compiled it; *now: the
  * backend's clock at those reads. */
-static int read_counters(pmon_session_t *s, uint64_t *now, char *err, size_t errlen)
+static int read_counters(pmon_session_t *s, enum reader who, uint64_t *now, char *err, size_t errlen)
 {
 	char why[PMON_WHY_LEN];
 	const struct pmon_box_regs *bad = NULL;
-	int rc = pmon_reg_plan_run(s->m, &s->plan, now, &bad, why, sizeof why);
+	int rc = pmon_reg_plan_run(s->m, &s->plan[who], now, &bad, why, sizeof why);
 	if (rc)
 		return pmon_why(err, errlen, rc, "reading the %s counters failed: %s",
 			       pmon_catalog_pmu(bad->pmu)->name, why);
@@ -938,10 +958,10 @@ static int start_locked(pmon_session_t *s)
 		if (!late(&s->boxes[s->ev[i].box]) && (rc = program(s, &s->ev[i])))
 			goto undo;
 	uint64_t now;
-	if ((rc = read_counters(s, &now, s->err, sizeof(s->err))))
+	if ((rc = read_counters(s, BY_OWNER, &now, s->err, sizeof(s->err))))
 		goto undo;
 	for (int i = 0; i < s->n; i++) {
-		s->ev[i].last = *s->ev[i].raw;
+		s->ev[i].last = *s->ev[i].raw[BY_OWNER];
 		s->ev[i].total = 0;
 	}
 	for (int i = 0; i < s->n; i++)
@@ -977,14 +997,34 @@ int pmon_session_start(pmon_session_t *s)
 	return rc;
 }
 
+/* The fold state (each event's last and total, last_fold, last_verify,
+ * fault) changes only between fold_begin and fold_end, under the registry
+ * lock; read_unlocked() reads it without the lock and keeps what it read
+ * only when fold_seq was the same even count before and after.  The stores
+ * it may race with are atomic (relaxed: the count orders them). */
+static void fold_begin(pmon_session_t *s)
+{
+	__atomic_store_n(&s->fold_seq, s->fold_seq + 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+}
+
+static void fold_end(pmon_session_t *s)
+{
+	__atomic_store_n(&s->fold_seq, s->fold_seq + 1, __ATOMIC_RELEASE);
+}
+
+#define SET(field, v) __atomic_store_n(&(field), (v), __ATOMIC_RELAXED)
+#define GET(field) __atomic_load_n(&(field), __ATOMIC_RELAXED)
+
 /* Fold the counters read_counters() has just read into the totals (values:
  * the totals, when no fault).  A gap since the last fold longer than the
  * bound makes the totals unknown (PMON_ESTALE until a reset); the baselines
  * move on regardless. */
-static int accumulate(pmon_session_t *s, uint64_t now, uint64_t *values, char *err, size_t errlen)
+static int accumulate(pmon_session_t *s, enum reader who, uint64_t now, uint64_t *values, char *err,
+		      size_t errlen)
 {
 	if (!s->fault && now - s->last_fold > s->bound_ns) {
-		s->fault = PMON_ESTALE;
+		SET(s->fault, PMON_ESTALE);
 		snprintf(s->fault_msg, sizeof(s->fault_msg),
 			 "no fold of the counters for %.1f s (was the process stopped, or the machine "
 			 "suspended?), longer than the %.1f s in which a counter of this session "
@@ -994,11 +1034,11 @@ static int accumulate(pmon_session_t *s, uint64_t now, uint64_t *values, char *e
 	}
 	for (int i = 0; i < s->n; i++) {
 		struct sess_event *e = &s->ev[i];
-		uint64_t raw = *e->raw;
-		e->total += (raw - e->last) & e->wmask;
-		e->last = raw;
+		uint64_t raw = *e->raw[who];
+		SET(e->total, e->total + ((raw - e->last) & e->wmask));
+		SET(e->last, raw);
 	}
-	s->last_fold = now;
+	SET(s->last_fold, now);
 	if (s->fault)
 		return pmon_why(err, errlen, s->fault, "%s", s->fault_msg);
 	for (int i = 0; values && i < s->n; i++)
@@ -1009,26 +1049,37 @@ static int accumulate(pmon_session_t *s, uint64_t now, uint64_t *values, char *e
 /* Check and fold a running session (registry lock held); the reason goes to
  * err (errlen bytes): the session's own for its caller, another for the
  * machine's fold, which must not write the session's reason. */
-static int check_and_fold(pmon_session_t *s, uint64_t *values, int full, char *err, size_t errlen)
+static int fold_checked(pmon_session_t *s, enum reader who, uint64_t *values, int full,
+			const uint64_t *read_at, char *err, size_t errlen)
 {
 	if (s->fault)
 		return pmon_why(err, errlen, s->fault, "%s", s->fault_msg);
-	uint64_t now = 0;
-	int rc = read_counters(s, &now, err, errlen);
+	uint64_t now = read_at ? *read_at : 0;
+	int rc = read_at ? PMON_OK : read_counters(s, who, &now, err, errlen);
 	if (now - s->last_verify >= PMON_VERIFY_NS)
 		full = 1;                 /* full: a fold or stop, or the check is due */
 	if (!rc)
-		rc = full ? verify(s, 1, 1, err, errlen) : verify_read(s, err, errlen);
+		rc = full ? verify(s, who, 1, err, errlen) : verify_read(s, who, err, errlen);
 	if (rc == PMON_EBUSY) {
-		s->fault = rc;
+		SET(s->fault, rc);
 		snprintf(s->fault_msg, sizeof(s->fault_msg), "%s", err);
 		return rc;
 	}
 	if (rc)
 		return rc;
 	if (full)
-		s->last_verify = now;
-	return accumulate(s, now, values, err, errlen);
+		SET(s->last_verify, now);
+	return accumulate(s, who, now, values, err, errlen);
+}
+
+/* read_at: who's counters are read already, at that instant (else read). */
+static int check_and_fold(pmon_session_t *s, enum reader who, uint64_t *values, int full,
+			  const uint64_t *read_at, char *err, size_t errlen)
+{
+	fold_begin(s);
+	int rc = fold_checked(s, who, values, full, read_at, err, errlen);
+	fold_end(s);
+	return rc;
 }
 
 void pmon_sessions_fold(void *mv)
@@ -1039,17 +1090,59 @@ void pmon_sessions_fold(void *mv)
 		pmon_session_t *s = pmon_registry_item(&m->sessions, i);
 		char why[sizeof(s->err)];
 		if (s->running)
-			check_and_fold(s, NULL, 1, why, sizeof(why));
+			check_and_fold(s, BY_FOLD, NULL, 1, NULL, why, sizeof(why));
 	}
 	pmon_registry_unlock(&m->sessions);
 }
 
+/* What read_unlocked() did. */
+enum unlocked { SERVED, NOT_READ, READ_ONLY };
+
+/* A read of a running session by its owner that takes no lock: the
+ * counters through the owner's plan, the totals computed from the last fold
+ * without moving it, and no fold (the machine's, a reset) in between:
+ * fold_seq the same even count before and after.  SERVED: values are the
+ * totals.  Else the locked read finishes (values rewritten): READ_ONLY, the
+ * counters read at *at are the owner's to fold, unless a fold came since
+ * (fold_seq no longer *seq), when a step needs the lock: a fault to report,
+ * a full check due, or the last fold older than half the bound (a delta
+ * that could have wrapped); NOT_READ, the locked read starts over, as when
+ * a checked control differs (another session starting on a shared box may
+ * be half-way: the lock waits for it). */
+static enum unlocked read_unlocked(pmon_session_t *s, uint64_t *values, unsigned *seq, uint64_t *at)
+{
+	const struct pmon_box_regs *bad;
+	char why[64];                     /* a failure goes the locked way, which says why */
+
+	*seq = __atomic_load_n(&s->fold_seq, __ATOMIC_ACQUIRE);
+	if ((*seq & 1) || pmon_reg_plan_run(s->m, &s->plan[BY_OWNER], at, &bad, why, sizeof why))
+		return NOT_READ;
+	if (!blocks_intact(s, BY_OWNER))
+		return NOT_READ;
+	if (GET(s->fault) || *at - GET(s->last_fold) > s->bound_ns / 2 ||
+	    *at - GET(s->last_verify) >= PMON_VERIFY_NS)
+		return READ_ONLY;
+	for (int i = 0; values && i < s->n; i++) {
+		const struct sess_event *e = &s->ev[i];
+		values[i] = GET(e->total) + ((*e->raw[BY_OWNER] - GET(e->last)) & e->wmask);
+	}
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return GET(s->fold_seq) == *seq ? SERVED : NOT_READ;
+}
+
 int pmon_session_read(pmon_session_t *s, uint64_t *values)
 {
+	enum unlocked how = NOT_READ;
+	unsigned seq = 0;
+	uint64_t at = 0;
+	if (s->running && (how = read_unlocked(s, values, &seq, &at)) == SERVED)
+		return PMON_OK;
 	pmon_registry_lock(&s->m->sessions);
 	int rc = PMON_OK;
 	if (s->running)
-		rc = check_and_fold(s, values, 0, s->err, sizeof(s->err));
+		rc = check_and_fold(s, BY_OWNER, values, 0,
+				    how == READ_ONLY && s->fold_seq == seq ? &at : NULL, s->err,
+				    sizeof(s->err));
 	else
 		for (int i = 0; values && i < s->n; i++)
 			values[i] = s->ev[i].total;
@@ -1061,23 +1154,25 @@ int pmon_session_reset(pmon_session_t *s)
 {
 	int rc = PMON_OK;
 	pmon_registry_lock(&s->m->sessions);
+	fold_begin(s);
 	if (s->running) {
 		if (s->fault == PMON_ESTALE)
-			s->fault = 0;             /* the totals restart from here */
+			SET(s->fault, 0);         /* the totals restart from here */
 		uint64_t now = 0;
-		if (!(rc = read_counters(s, &now, s->err, sizeof(s->err))) &&
-		    !(rc = verify(s, 1, 1, s->err, sizeof(s->err)))) {
-			s->last_verify = now;
-			rc = accumulate(s, now, NULL, s->err, sizeof(s->err));
+		if (!(rc = read_counters(s, BY_OWNER, &now, s->err, sizeof(s->err))) &&
+		    !(rc = verify(s, BY_OWNER, 1, s->err, sizeof(s->err)))) {
+			SET(s->last_verify, now);
+			rc = accumulate(s, BY_OWNER, now, NULL, s->err, sizeof(s->err));
 			if (rc == PMON_ESTALE) {
-				s->fault = 0;
+				SET(s->fault, 0);
 				rc = PMON_OK;
 			}
 		}
 	}
 	if (!rc)
 		for (int i = 0; i < s->n; i++)
-			s->ev[i].total = 0;
+			SET(s->ev[i].total, 0);
+	fold_end(s);
 	pmon_registry_unlock(&s->m->sessions);
 	return rc;
 }
@@ -1090,7 +1185,7 @@ int pmon_session_stop(pmon_session_t *s, uint64_t *values)
 	pmon_registry_lock(&s->m->sessions);
 	int rc = freeze_all(s, PMON_BOX_FRZ_EN | PMON_BOX_FRZ);
 	if (!rc)
-		rc = check_and_fold(s, values, 1, s->err, sizeof(s->err));
+		rc = check_and_fold(s, BY_OWNER, values, 1, NULL, s->err, sizeof(s->err));
 	s->running = 0;
 	rc = restore_error(s, rc, restore_all(s, left, sizeof(left)), left);
 	pmon_registry_unlock(&s->m->sessions);
@@ -1099,7 +1194,8 @@ int pmon_session_stop(pmon_session_t *s, uint64_t *values)
 
 static void session_free(pmon_session_t *s)
 {
-	pmon_reg_plan_free(&s->plan);
+	pmon_reg_plan_free(&s->plan[BY_OWNER]);
+	pmon_reg_plan_free(&s->plan[BY_FOLD]);
 	free(s->chk);
 	free(s->boxes);
 	free(s->ev);

@@ -407,7 +407,8 @@ void pmon_sim_cpu_truth(const pmon_sim_t *sim, int cpu, struct pmon_sim_cpu_trut
  * keeps the totals; cap 0 turns the log off again and frees it.  The totals
  * (pmon_sim_log_total, pmon_sim_log_writes) count every access since
  * creation or the last pmon_sim_log_clear(), which also clears the
- * violations; they are kept whether the log is on or not.
+ * violations; they are kept whether the log is on or not (counter reads
+ * served without the machine's lock, with the log off, included).
  * pmon_sim_log_get()'s entry stays valid until the ring wraps over it. */
 size_t pmon_sim_log_total(const pmon_sim_t *sim);
 size_t pmon_sim_log_cap(const pmon_sim_t *sim);

@@ -86,7 +86,7 @@ void sim_clock_advance(struct pmon_sim *sim, uint64_t ns)
 	}
 	for (size_t i = 0; i < sim->clk_n; i++)
 		sim_ctr_cycles(sim->clk[i], delta[sim->clk[i]->clock]);
-	sim->now_ns = t1;
+	__atomic_store_n(&sim->now_ns, t1, __ATOMIC_RELAXED);   /* read without the lock too */
 }
 
 /* Emulated time moves in steps of at least this much wall time: reads in
@@ -146,9 +146,9 @@ uint64_t pmon_sim_now_ns(const pmon_sim_t *sim)
 	struct pmon_sim *m = (struct pmon_sim *)sim;
 	uint64_t t;
 
-	pthread_mutex_lock(&m->lock);
+	sim_lock(m);
 	sim_clock_sync(m);
 	t = m->now_ns;
-	pthread_mutex_unlock(&m->lock);
+	sim_unlock(m);
 	return t;
 }

@@ -270,6 +270,7 @@ struct sim_cur {
 struct pmon_sim {
 	struct pmon_sim_shape shape;
 	pthread_mutex_t lock;
+	unsigned hold_seq;      /* odd while the lock is held (sim_lock) */
 	int ncpus;
 	uint64_t now_ns;
 	uint64_t hz[SIM_NCLOCKS];
@@ -300,6 +301,7 @@ struct pmon_sim {
 	/* access log: ring of log_cap entries (0: off, the default) */
 	struct pmon_sim_log_entry *log;
 	size_t log_cap, log_alloc, log_head, log_n, log_total, log_writes;
+	size_t log_unlocked;    /* accesses served without the lock (atomic) */
 	struct pmon_sim_violation *viol;
 	size_t viol_n, viol_total;
 	struct sim_cur cur;
@@ -377,16 +379,27 @@ void sim_clock_init(struct pmon_sim *sim);
  * Elsewhere the wall clock is read every time. */
 #define SIM_WALL_TSC_STEP 10000u
 void sim_clock_sync_wall(struct pmon_sim *sim);
+/* Is a look at the wall clock due?  *tsc: the TSC it was decided by.  Also
+ * asked without the lock (sim_access.c), hence the atomic loads. */
+static inline int sim_clock_due(const struct pmon_sim *sim, uint64_t *tsc)
+{
+	*tsc = 0;
+	if (!__atomic_load_n(&sim->follow, __ATOMIC_RELAXED))
+		return 0;
+#if defined(__x86_64__) || defined(__i386__)
+	*tsc = __builtin_ia32_rdtsc();
+	return *tsc - __atomic_load_n(&sim->wall_tsc, __ATOMIC_RELAXED) >= SIM_WALL_TSC_STEP;
+#else
+	return 1;
+#endif
+}
 static inline void sim_clock_sync(struct pmon_sim *sim)
 {
-	if (!sim->follow)
+	uint64_t t;
+
+	if (!sim_clock_due(sim, &t))
 		return;
-#if defined(__x86_64__) || defined(__i386__)
-	uint64_t t = __builtin_ia32_rdtsc();
-	if (t - sim->wall_tsc < SIM_WALL_TSC_STEP)
-		return;
-	sim->wall_tsc = t;
-#endif
+	__atomic_store_n(&sim->wall_tsc, t, __ATOMIC_RELAXED);
 	sim_clock_sync_wall(sim);
 }
 /* An explicit advance or traffic call: sync, then (auto) stop following. */
@@ -633,9 +646,27 @@ int sim_shape_parse(const char *spec, struct pmon_sim_shape *shape, int *clock_n
 		    char *err, size_t errlen);
 
 /* ---- machine (sim_machine.c) ---- */
-/* Lock/unlock from the public read-only getters (const machine). */
-void sim_lock(const struct pmon_sim *sim);
-void sim_unlock(const struct pmon_sim *sim);
+/* The machine's lock, with a sequence count for the reads that do not
+ * take it (sim_access.c): every holder makes hold_seq odd on entry and even
+ * again before it lets go, so a reader that finds the same even count
+ * before and after its loads saw the machine as no holder was changing it.
+ * Const for the public read-only getters (which lock a const machine). */
+static inline void sim_lock(const struct pmon_sim *sim)
+{
+	struct pmon_sim *m = (struct pmon_sim *)sim;
+
+	pthread_mutex_lock(&m->lock);
+	__atomic_store_n(&m->hold_seq, m->hold_seq + 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+}
+
+static inline void sim_unlock(const struct pmon_sim *sim)
+{
+	struct pmon_sim *m = (struct pmon_sim *)sim;
+
+	__atomic_store_n(&m->hold_seq, m->hold_seq + 1, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&m->lock);
+}
 int sim_cpu_socket(const struct pmon_sim *sim, int cpu);
 int sim_cpu_core_global(const struct pmon_sim *sim, int cpu);   /* socket*cores+core */
 /* The process's current machine, created from $PMON_SIM when missing. */

@@ -89,7 +89,8 @@ void sim_violation(struct pmon_sim *sim, uint64_t bad, const char *fmt, ...)
 		return;                       /* out of memory: counted, not kept */
 	v = &sim->viol[sim->viol_n++];
 	memset(v, 0, sizeof *v);
-	v->seq = sim->log_total;              /* the access being served (logged next) */
+	v->seq = sim->log_total + __atomic_load_n(&sim->log_unlocked, __ATOMIC_RELAXED);
+						/* the access being served (logged next) */
 	v->op = sim->cur.op;
 	v->cpu = sim->cur.cpu;
 	v->msr = sim->cur.msr;
@@ -149,7 +150,7 @@ size_t pmon_sim_log_writes(const pmon_sim_t *sim)
 
 size_t pmon_sim_log_total(const pmon_sim_t *sim)
 {
-	return locked(sim, &sim->log_total);
+	return locked(sim, &sim->log_total) + __atomic_load_n(&sim->log_unlocked, __ATOMIC_RELAXED);
 }
 
 size_t pmon_sim_log_cap(const pmon_sim_t *sim)
@@ -159,18 +160,19 @@ size_t pmon_sim_log_cap(const pmon_sim_t *sim)
 
 void pmon_sim_log_clear(pmon_sim_t *sim)
 {
-	pthread_mutex_lock(&sim->lock);
+	sim_lock(sim);
 	sim->log_head = sim->log_n = 0;
 	sim->log_total = sim->log_writes = 0;
+	__atomic_store_n(&sim->log_unlocked, 0, __ATOMIC_RELAXED);
 	sim->viol_n = sim->viol_total = 0;
-	pthread_mutex_unlock(&sim->lock);
+	sim_unlock(sim);
 }
 
 void pmon_sim_log_set_cap(pmon_sim_t *sim, size_t cap)
 {
-	pthread_mutex_lock(&sim->lock);
+	sim_lock(sim);
 	sim_log_init(sim, cap);
-	pthread_mutex_unlock(&sim->lock);
+	sim_unlock(sim);
 }
 
 size_t pmon_sim_violation_count(const pmon_sim_t *sim)

@@ -12,16 +12,6 @@
 static pthread_mutex_t cur_lock = PTHREAD_MUTEX_INITIALIZER;
 static pmon_sim_t *cur;
 
-void sim_lock(const struct pmon_sim *sim)
-{
-	pthread_mutex_lock((pthread_mutex_t *)&sim->lock);
-}
-
-void sim_unlock(const struct pmon_sim *sim)
-{
-	pthread_mutex_unlock((pthread_mutex_t *)&sim->lock);
-}
-
 int sim_cpu_socket(const struct pmon_sim *sim, int cpu)
 {
 	return cpu / (sim->shape.cores * sim->shape.threads);

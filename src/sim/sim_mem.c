@@ -92,7 +92,7 @@ int pmon_sim_mem_alloc(pmon_sim_t *sim, uint64_t bytes, enum pmon_sim_place plac
 	    (place != PMON_SIM_FIRST_TOUCH && place != PMON_SIM_ON_SOCKET &&
 	     place != PMON_SIM_INTERLEAVE))
 		return PMON_EINVAL;
-	pthread_mutex_lock(&sim->lock);
+	sim_lock(sim);
 	if (place == PMON_SIM_ON_SOCKET && (socket < 0 || socket >= sim->shape.sockets)) {
 		rc = PMON_EINVAL;
 	} else if (pages > (uint64_t)sim->shape.sockets * sim->frames_total) {
@@ -125,7 +125,7 @@ int pmon_sim_mem_alloc(pmon_sim_t *sim, uint64_t bytes, enum pmon_sim_place plac
 			*vaddr = r->base;
 		}
 	}
-	pthread_mutex_unlock(&sim->lock);
+	sim_unlock(sim);
 	return rc;
 }
 
@@ -135,7 +135,7 @@ int pmon_sim_mem_free(pmon_sim_t *sim, uint64_t vaddr)
 
 	if (!sim)
 		return PMON_EINVAL;
-	pthread_mutex_lock(&sim->lock);
+	sim_lock(sim);
 	for (size_t i = 0; i < sim->nregions; i++) {
 		struct sim_region *r = &sim->regions[i];
 		if (r->base != vaddr)
@@ -155,7 +155,7 @@ int pmon_sim_mem_free(pmon_sim_t *sim, uint64_t vaddr)
 		rc = 0;
 		break;
 	}
-	pthread_mutex_unlock(&sim->lock);
+	sim_unlock(sim);
 	return rc;
 }
 
@@ -245,7 +245,7 @@ int pmon_sim_vtraffic(pmon_sim_t *sim, int cpu, uint64_t vaddr, enum pmon_sim_ki
 
 	if (!sim)
 		return PMON_EINVAL;
-	pthread_mutex_lock(&sim->lock);
+	sim_lock(sim);
 	sim_clock_take(sim);
 	vaddr &= ~63ull;
 	if ((unsigned)kind > PMON_SIM_NT_STORE || cpu < 0 || cpu >= sim->ncpus)
@@ -269,7 +269,7 @@ int pmon_sim_vtraffic(pmon_sim_t *sim, int cpu, uint64_t vaddr, enum pmon_sim_ki
 		sim_lines_access(sim, cpu, ref, k);
 	}
 	sim_pend_flush(sim);
-	pthread_mutex_unlock(&sim->lock);
+	sim_unlock(sim);
 	return rc;
 }
 
@@ -279,7 +279,7 @@ int pmon_sim_vtraffic_refs(pmon_sim_t *sim, int cpu, const uint64_t *refs, size_
 
 	if (!sim || (n && !refs))
 		return PMON_EINVAL;
-	pthread_mutex_lock(&sim->lock);
+	sim_lock(sim);
 	sim_clock_take(sim);
 	if (cpu < 0 || cpu >= sim->ncpus)
 		rc = PMON_EINVAL;
@@ -320,7 +320,7 @@ int pmon_sim_vtraffic_refs(pmon_sim_t *sim, int cpu, const uint64_t *refs, size_
 		sim_lines_access(sim, cpu, ref, k);
 	}
 	sim_pend_flush(sim);
-	pthread_mutex_unlock(&sim->lock);
+	sim_unlock(sim);
 	return rc;
 }
 
@@ -328,11 +328,11 @@ int pmon_sim_flush_caches(pmon_sim_t *sim)
 {
 	if (!sim)
 		return PMON_EINVAL;
-	pthread_mutex_lock(&sim->lock);
+	sim_lock(sim);
 	sim_clock_take(sim);
 	sim->pend_direct = 0;                 /* many write-backs: queue them */
 	sim_flush(sim);
 	sim_pend_flush(sim);
-	pthread_mutex_unlock(&sim->lock);
+	sim_unlock(sim);
 	return 0;
 }

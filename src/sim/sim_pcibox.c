@@ -45,27 +45,30 @@ int sim_pcibox_read(struct sim_box *b, uint32_t off, uint32_t *val)
 /* The dwords off .. off + 4 * (ndw - 1) of the box's function, all at or
  * above PB_CTR0 (the block a session reads its counters and controls
  * with): zeroed, then each register that falls in the window written in
- * place (one unsigned compare each; nothing read back). */
+ * place (one unsigned compare each; nothing read back).  Also called
+ * without the machine's lock (sim_access.c), hence the atomic loads. */
 void sim_pcibox_read_block(const struct sim_box *b, uint32_t off, uint32_t *val, int ndw)
 {
 	const struct sim_kind *k = b->kind;
 	uint32_t span = 4u * (uint32_t)ndw;
 
-	for (int i = 0; i < ndw; i++)
-		val[i] = 0;
+	memset(val, 0, span);
+#define LOAD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
 #define PUT(o, v) do { uint32_t at_ = (o) - off; if (at_ < span) val[at_ / 4] = (uint32_t)(v); } while (0)
 	for (int i = 0; i < k->nctr; i++) {
-		uint64_t v = b->ctr[i].val;
+		uint64_t v = LOAD(b->ctr[i].val);
 		PUT(PB_CTR0 + 8u * (uint32_t)i, v);
 		PUT(PB_CTR0 + 8u * (uint32_t)i + 4, v >> 32);
-		PUT(PB_CTL0 + 4u * (uint32_t)i, b->ctr[i].ctl);
+		PUT(PB_CTL0 + 4u * (uint32_t)i, LOAD(b->ctr[i].ctl));
 	}
 	if (k->has_fixed) {
-		PUT(PB_FIXED_CTR, b->fixed.val);
-		PUT(PB_FIXED_CTR + 4, b->fixed.val >> 32);
-		PUT(PB_FIXED_CTL, b->fixed.ctl);
+		uint64_t v = LOAD(b->fixed.val);
+		PUT(PB_FIXED_CTR, v);
+		PUT(PB_FIXED_CTR + 4, v >> 32);
+		PUT(PB_FIXED_CTL, LOAD(b->fixed.ctl));
 	}
 #undef PUT
+#undef LOAD
 }
 
 static void write_half(struct pmon_sim *sim, struct sim_box *b, int i, uint32_t off,

@@ -21,7 +21,7 @@ int sim_tick_set(struct pmon_sim *sim, const void *owner, uint64_t period,
 		 void (*fn)(void *arg), void *arg)
 {
 	int rc = PMON_OK;
-	pthread_mutex_lock(&sim->lock);
+	sim_lock(sim);
 	int i = 0;
 	while (i < sim->nticks && sim->ticks[i].owner != owner)
 		i++;
@@ -39,13 +39,13 @@ int sim_tick_set(struct pmon_sim *sim, const void *owner, uint64_t period,
 		sim->ticks[i].fn = fn;
 		sim->ticks[i].arg = arg;
 	}
-	pthread_mutex_unlock(&sim->lock);
+	sim_unlock(sim);
 	return rc;
 }
 
 void pmon_sim_advance_ns(pmon_sim_t *sim, uint64_t ns)
 {
-	pthread_mutex_lock(&sim->lock);
+	sim_lock(sim);
 	sim_clock_take(sim);
 	uint64_t end = ns > UINT64_MAX - sim->now_ns ? UINT64_MAX : sim->now_ns + ns;
 	for (;;) {
@@ -65,20 +65,20 @@ void pmon_sim_advance_ns(pmon_sim_t *sim, uint64_t ns)
 			}
 		if (!ndue && sim->now_ns >= end)
 			break;
-		pthread_mutex_unlock(&sim->lock);
+		sim_unlock(sim);
 		for (int i = 0; i < ndue; i++)
 			due[i].fn(due[i].arg);
-		pthread_mutex_lock(&sim->lock);
+		sim_lock(sim);
 		if (sim->now_ns >= end && !ndue)
 			break;
 	}
-	pthread_mutex_unlock(&sim->lock);
+	sim_unlock(sim);
 }
 
 void pmon_sim_advance_stopped_ns(pmon_sim_t *sim, uint64_t ns)
 {
-	pthread_mutex_lock(&sim->lock);
+	sim_lock(sim);
 	sim_clock_take(sim);
 	sim_clock_advance(sim, ns);
-	pthread_mutex_unlock(&sim->lock);
+	sim_unlock(sim);
 }

@@ -28,7 +28,7 @@ int pmon_sim_traffic(pmon_sim_t *sim, int cpu, uint64_t addr, enum pmon_sim_kind
 	uint64_t total, line = addr & ~63ull;
 	int rc = 0;
 
-	pthread_mutex_lock(&sim->lock);
+	sim_lock(sim);
 	sim_clock_take(sim);        /* even a refused call takes control (auto) */
 	total = sim->shape.mem_bytes * (uint64_t)sim->shape.sockets;
 	if (kind != PMON_SIM_LOAD && kind != PMON_SIM_STORE && kind != PMON_SIM_NT_STORE)
@@ -40,7 +40,7 @@ int pmon_sim_traffic(pmon_sim_t *sim, int cpu, uint64_t addr, enum pmon_sim_kind
 	else
 		sim_traffic_lines(sim, cpu, line, kind, count);
 	sim_pend_flush(sim);
-	pthread_mutex_unlock(&sim->lock);
+	sim_unlock(sim);
 	return rc;
 }
 
