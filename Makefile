@@ -92,7 +92,7 @@ LIB_SO := $(B)/lib/libpmon.so.$(LIBVER)
 LIB_A := $(B)/lib/libpmon.a
 ASAN_LIB_SO := $(B)/asan/lib/libpmon.so.$(LIBVER)
 # -z defs: every symbol libpmon uses must resolve at link time.
-SO_LDFLAGS := -shared -Wl,-soname,$(SONAME) -Wl,-z,defs
+SO_LDFLAGS := -shared -Wl,-soname,$(SONAME) -Wl,-z,defs -Wl,-Bsymbolic-functions
 # Programs find libpmon.so in ../lib relative to themselves: in build/ and
 # after installation alike.
 ORIGIN_RPATH := -Wl,-rpath,'$$ORIGIN/../lib'

@@ -14,7 +14,7 @@ CC ?= cc
 # src/ is a quote-only include directory: its headers are included as
 # "name.h", and this keeps a header of pmon's from hiding a system header of
 # the same name (<sched.h> from <pthread.h>, for one).
-CFLAGS = -std=c11 -O2 -g -Wall -Wextra -Werror -fPIC -Iinclude -iquote src
+CFLAGS = -std=c11 -O2 -g -Wall -Wextra -Werror -fPIC -fno-semantic-interposition -Iinclude -iquote src
 # C11 with POSIX.1-2008 (setenv, pread, ...).  A file that needs more
 # defines _GNU_SOURCE itself, which includes this.
 CPPFLAGS = -D_POSIX_C_SOURCE=200809L
