@@ -1130,13 +1130,11 @@ static enum unlocked read_unlocked(pmon_session_t *s, uint64_t *values, unsigned
 	return GET(s->fold_seq) == *seq ? SERVED : NOT_READ;
 }
 
-int pmon_session_read(pmon_session_t *s, uint64_t *values)
+/* The read under the sessions' lock, after read_unlocked() said how far it
+ * got (seq, at: what it saw). */
+static __attribute__((noinline)) int read_locked(pmon_session_t *s, uint64_t *values,
+						 enum unlocked how, unsigned seq, uint64_t at)
 {
-	enum unlocked how = NOT_READ;
-	unsigned seq = 0;
-	uint64_t at = 0;
-	if (s->running && (how = read_unlocked(s, values, &seq, &at)) == SERVED)
-		return PMON_OK;
 	pmon_registry_lock(&s->m->sessions);
 	int rc = PMON_OK;
 	if (s->running)
@@ -1148,6 +1146,16 @@ int pmon_session_read(pmon_session_t *s, uint64_t *values)
 			values[i] = s->ev[i].total;
 	pmon_registry_unlock(&s->m->sessions);
 	return rc;
+}
+
+int pmon_session_read(pmon_session_t *s, uint64_t *values)
+{
+	enum unlocked how = NOT_READ;
+	unsigned seq = 0;
+	uint64_t at = 0;
+	if (s->running && (how = read_unlocked(s, values, &seq, &at)) == SERVED)
+		return PMON_OK;
+	return read_locked(s, values, how, seq, at);
 }
 
 int pmon_session_reset(pmon_session_t *s)

@@ -56,17 +56,22 @@ static int op_msr_read(struct pmon_access *a, int cpu, uint32_t msr, uint64_t *v
 }
 
 /* The dwords of a block read, the machine held.  With the log off, a PMON
- * box's register block is put together at once (sim_pcibox_read_block),
- * each dword still counted; anything else, and everything with the log on,
- * is served (and logged) dword by dword.  A failed block reads 0 throughout. */
-static inline int block(struct pmon_sim *sim, pmon_pci_addr_t d, uint32_t off, uint32_t *val,
-			int ndw)
+ * box's register block is read through its window (sim_pcibox_window, kept
+ * in *hint when the caller keeps one), each dword still counted; anything
+ * else, and everything with the log on, is served (and logged) dword by
+ * dword.  A failed block reads 0 throughout. */
+static int block(struct pmon_sim *sim, pmon_pci_addr_t d, uint32_t off, uint32_t *val, int ndw,
+		 const void **hint)
 {
 	const struct sim_box *b;
+	const struct sim_window *w = hint ? *hint : NULL;
 	int rc = 0;
 
-	if (!sim->log_cap && (b = sim_pci_pmon_block(sim, d, off, ndw))) {
-		sim_pcibox_read_block(b, off, val, ndw);
+	if (!sim->log_cap && (w || ((b = sim_pci_pmon_block(sim, d, off, ndw)) &&
+				    (w = sim_pcibox_window(sim, b, off, ndw))))) {
+		if (hint)
+			*hint = w;
+		sim_window_read(w, val);
 		sim->log_total += (size_t)ndw;
 		return 0;
 	}
@@ -100,13 +105,12 @@ static int read_unlocked(struct pmon_sim *sim, struct pmon_read_req *req, int n,
 		return 1;
 	for (int i = 0; i < n; i++) {
 		struct pmon_read_req *q = &req[i];
+		if (!q->hint && q->ndw <= 0)
+			q->hint = sim_cbo_counter(sim, q->cpu, q->msr);
 		if (!q->hint)
-			q->hint = q->ndw > 0 ? (const void *)sim_pci_pmon_block(sim, q->d, q->off, q->ndw)
-					     : (const void *)sim_cbo_counter(sim, q->cpu, q->msr);
-		if (!q->hint)
-			return 1;
+			return 1;                 /* a block's window is made under the lock */
 		if (q->ndw > 0) {
-			sim_pcibox_read_block(q->hint, q->off, q->dw, q->ndw);
+			sim_window_read(q->hint, q->dw);
 			served += (size_t)q->ndw;
 		} else {
 			*q->val = __atomic_load_n(&((const struct sim_ctr *)q->hint)->val, __ATOMIC_RELAXED);
@@ -126,22 +130,20 @@ static int read_unlocked(struct pmon_sim *sim, struct pmon_read_req *req, int n,
 /* As the engine reads a session's counters: at one instant, after one
  * clock update, nothing advancing between the reads; without the lock
  * when that changes nothing, else under one hold of the machine. */
-static int op_read_batch(struct pmon_access *a, struct pmon_read_req *req, int n, int *bad,
-			 uint64_t *at_ns, char *why, size_t whylen)
+static __attribute__((noinline)) int read_locked(struct pmon_sim *sim, struct pmon_read_req *req,
+						  int n, int *bad, uint64_t *at_ns, char *why,
+						  size_t whylen)
 {
-	struct pmon_sim *sim = a->priv;
 	int rc = 0, i;
 
-	if (!read_unlocked(sim, req, n, at_ns))
-		return 0;
 	sim_lock(sim);
 	sim_clock_sync(sim);
 	for (i = 0; i < n && !rc; i++) {
-		const struct pmon_read_req *q = &req[i];
+		struct pmon_read_req *q = &req[i];
 		uint64_t v = 0;
 
 		if (q->ndw > 0) {
-			rc = block(sim, q->d, q->off, q->dw, q->ndw);
+			rc = block(sim, q->d, q->off, q->dw, q->ndw, &q->hint);
 			continue;
 		}
 		const struct sim_ctr *c;
@@ -172,6 +174,16 @@ static int op_read_batch(struct pmon_access *a, struct pmon_read_req *req, int n
 		*at_ns = sim->now_ns;
 	sim_unlock(sim);
 	return rc;
+}
+
+static int op_read_batch(struct pmon_access *a, struct pmon_read_req *req, int n, int *bad,
+			 uint64_t *at_ns, char *why, size_t whylen)
+{
+	struct pmon_sim *sim = a->priv;
+
+	if (!read_unlocked(sim, req, n, at_ns))
+		return 0;
+	return read_locked(sim, req, n, bad, at_ns, why, whylen);
 }
 
 static int op_msr_write(struct pmon_access *a, int cpu, uint32_t msr, uint64_t val,
@@ -230,7 +242,7 @@ static int op_pci_read_block(struct pmon_access *a, pmon_pci_addr_t d, uint32_t 
 		return pmon_why(why, whylen, PMON_EINVAL, "PCI block read of %d dwords", ndw);
 	sim_lock(sim);
 	sim_clock_sync(sim);
-	if ((rc = block(sim, d, off, val, ndw)))
+	if ((rc = block(sim, d, off, val, ndw, NULL)))
 		pmon_why(why, whylen, rc, "%s", sim->why);
 	sim_unlock(sim);
 	return rc;

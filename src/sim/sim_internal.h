@@ -302,6 +302,7 @@ struct pmon_sim {
 	struct pmon_sim_log_entry *log;
 	size_t log_cap, log_alloc, log_head, log_n, log_total, log_writes;
 	size_t log_unlocked;    /* accesses served without the lock (atomic) */
+	struct sim_window *windows;     /* PMON blocks read (sim_pcibox.c) */
 	struct pmon_sim_violation *viol;
 	size_t viol_n, viol_total;
 	struct sim_cur cur;
@@ -441,10 +442,17 @@ int sim_pcibox_read(struct sim_box *b, uint32_t off, uint32_t *val);
 int sim_pcibox_write(struct pmon_sim *sim, struct sim_box *b, uint32_t off, uint32_t val);
 /* ndw dwords from off, all at or above the counters (0xA0): the PMON block. */
 #define SIM_PCIBOX_BLOCK 0xA0u
-void sim_pcibox_read_block(const struct sim_box *b, uint32_t off, uint32_t *val, int ndw);
+/* Such a block of box b, worked out once (kept on the machine until it is
+ * destroyed, one per box, offset and size; NULL when out of memory; under
+ * the lock), and read: ndw dwords into val. */
+struct sim_window;
+const struct sim_window *sim_pcibox_window(struct pmon_sim *sim, const struct sim_box *b,
+					   uint32_t off, int ndw);
+void sim_window_read(const struct sim_window *w, uint32_t *val);
+void sim_windows_free(struct pmon_sim *sim);
 /* The PMON box whose PMON register block holds the ndw dwords from off of
  * function d (all at or above the counters, within the function's 4 KiB),
- * NULL when they are not such a block: sim_pcibox_read_block serves it. */
+ * NULL when they are not such a block (sim_pcibox_window then serves it). */
 const struct sim_box *sim_pci_pmon_block(struct pmon_sim *sim, pmon_pci_addr_t d, uint32_t off,
 					 int ndw);
 /* Box-specific PCI registers (return 1 if off is one of them). */

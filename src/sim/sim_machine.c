@@ -110,6 +110,7 @@ void pmon_sim_destroy(pmon_sim_t *sim)
 		cur = NULL;
 	pthread_mutex_unlock(&cur_lock);
 	sim_log_free(sim);
+	sim_windows_free(sim);
 	sim_hier_free(sim);
 	sim_mem_free_all(sim);
 	free(sim->clk);

@@ -3,6 +3,7 @@
  * CTL n at 0xD8 + 4n, CTR n as two dwords at 0xA0 + 8n (low) and 0xA4 + 8n
  * (high); the iMC adds FIXED_CTL 0xF0 and FIXED_CTR 0xD0/0xD4.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "sim_internal.h"
@@ -13,62 +14,134 @@
 #define PB_FIXED_CTL 0xF0
 #define PB_FIXED_CTR 0xD0
 
-int sim_pcibox_read(struct sim_box *b, uint32_t off, uint32_t *val)
+/* What a dword without a PMON register reads. */
+static const uint64_t no_reg;
+
+/* The register the dword at off (dword-aligned, not BOX_CTL) shows: *src,
+ * whose bits from *shift up it reads; &no_reg (and 0) when there is none. */
+static int reg_at(const struct sim_box *b, uint32_t off, const uint64_t **src, unsigned *shift)
 {
 	const struct sim_kind *k = b->kind;
-	const struct sim_ctr *c = NULL;
+	uint32_t nctr = (uint32_t)k->nctr;
+
+	*shift = off & 4 ? 32 : 0;
+	if (off >= PB_CTR0 && off < PB_CTR0 + 8u * nctr) {
+		*src = &b->ctr[(off - PB_CTR0) / 8].val;
+		return 1;
+	}
+	if (k->has_fixed && (off == PB_FIXED_CTR || off == PB_FIXED_CTR + 4)) {
+		*src = &b->fixed.val;
+		return 1;
+	}
+	*shift = 0;
+	if (off >= PB_CTL0 && off < PB_CTL0 + 4u * nctr) {
+		*src = &b->ctr[(off - PB_CTL0) / 4].ctl;
+		return 1;
+	}
+	if (k->has_fixed && off == PB_FIXED_CTL) {
+		*src = &b->fixed.ctl;
+		return 1;
+	}
+	*src = &no_reg;
+	return 0;
+}
+
+int sim_pcibox_read(struct sim_box *b, uint32_t off, uint32_t *val)
+{
+	const uint64_t *src;
+	unsigned shift;
 
 	if (off == PB_BOX_CTL) {
 		*val = 0;                     /* write-only */
 		return 1;
 	}
-	if (off >= PB_CTL0 && off < PB_CTL0 + 4u * (unsigned)k->nctr) {
-		if ((off - PB_CTL0) % 4)
-			return 0;
-		*val = (uint32_t)b->ctr[(off - PB_CTL0) / 4].ctl;
-		return 1;
-	}
-	if (k->has_fixed && off == PB_FIXED_CTL) {
-		*val = (uint32_t)b->fixed.ctl;
-		return 1;
-	}
-	if (off >= PB_CTR0 && off < PB_CTR0 + 8u * (unsigned)k->nctr)
-		c = &b->ctr[(off - PB_CTR0) / 8];
-	else if (k->has_fixed && (off == PB_FIXED_CTR || off == PB_FIXED_CTR + 4))
-		c = &b->fixed;
-	if (!c)
+	if ((off & 3) || !reg_at(b, off, &src, &shift))
 		return 0;
-	*val = (off & 4) ? (uint32_t)(c->val >> 32) : (uint32_t)c->val;
+	*val = (uint32_t)(*src >> shift);
 	return 1;
 }
 
-/* The dwords off .. off + 4 * (ndw - 1) of the box's function, all at or
- * above PB_CTR0 (the block a session reads its counters and controls
- * with): zeroed, then each register that falls in the window written in
- * place (one unsigned compare each; nothing read back).  Also called
- * without the machine's lock (sim_access.c), hence the atomic loads. */
-void sim_pcibox_read_block(const struct sim_box *b, uint32_t off, uint32_t *val, int ndw)
-{
-	const struct sim_kind *k = b->kind;
-	uint32_t span = 4u * (uint32_t)ndw;
+/* A PMON block as a read plan asks for it at every read, worked out once
+ * (reg_at) into a few steps: a counter whose two dwords are both in the
+ * window is one 8-byte copy (the dwords are its bytes in order, low
+ * first), two dwords without a register one 8-byte zero, and any other
+ * dword a 4-byte step (half a counter, a control, or 0). */
+enum { W_PAIR, W_ZERO2, W_DWORD };
+struct sim_window {
+	struct sim_window *next;
+	const struct sim_box *b;
+	uint32_t off;
+	int ndw, nstep;
+	struct {
+		const uint64_t *src;
+		uint16_t at;            /* first dword */
+		uint8_t kind, shift;
+	} step[];
+};
 
-	memset(val, 0, span);
-#define LOAD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
-#define PUT(o, v) do { uint32_t at_ = (o) - off; if (at_ < span) val[at_ / 4] = (uint32_t)(v); } while (0)
-	for (int i = 0; i < k->nctr; i++) {
-		uint64_t v = LOAD(b->ctr[i].val);
-		PUT(PB_CTR0 + 8u * (uint32_t)i, v);
-		PUT(PB_CTR0 + 8u * (uint32_t)i + 4, v >> 32);
-		PUT(PB_CTL0 + 4u * (uint32_t)i, LOAD(b->ctr[i].ctl));
+const struct sim_window *sim_pcibox_window(struct pmon_sim *sim, const struct sim_box *b,
+					   uint32_t off, int ndw)
+{
+	struct sim_window *w;
+
+	for (w = sim->windows; w; w = w->next)
+		if (w->b == b && w->off == off && w->ndw == ndw)
+			return w;
+	if (!(w = malloc(sizeof *w + (size_t)ndw * sizeof w->step[0])))
+		return NULL;
+	w->b = b;
+	w->off = off;
+	w->ndw = ndw;
+	w->nstep = 0;
+	for (int i = 0; i < ndw;) {
+		const uint64_t *src, *src2;
+		unsigned shift, shift2;
+		int reg = reg_at(b, off + 4u * (uint32_t)i, &src, &shift), two = 0;
+		if (i + 1 < ndw) {
+			int reg2 = reg_at(b, off + 4u * (uint32_t)i + 4, &src2, &shift2);
+			two = reg ? reg2 && src2 == src && shift == 0 && shift2 == 32 : !reg2;
+		}
+		w->step[w->nstep].src = src;
+		w->step[w->nstep].at = (uint16_t)i;
+		w->step[w->nstep].shift = (uint8_t)shift;
+		w->step[w->nstep++].kind = two ? (reg ? W_PAIR : W_ZERO2) : W_DWORD;
+		i += two ? 2 : 1;
 	}
-	if (k->has_fixed) {
-		uint64_t v = LOAD(b->fixed.val);
-		PUT(PB_FIXED_CTR, v);
-		PUT(PB_FIXED_CTR + 4, v >> 32);
-		PUT(PB_FIXED_CTL, LOAD(b->fixed.ctl));
+	w->next = sim->windows;
+	sim->windows = w;
+	return w;
+}
+
+/* Every dword stored once (BOX_CTL, write-only, reads 0 as a dword without
+ * a register does).  Also called without the machine's lock (sim_access.c),
+ * hence the atomic loads. */
+void sim_window_read(const struct sim_window *w, uint32_t *val)
+{
+	for (int i = 0; i < w->nstep; i++) {
+		uint32_t *to = val + w->step[i].at;
+		uint64_t v;
+		switch (w->step[i].kind) {
+		case W_PAIR:
+			v = __atomic_load_n(w->step[i].src, __ATOMIC_RELAXED);
+			memcpy(to, &v, 8);
+			break;
+		case W_ZERO2:
+			v = 0;
+			memcpy(to, &v, 8);
+			break;
+		default:
+			*to = (uint32_t)(__atomic_load_n(w->step[i].src, __ATOMIC_RELAXED) >> w->step[i].shift);
+		}
 	}
-#undef PUT
-#undef LOAD
+}
+
+void sim_windows_free(struct pmon_sim *sim)
+{
+	while (sim->windows) {
+		struct sim_window *w = sim->windows;
+		sim->windows = w->next;
+		free(w);
+	}
 }
 
 static void write_half(struct pmon_sim *sim, struct sim_box *b, int i, uint32_t off,
