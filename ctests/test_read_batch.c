@@ -53,6 +53,18 @@ static void mixed(struct pmon_access *a, const char *what, pmon_pci_addr_t d, ui
 		      blk[i], one[i]);
 	CHECK_EQ_INT(a->ops->msr_read(a, cpu, msr, &single, why, sizeof why), 0, why);
 	CHECK(m0 == single && m1 == single, "%s: MSRs around the block as a single read", what);
+	/* only some dwords wanted: those read as the whole block has them (the
+	 * others may stay as they were) */
+	uint32_t part[22];
+	struct pmon_read_req some = { .ndw = 22, .d = d, .off = off, .dw = part,
+				      .want = 1u << 0 | 1u << 1 | 1u << 14 | 1u << 21 };
+	memset(part, 0xa5, sizeof part);
+	CHECK_EQ_INT(a->ops->read_batch(a, &some, 1, &bad, NULL, why, sizeof why), 0, why);
+	CHECK_EQ_INT(a->ops->read_batch(a, &some, 1, &bad, NULL, why, sizeof why), 0, why);
+	for (int i = 0; i < 22; i++)
+		if (some.want >> i & 1)
+			CHECK(part[i] == one[i], "%s: wanted dword %d (0x%x) as the whole block's (0x%x)",
+			      what, i, part[i], one[i]);
 	/* a missing function fails the batch at its index and is named */
 	pmon_pci_addr_t gone = d;
 	gone.dev = 30;

@@ -49,7 +49,10 @@ struct pmon_access;
 
 /* One read of a batch (read_batch): ndw 0, the MSR msr of CPU cpu into
  * *val; ndw > 0, the ndw dwords from off of PCI function d into dw[], as
- * pci_read_block reads them.  hint is the backend's: NULL in a new
+ * pci_read_block reads them.  want (ndw <= 64): the dwords the caller looks
+ * at (bit i: dw[i]; 0: all); a backend may leave the others as they were
+ * (silicon reads them all in the one access; the emulated machine only
+ * works out what is wanted).  hint is the backend's: NULL in a new
  * request, it may keep there where the request's registers are, found at
  * the first batch that serves it, for the later ones (a read plan runs the
  * same requests at every read); the engine never looks at it. */
@@ -61,6 +64,7 @@ struct pmon_read_req {
 	pmon_pci_addr_t d;
 	uint32_t off;
 	uint32_t *dw;
+	uint64_t want;
 	const void *hint;
 };
 

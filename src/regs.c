@@ -239,6 +239,7 @@ int pmon_reg_plan_box(struct pmon_reg_plan *p, const struct pmon_box_regs *r, ui
 			if (!(b = plan_block(p, r, off[i], off[i] + 8)))
 				return pmon_why(why, whylen, PMON_ENOMEM, "out of memory");
 			b->nctr = 1;
+			b->want = 3;
 			b->ctr[0].mask = pmon_bits(idx[i] == PMON_MAX_COUNTERS ? t->fixed_width : t->width);
 			b->ctr[0].val = &val[idx[i]];
 		}
@@ -262,6 +263,7 @@ int pmon_reg_plan_box(struct pmon_reg_plan *p, const struct pmon_box_regs *r, ui
 	for (int i = 0; i < n; i++) {
 		struct pmon_plan_ctr *c = &b->ctr[b->nctr++];
 		c->dw = (uint16_t)((off[i] - first) / 4);
+		b->want |= 3ull << c->dw;
 		c->mask = pmon_bits(idx[i] == PMON_MAX_COUNTERS ? t->fixed_width : t->width);
 		c->val = &val[idx[i]];
 	}
@@ -275,6 +277,7 @@ int pmon_reg_plan_box(struct pmon_reg_plan *p, const struct pmon_box_regs *r, ui
 		x->lo = (uint16_t)((lo - first) / 4);
 		x->has_hi = hi != 0;
 		x->hi = hi ? (uint16_t)((hi - first) / 4) : 0;
+		b->want |= 1ull << x->lo | (uint64_t)x->has_hi << x->hi;
 		x->val = &also[j].val;
 	}
 	return PMON_OK;
@@ -289,7 +292,7 @@ int pmon_reg_plan_seal(struct pmon_reg_plan *p)
 	for (int i = 0; i < p->nblk; i++) {
 		struct pmon_plan_block *b = &p->blk[i];
 		p->req[p->nreq++] = (struct pmon_read_req){ .ndw = b->ndw, .d = b->r->pci,
-							    .off = b->first, .dw = b->dw };
+							    .off = b->first, .dw = b->dw, .want = b->want };
 	}
 	for (int i = 0; i < p->nmsr; i++) {
 		struct pmon_plan_msr *x = &p->msr[i];

@@ -70,6 +70,7 @@ struct pmon_plan_block {
 	uint32_t first;           /* byte offset of the block */
 	int ndw;
 	int nctr, nalso;
+	uint64_t want;            /* the dwords the counters and also[] take */
 	struct pmon_plan_ctr ctr[PMON_MAX_COUNTERS + 1];
 	struct pmon_plan_also also[16];
 	uint32_t dw[PMON_PLAN_SPAN / 4];

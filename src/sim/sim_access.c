@@ -56,19 +56,20 @@ static int op_msr_read(struct pmon_access *a, int cpu, uint32_t msr, uint64_t *v
 }
 
 /* The dwords of a block read, the machine held.  With the log off, a PMON
- * box's register block is read through its window (sim_pcibox_window, kept
- * in *hint when the caller keeps one), each dword still counted; anything
+ * box's register block is read through its window (sim_pcibox_window: the
+ * wanted dwords, all when want is 0; kept in *hint when the caller keeps
+ * one), each dword of the block still counted; anything
  * else, and everything with the log on, is served (and logged) dword by
  * dword.  A failed block reads 0 throughout. */
 static int block(struct pmon_sim *sim, pmon_pci_addr_t d, uint32_t off, uint32_t *val, int ndw,
-		 const void **hint)
+		 uint64_t want, const void **hint)
 {
 	const struct sim_box *b;
 	const struct sim_window *w = hint ? *hint : NULL;
 	int rc = 0;
 
 	if (!sim->log_cap && (w || ((b = sim_pci_pmon_block(sim, d, off, ndw)) &&
-				    (w = sim_pcibox_window(sim, b, off, ndw))))) {
+				    (w = sim_pcibox_window(sim, b, off, ndw, want))))) {
 		if (hint)
 			*hint = w;
 		sim_window_read(w, val);
@@ -143,7 +144,7 @@ static __attribute__((noinline)) int read_locked(struct pmon_sim *sim, struct pm
 		uint64_t v = 0;
 
 		if (q->ndw > 0) {
-			rc = block(sim, q->d, q->off, q->dw, q->ndw, &q->hint);
+			rc = block(sim, q->d, q->off, q->dw, q->ndw, q->want, &q->hint);
 			continue;
 		}
 		const struct sim_ctr *c;
@@ -242,7 +243,7 @@ static int op_pci_read_block(struct pmon_access *a, pmon_pci_addr_t d, uint32_t 
 		return pmon_why(why, whylen, PMON_EINVAL, "PCI block read of %d dwords", ndw);
 	sim_lock(sim);
 	sim_clock_sync(sim);
-	if ((rc = block(sim, d, off, val, ndw, NULL)))
+	if ((rc = block(sim, d, off, val, ndw, 0, NULL)))
 		pmon_why(why, whylen, rc, "%s", sim->why);
 	sim_unlock(sim);
 	return rc;

@@ -62,16 +62,18 @@ int sim_pcibox_read(struct sim_box *b, uint32_t off, uint32_t *val)
 }
 
 /* A PMON block as a read plan asks for it at every read, worked out once
- * (reg_at) into a few steps: a counter whose two dwords are both in the
- * window is one 8-byte copy (the dwords are its bytes in order, low
- * first), two dwords without a register one 8-byte zero, and any other
- * dword a 4-byte step (half a counter, a control, or 0). */
+ * (reg_at) into a few steps for the dwords wanted (all when want is 0): a
+ * counter whose two dwords are both wanted is one 8-byte copy (the dwords
+ * are its bytes in order, low first), two wanted dwords without a register
+ * one 8-byte zero, and any other wanted dword a 4-byte step (half a
+ * counter, a control, or 0). */
 enum { W_PAIR, W_ZERO2, W_DWORD };
 struct sim_window {
 	struct sim_window *next;
 	const struct sim_box *b;
 	uint32_t off;
 	int ndw, nstep;
+	uint64_t want;
 	struct {
 		const uint64_t *src;
 		uint16_t at;            /* first dword */
@@ -80,24 +82,31 @@ struct sim_window {
 };
 
 const struct sim_window *sim_pcibox_window(struct pmon_sim *sim, const struct sim_box *b,
-					   uint32_t off, int ndw)
+					   uint32_t off, int ndw, uint64_t want)
 {
 	struct sim_window *w;
 
+	if (!want || ndw >= 64)
+		want = ndw >= 64 ? ~0ull : (1ull << ndw) - 1;
 	for (w = sim->windows; w; w = w->next)
-		if (w->b == b && w->off == off && w->ndw == ndw)
+		if (w->b == b && w->off == off && w->ndw == ndw && w->want == want)
 			return w;
 	if (!(w = malloc(sizeof *w + (size_t)ndw * sizeof w->step[0])))
 		return NULL;
 	w->b = b;
 	w->off = off;
 	w->ndw = ndw;
+	w->want = want;
 	w->nstep = 0;
 	for (int i = 0; i < ndw;) {
 		const uint64_t *src, *src2;
 		unsigned shift, shift2;
+		if (!(want >> i & 1)) {
+			i++;
+			continue;
+		}
 		int reg = reg_at(b, off + 4u * (uint32_t)i, &src, &shift), two = 0;
-		if (i + 1 < ndw) {
+		if (i + 1 < ndw && (want >> (i + 1) & 1)) {
 			int reg2 = reg_at(b, off + 4u * (uint32_t)i + 4, &src2, &shift2);
 			two = reg ? reg2 && src2 == src && shift == 0 && shift2 == 32 : !reg2;
 		}
@@ -112,8 +121,8 @@ const struct sim_window *sim_pcibox_window(struct pmon_sim *sim, const struct si
 	return w;
 }
 
-/* Every dword stored once (BOX_CTL, write-only, reads 0 as a dword without
- * a register does).  Also called without the machine's lock (sim_access.c),
+/* Every wanted dword stored once (BOX_CTL, write-only, reads 0 as a dword
+ * without a register does).  Also called without the machine's lock (sim_access.c),
  * hence the atomic loads. */
 void sim_window_read(const struct sim_window *w, uint32_t *val)
 {
