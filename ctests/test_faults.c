@@ -13,7 +13,9 @@
  *    restore retries), and every call that failed returns the injected code;
  *  - a lasting fault returns the injected code, and every register that is
  *    not as before is named (by its address) in the error of the call that
- *    gave up on it.
+ *    gave up on it;
+ *  - a transient fault of one of the read call's own accesses fails that
+ *    read with the injected code (a read is never made again to hide it).
  * Registers are compared through the unwrapped backend.  Box controls are
  * write-only on silicon and the emulator, so they are not compared.
  */
@@ -158,8 +160,9 @@ static const char *events[] = {
 	"snbep_unc_imc0::UNC_M_CLOCKTICKS:socket=0",
 };
 
-/* One start/read/stop cycle; the codes and messages of the calls that failed. */
-struct outcome { int rc[3]; char msg[3][1024]; };
+/* One start/read/stop cycle; the codes and messages of the calls that failed,
+ * and the reads seen when the read call began and ended. */
+struct outcome { int rc[3]; char msg[3][1024]; long read_from, read_to; };
 
 static void cycle(struct outcome *o)
 {
@@ -176,7 +179,9 @@ static void cycle(struct outcome *o)
 	snprintf(o->msg[0], sizeof(o->msg[0]), "%s", pmon_session_errmsg(s));
 	if (!o->rc[0]) {
 		pmon_sim_advance_ns(pmon_sim_current(), 1000);
+		o->read_from = fw.nread;
 		o->rc[1] = pmon_session_read(s, v);
+		o->read_to = fw.nread;
 		snprintf(o->msg[1], sizeof(o->msg[1]), "%s", pmon_session_errmsg(s));
 		o->rc[2] = pmon_session_stop(s, v);
 		snprintf(o->msg[2], sizeof(o->msg[2]), "%s", pmon_session_errmsg(s));
@@ -229,7 +234,7 @@ int main(void)
 	struct outcome o;
 	fw.nread = fw.nwrite = 0;
 	cycle(&o);
-	long R = fw.nread, W = fw.nwrite;
+	long R = fw.nread, W = fw.nwrite, read_from = o.read_from, read_to = o.read_to;
 	CHECK(o.rc[0] == 0 && o.rc[1] == 0 && o.rc[2] == 0, "clean cycle: %s %s %s", o.msg[0],
 	      o.msg[1], o.msg[2]);
 	snapshot(after);
@@ -237,6 +242,8 @@ int main(void)
 
 	static const int codes[2] = { PMON_EIO, PMON_ENODEV };
 	long runs = 0, transient_bad = 0, lasting_unnamed = 0, wrong_code = 0, left_changed = 0;
+	long read_hidden = 0;
+	CHECK(read_to > read_from, "the read call reads (%ld to %ld)", read_from, read_to);
 	for (int wr = 0; wr < 2; wr++)
 		for (int ci = 0; ci < 2; ci++)
 			for (int lasting = 0; lasting < 2; lasting++)
@@ -286,12 +293,19 @@ int main(void)
 					left_changed += changed;
 					if (fw.fired && !failed && lasting)
 						wrong_code++;   /* a lasting fault must be reported */
+					if (!wr && !lasting && k >= read_from && k < read_to &&
+					    o.rc[1] != codes[ci]) {
+						read_hidden++;
+						fprintf(stderr, "read %ld once: the read call gave %d (%s)\n",
+							k, o.rc[1], o.msg[1]);
+					}
 					put_back(before);
 				}
 	CHECK(runs == 4 * (R + W), "every access of the cycle failed once in each mode");
 	CHECK_EQ_INT(transient_bad, 0, "transient faults: every register restored");
 	CHECK_EQ_INT(lasting_unnamed, 0, "lasting faults: every register left changed is named");
 	CHECK_EQ_INT(wrong_code, 0, "the injected error reaches the caller");
+	CHECK_EQ_INT(read_hidden, 0, "a transient fault of the read call's accesses fails the read");
 	printf("fault injection: clean cycle %ld reads %ld writes; %ld faulty cycles, %ld left "
 	       "registers changed (all named)\n", R, W, runs, left_changed);
 	m->acc = real;

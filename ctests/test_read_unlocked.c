@@ -14,22 +14,30 @@
  *    read's (a fold the read raced must not be mixed with the read's
  *    counters: that would give a count 2^48 too large or going back);
  *  - the CBo count = the UCLK cycles of the same instant.
- * After the other thread ends, one more read is exact.  Both ways of the
- * read are taken: a fold in between makes the owner read again under the
- * lock.  Then the backend's batch alone (the emulated machine's reads
- * without its lock) while the other thread only moves time on: the QPI
- * block and the CBo MSR of one batch, and the batch's instant, agree.
+ * After the other thread ends, one more read is exact.  Then the backend's
+ * batch alone (the emulated machine's reads without its lock) while the
+ * other thread only moves time on: the QPI block and the CBo MSR of one
+ * batch, and the batch's instant, agree; and those reads were served
+ * without the machine's lock, each counted.
+ *
+ * Both ways of the read are taken, and shown to be: reads finish while
+ * another thread holds the sessions' lock; and a fold made exactly between
+ * a read's counters and its totals (by a wrapper of the backend, on the
+ * reader's own thread) sends it to the locked read, which is exact.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "pmon/pmon.h"
 #include "pmon/sim.h"
 #include "machine.h"
 #include "access.h"
+#include "registry.h"
+#include "sim/sim_internal.h"
 
 #define STEPS 100000
 #define STEP 199u
@@ -103,7 +111,95 @@ static void batches(pmon_session_t *s)
 	CHECK_EQ_INT(failed, 0, "1000 batches read");
 	CHECK_EQ_U64(pmon_sim_log_total(sim), 1000u * (uint64_t)(req[0].ndw + 1),
 		     "every dword and MSR of 1000 batches counted");
+	CHECK_EQ_U64(__atomic_load_n(&sim->log_unlocked, __ATOMIC_RELAXED),
+		     1000u * (uint64_t)(req[0].ndw + 1), "all of them served without the machine's lock");
 	CHECK_EQ_U64(pmon_sim_log_writes(sim), 0, "and no write");
+}
+
+/* Reads by a thread of their own while this one holds the sessions' lock. */
+struct locked_out { pmon_session_t *s; int done, failed; };
+
+static void *reader(void *arg)
+{
+	struct locked_out *o = arg;
+	uint64_t v[3];
+	for (int i = 0; i < 100; i++)
+		o->failed += pmon_session_read(o->s, v) != PMON_OK;
+	__atomic_store_n(&o->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+static void reads_while_locked(pmon_session_t *s)
+{
+	struct locked_out o = { s, 0, 0 };
+	pthread_t t;
+	pmon_registry_lock(&m->sessions);
+	CHECK_EQ_INT(pthread_create(&t, NULL, reader, &o), 0, "thread");
+	for (int i = 0; i < 2000 && !__atomic_load_n(&o.done, __ATOMIC_ACQUIRE); i++)
+		usleep(1000);
+	int done = __atomic_load_n(&o.done, __ATOMIC_ACQUIRE);
+	pmon_registry_unlock(&m->sessions);
+	pthread_join(t, NULL);
+	CHECK(done, "100 reads finished while another thread held the sessions' lock");
+	CHECK_EQ_INT(o.failed, 0, "and succeeded");
+}
+
+/* A wrapper of the backend that, once armed, has another thread fold every
+ * session right after the armed thread's next batch has read its counters,
+ * and waits (2 s at most: a read holding the sessions' lock would wait for
+ * ever) until the fold is done. */
+static struct {
+	struct pmon_access a, *inner;
+	struct pmon_access_ops ops;
+	int armed, folded;
+	pthread_t who, folder;
+} spy;
+
+static void *fold_now(void *arg)
+{
+	(void)arg;
+	pmon_sim_advance_ns(sim, 1000);
+	pmon_sessions_fold(m);
+	__atomic_store_n(&spy.folded, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+static int spy_batch(struct pmon_access *a, struct pmon_read_req *req, int n, int *bad,
+		     uint64_t *at_ns, char *why, size_t whylen)
+{
+	(void)a;
+	int rc = spy.inner->ops->read_batch(spy.inner, req, n, bad, at_ns, why, whylen);
+	if (spy.armed && pthread_equal(pthread_self(), spy.who)) {
+		spy.armed = 0;
+		if (pthread_create(&spy.folder, NULL, fold_now, NULL) == 0)
+			for (int i = 0; i < 2000 && !__atomic_load_n(&spy.folded, __ATOMIC_ACQUIRE); i++)
+				usleep(1000);
+	}
+	return rc;
+}
+
+static void fold_inside_read(pmon_session_t *s, uint64_t t0)
+{
+	uint64_t v[3];
+	spy.inner = m->acc;
+	spy.ops = *m->acc->ops;
+	spy.ops.read_batch = spy_batch;
+	spy.a.ops = &spy.ops;
+	spy.a.priv = m->acc->priv;
+	m->acc = &spy.a;
+	spy.who = pthread_self();
+	spy.armed = 1;
+	int fold_in_time = 0;
+	CHECK_EQ_INT(pmon_session_read(s, v), PMON_OK, pmon_session_errmsg(s));
+	if (!spy.armed) {
+		fold_in_time = __atomic_load_n(&spy.folded, __ATOMIC_ACQUIRE);
+		pthread_join(spy.folder, NULL);
+	}
+	CHECK(fold_in_time, "the fold came between the read's counters and its totals");
+	uint64_t elapsed = pmon_sim_now_ns(sim) - t0;
+	CHECK_EQ_U64(v[0], elapsed, "that read: exact QPI clockticks (made again under the lock)");
+	CHECK_EQ_U64(v[2], uclk_at(t0 + elapsed) - uclk_at(t0), "and exact CBo clockticks");
+	m->acc = spy.inner;
 }
 
 static int add(pmon_session_t *s, const char *name)
@@ -140,6 +236,9 @@ int main(void)
 	CHECK_EQ_INT(pmon_session_read(s, v), PMON_OK, pmon_session_errmsg(s));
 	CHECK_EQ_U64(v[0], 12345, "QPI clockticks after 12345 ns");
 	CHECK_EQ_U64(v[2], uclk_at(t0 + 12345) - uclk_at(t0), "CBo clockticks after 12345 ns");
+	reads_while_locked(s);
+	fold_inside_read(s, t0);
+	uint64_t t1 = pmon_sim_now_ns(sim) - t0;
 
 	CHECK_EQ_INT(pthread_create(&t, NULL, mover, m), 0, "thread");
 	while (!__atomic_load_n(&done, __ATOMIC_ACQUIRE)) {
@@ -163,7 +262,7 @@ int main(void)
 	CHECK_EQ_U64(bad_cbo, 0, "the CBo count of the same instant at every read");
 
 	uint64_t elapsed = pmon_sim_now_ns(sim) - t0;
-	CHECK_EQ_U64(elapsed, 12345 + (uint64_t)STEPS * STEP, "time moved by the steps only");
+	CHECK_EQ_U64(elapsed, t1 + (uint64_t)STEPS * STEP, "time moved by the steps only");
 	CHECK_EQ_INT(pmon_session_read(s, v), PMON_OK, pmon_session_errmsg(s));
 	CHECK_EQ_U64(v[0], elapsed, "QPI clockticks exact at the end");
 	CHECK_EQ_U64(v[1], elapsed, "the second QPI counter too");

@@ -75,13 +75,15 @@ struct pmon_access_ops {
 	int (*msr_write)(struct pmon_access *a, int cpu, uint32_t msr, uint64_t val,
 			 char *why, size_t whylen);
 	/* n reads at once, in order, each as msr_read or pci_read_block does
-	 * it (one pread each on hardware; the emulated machine is held and
-	 * its clock brought up to date once for all, so that all see one
-	 * instant).  The first failure stops it: *bad = its index, why names
-	 * its CPU and MSR, or its PCI function (a failed block's dwords read
-	 * 0).  *at_ns (when at_ns is not NULL): the backend's clock (clock_ns)
-	 * at the reads: the emulated machine's time while it held them,
-	 * CLOCK_MONOTONIC right after them on hardware. */
+	 * it (one pread each on hardware; on the emulated machine all at one
+	 * instant, after one update of its clock: without its lock when that
+	 * changes nothing, else under one hold of it).  The first failure
+	 * stops it: *bad = its index, why names its CPU and MSR, or its PCI
+	 * function (a failed block's dwords read 0).  *at_ns (when at_ns is
+	 * not NULL): the backend's clock (clock_ns) at the reads: the emulated
+	 * machine's time of that instant, CLOCK_MONOTONIC right after them on
+	 * hardware.  Called from several threads at once (a session's owner
+	 * and the machine's fold), each with requests of its own. */
 	int (*read_batch)(struct pmon_access *a, struct pmon_read_req *req, int n, int *bad,
 			  uint64_t *at_ns, char *why, size_t whylen);
 	int (*pci_read)(struct pmon_access *a, pmon_pci_addr_t d, uint32_t off, uint32_t *val,

@@ -52,7 +52,7 @@ struct sess_event {
 	pmon_encoding_t enc;
 	int counter;              /* -1: fixed */
 	int box;                  /* index into boxes[] */
-	uint64_t last, total;     /* changed under fold_begin/fold_end only */
+	uint64_t last, total;     /* while running, changed under fold_begin/fold_end only */
 	const uint64_t *raw[2];   /* its counter's value at the last read of each reader */
 	uint64_t wmask;           /* its counter's width */
 };
@@ -997,11 +997,13 @@ int pmon_session_start(pmon_session_t *s)
 	return rc;
 }
 
-/* The fold state (each event's last and total, last_fold, last_verify,
- * fault) changes only between fold_begin and fold_end, under the registry
- * lock; read_unlocked() reads it without the lock and keeps what it read
- * only when fold_seq was the same even count before and after.  The stores
- * it may race with are atomic (relaxed: the count orders them). */
+/* While the session runs, its fold state (each event's last and total,
+ * last_fold, last_verify, fault) changes only between fold_begin and
+ * fold_end, under the registry lock (start sets it before running is set,
+ * in the owner's thread, which alone reads without the lock);
+ * read_unlocked() reads it without the lock and keeps what it read only
+ * when fold_seq was the same even count before and after.  The stores it
+ * may race with are atomic (relaxed: the count orders them). */
 static void fold_begin(pmon_session_t *s)
 {
 	__atomic_store_n(&s->fold_seq, s->fold_seq + 1, __ATOMIC_RELAXED);
@@ -1096,7 +1098,7 @@ void pmon_sessions_fold(void *mv)
 }
 
 /* What read_unlocked() did. */
-enum unlocked { SERVED, NOT_READ, READ_ONLY };
+enum unlocked { SERVED, NOT_READ, READ_ONLY, FAILED };
 
 /* A read of a running session by its owner that takes no lock: the
  * counters through the owner's plan, the totals computed from the last fold
@@ -1108,19 +1110,22 @@ enum unlocked { SERVED, NOT_READ, READ_ONLY };
  * a full check due, or the last fold older than half the bound (a delta
  * that could have wrapped); NOT_READ, the locked read starts over, as when
  * a checked control differs (another session starting on a shared box may
- * be half-way: the lock waits for it). */
-static enum unlocked read_unlocked(pmon_session_t *s, uint64_t *values, unsigned *seq, uint64_t *at)
+ * be half-way: the lock waits for it), or a fault is to be reported.
+ * FAILED: the counters could not be read (*rc, s->err say why), as the
+ * locked read would have said: a failed access is reported, never retried. */
+static enum unlocked read_unlocked(pmon_session_t *s, uint64_t *values, unsigned *seq, uint64_t *at,
+				   int *rc)
 {
-	const struct pmon_box_regs *bad;
-	char why[64];                     /* a failure goes the locked way, which says why */
-
 	*seq = __atomic_load_n(&s->fold_seq, __ATOMIC_ACQUIRE);
-	if ((*seq & 1) || pmon_reg_plan_run(s->m, &s->plan[BY_OWNER], at, &bad, why, sizeof why))
+	if ((*seq & 1) || GET(s->fault))
 		return NOT_READ;
+	if ((*rc = read_counters(s, BY_OWNER, at, s->err, sizeof(s->err))))
+		return FAILED;
 	if (!blocks_intact(s, BY_OWNER))
 		return NOT_READ;
-	if (GET(s->fault) || *at - GET(s->last_fold) > s->bound_ns / 2 ||
-	    *at - GET(s->last_verify) >= PMON_VERIFY_NS)
+	/* the 100 ms check folds too, so it comes first today; the bound's
+	 * half is what keeps (raw - last) from having wrapped */
+	if (*at - GET(s->last_fold) > s->bound_ns / 2 || *at - GET(s->last_verify) >= PMON_VERIFY_NS)
 		return READ_ONLY;
 	for (int i = 0; values && i < s->n; i++) {
 		const struct sess_event *e = &s->ev[i];
@@ -1153,9 +1158,10 @@ int pmon_session_read(pmon_session_t *s, uint64_t *values)
 	enum unlocked how = NOT_READ;
 	unsigned seq = 0;
 	uint64_t at = 0;
-	if (s->running && (how = read_unlocked(s, values, &seq, &at)) == SERVED)
+	int rc = PMON_OK;
+	if (s->running && (how = read_unlocked(s, values, &seq, &at, &rc)) == SERVED)
 		return PMON_OK;
-	return read_locked(s, values, how, seq, at);
+	return how == FAILED ? rc : read_locked(s, values, how, seq, at);
 }
 
 int pmon_session_reset(pmon_session_t *s)

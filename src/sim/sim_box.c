@@ -22,7 +22,7 @@ unsigned sim_kind_thresh(const struct sim_kind *k, uint64_t ctl)
 void sim_ctr_set_ctl(struct pmon_sim *sim, struct sim_ctr *c, const struct sim_kind *k,
 		     uint64_t ctl)
 {
-	c->ctl = ctl;
+	SIM_PUT(c->ctl, ctl);
 	c->enabled = (ctl & SIM_CTL_EN) != 0;
 	c->thresh = (uint8_t)sim_kind_thresh(k, ctl);
 	c->invert = (ctl & SIM_CTL_INVERT) != 0;
@@ -109,7 +109,7 @@ void sim_box_write_boxctl(struct pmon_sim *sim, struct sim_box *b, uint64_t v)
 			sim_ctr_set_ctl(sim, &b->ctr[i], k, 0);
 	if (v & SIM_BOX_RST_CTRS)
 		for (int i = 0; i < k->nctr; i++)
-			b->ctr[i].val = 0;
+			SIM_PUT(b->ctr[i].val, 0);
 	b->frz_en = (v & SIM_BOX_FRZ_EN) != 0;
 	b->frz = (v & SIM_BOX_FRZ) != 0;
 	sim_box_refresh(sim, b);
@@ -126,7 +126,7 @@ void sim_box_write_ctl(struct pmon_sim *sim, struct sim_box *b, int i, uint64_t 
 		sim_violation(sim, bad, "%s CTL%d", sim_box_name(b, name, sizeof name), i);
 	v &= k->ctl_valid;
 	if (v & k->ctl_wo & SIM_CTL_RST)
-		c->val = 0;
+		SIM_PUT(c->val, 0);
 	v &= ~(uint64_t)k->ctl_wo;
 	sim_ctr_set_ctl(sim, c, k, v);
 	sim_box_refresh(sim, b);
@@ -144,7 +144,7 @@ void sim_box_write_ctr(struct pmon_sim *sim, struct sim_box *b, int i, uint64_t 
 		else
 			sim_violation(sim, bad, "%s CTR%d", sim_box_name(b, name, sizeof name), i);
 	}
-	c->val = v & c->mask;
+	SIM_PUT(c->val, v & c->mask);
 }
 
 void sim_box_write_fixed_ctl(struct pmon_sim *sim, struct sim_box *b, uint64_t v)
@@ -157,9 +157,9 @@ void sim_box_write_fixed_ctl(struct pmon_sim *sim, struct sim_box *b, uint64_t v
 		sim_violation(sim, bad, "%s FIXED_CTL", sim_box_name(b, name, sizeof name));
 	v &= k->fixed_valid;
 	if (v & k->fixed_wo)
-		b->fixed.val = 0;
+		SIM_PUT(b->fixed.val, 0);
 	v &= ~(uint64_t)k->fixed_wo;
-	b->fixed.ctl = v;
+	SIM_PUT(b->fixed.ctl, v);
 	b->fixed.enabled = (v & SIM_CTL_EN) != 0;
 	b->fixed.clock = k->fixed_clock;
 	sim_box_refresh(sim, b);

@@ -86,7 +86,7 @@ void sim_clock_advance(struct pmon_sim *sim, uint64_t ns)
 	}
 	for (size_t i = 0; i < sim->clk_n; i++)
 		sim_ctr_cycles(sim->clk[i], delta[sim->clk[i]->clock]);
-	__atomic_store_n(&sim->now_ns, t1, __ATOMIC_RELAXED);   /* read without the lock too */
+	SIM_PUT(sim->now_ns, t1);
 }
 
 /* Emulated time moves in steps of at least this much wall time: reads in
@@ -105,7 +105,7 @@ static uint64_t mono_ns(void)
 
 void sim_clock_init(struct pmon_sim *sim)
 {
-	sim->follow = sim->shape.clock != PMON_SIM_CLOCK_MANUAL;
+	SIM_PUT(sim->follow, sim->shape.clock != PMON_SIM_CLOCK_MANUAL);
 	sim->wall_t0 = sim->follow ? mono_ns() : 0;
 	sim->wall_done = 0;
 	sim->load_lines = 0;
@@ -137,7 +137,7 @@ void sim_clock_take(struct pmon_sim *sim)
 {
 	sim_clock_sync(sim);
 	if (sim->shape.clock == PMON_SIM_CLOCK_AUTO)
-		sim->follow = 0;
+		SIM_PUT(sim->follow, 0);
 }
 
 uint64_t pmon_sim_now_ns(const pmon_sim_t *sim)

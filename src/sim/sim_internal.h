@@ -10,7 +10,9 @@
  *   sim_kind    the fixed facts of a box type (valid bits, widths, events)
  *   pmon_sim    the machine: sockets of boxes, per-CPU core PMUs, DRAM,
  *               clock, log
- * Every public entry point takes sim->lock; internal functions assume it.
+ * Every public entry point takes sim->lock (sim_lock), and internal
+ * functions assume it, except the batch of counter reads that sim_access.c
+ * serves without it (hold_seq, sim_lock's comment).
  */
 #ifndef PMON_SIM_INTERNAL_H
 #define PMON_SIM_INTERNAL_H
@@ -329,13 +331,18 @@ void sim_ctr_init(struct sim_ctr *c, int width);
 void sim_ctr_set_ctl(struct pmon_sim *sim, struct sim_ctr *c, const struct sim_kind *k,
 		     uint64_t ctl);
 void sim_ctr_cycles(struct sim_ctr *c, uint64_t cycles);  /* a clock event */
+/* A counter's value or control as it reads back is also read without the
+ * machine's lock (sim_access.c): stored atomically (relaxed; hold_seq
+ * orders it), and so is every other field such a read looks at. */
+#define SIM_PUT(field, v) __atomic_store_n(&(field), (v), __ATOMIC_RELAXED)
+
 /* Raw, modulo 2^width (inline: every modelled access counts through it). */
 static inline void sim_ctr_add(struct sim_ctr *c, uint64_t n)
 {
 	uint64_t sum = c->val + (n & c->mask);   /* both < 2^48: no carry out */
 	int ovf = n > c->mask || sum > c->mask;
 
-	c->val = sum & c->mask;
+	SIM_PUT(c->val, sum & c->mask);
 	if (ovf && c->ovf)
 		*c->ovf |= c->ovf_bit;
 }
@@ -400,7 +407,7 @@ static inline void sim_clock_sync(struct pmon_sim *sim)
 
 	if (!sim_clock_due(sim, &t))
 		return;
-	__atomic_store_n(&sim->wall_tsc, t, __ATOMIC_RELAXED);
+	SIM_PUT(sim->wall_tsc, t);
 	sim_clock_sync_wall(sim);
 }
 /* An explicit advance or traffic call: sync, then (auto) stop following. */

@@ -22,7 +22,7 @@ int sim_log_init(struct pmon_sim *sim, size_t cap)
 	free(sim->log);
 	sim->log = NULL;
 	sim->log_alloc = 0;
-	sim->log_cap = cap;
+	SIM_PUT(sim->log_cap, cap);
 	sim->log_head = sim->log_n = 0;
 	return 0;
 }

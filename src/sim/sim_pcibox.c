@@ -160,7 +160,7 @@ static void write_half(struct pmon_sim *sim, struct sim_box *b, int i, uint32_t 
 	char name[16];
 
 	if (!(off & 4)) {
-		c->val = (c->val & ~0xFFFFFFFFull) | v;
+		SIM_PUT(c->val, (c->val & ~0xFFFFFFFFull) | v);
 		return;
 	}
 	uint64_t hmask = c->mask >> 32;
@@ -172,7 +172,7 @@ static void write_half(struct pmon_sim *sim, struct sim_box *b, int i, uint32_t 
 			sim_violation(sim, v & ~hmask, "%s CTR%d high dword",
 				      sim_box_name(b, name, sizeof name), i);
 	}
-	c->val = (c->val & 0xFFFFFFFFull) | ((uint64_t)(v & hmask) << 32);
+	SIM_PUT(c->val, (c->val & 0xFFFFFFFFull) | ((uint64_t)(v & hmask) << 32));
 }
 
 int sim_pcibox_write(struct pmon_sim *sim, struct sim_box *b, uint32_t off, uint32_t val)
