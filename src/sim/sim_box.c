@@ -78,6 +78,21 @@ void sim_box_init(struct sim_box *b, const struct sim_kind *k, int socket, int i
 	sim_ctr_init(&b->fixed, k->has_fixed ? k->fixed_width : 48);
 }
 
+/* sim->rel_any: what the boxes with SIM_REL_* bits (CBos, QPI ports) may
+ * count, together. */
+static void rel_union(struct pmon_sim *sim)
+{
+	uint32_t any = 0;
+
+	for (int s = 0; s < sim->shape.sockets; s++) {
+		for (int i = 0; i < sim->shape.cores; i++)
+			any |= sim->sock[s].cbo[i].rel;
+		for (int l = 0; l < 2; l++)
+			any |= sim->sock[s].qpi[l].rel;
+	}
+	sim->rel_any = any;
+}
+
 void sim_box_refresh(struct pmon_sim *sim, struct sim_box *b)
 {
 	int frozen = b->frz_en && b->frz;
@@ -89,7 +104,10 @@ void sim_box_refresh(struct pmon_sim *sim, struct sim_box *b)
 		if (c->active)
 			b->mon |= c->sig;
 	}
-	b->rel = b->kind->relevant ? b->kind->relevant(b) : 0;
+	if (b->kind->relevant) {
+		b->rel = b->kind->relevant(b);
+		rel_union(sim);
+	}
 	if (b->kind->has_fixed)
 		b->fixed.active = b->fixed.enabled && !frozen;
 	sim_clock_mark(sim);

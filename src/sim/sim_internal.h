@@ -322,6 +322,7 @@ struct pmon_sim {
 	uint64_t frames_total;                     /* 4 KiB frames per socket */
 	struct sim_region *last_region;            /* translation cache */
 	uint64_t last_vpage, last_pline;
+	uint32_t rel_any;       /* the SIM_REL_* bits of every CBo and QPI port together */
 	struct sim_pendq *pend;                    /* queues holding events */
 	int pend_direct;        /* match events at once (a call of one access) */
 };
@@ -572,7 +573,8 @@ enum { SIM_PK_LOOKUP = 1, SIM_PK_VICTIM, SIM_PK_TOR, SIM_PK_HA_REQ, SIM_PK_HA_IM
  * request type and its TOR entries by class and miss, a QPI port's messages
  * by direction and class.  An event none of the box's active counters may
  * count (whatever the filters hold) is not queued: matched, it would count
- * nothing. */
+ * nothing.  sim->rel_any, the bits of all those boxes together, answers
+ * first for the machine (most events concern no counter anywhere). */
 #define SIM_REL_LOOKUP(type)   ((uint32_t)(type))                     /* bits 1-3 */
 #define SIM_REL_TOR(cls, miss) (1u << (8 + 2 * (unsigned)(cls) + (unsigned)(miss)))
 #define SIM_REL_QPI(rx, cls)   (1u << (16 + 5 * (unsigned)(rx) + (unsigned)(cls)))
@@ -580,7 +582,7 @@ enum { SIM_PK_LOOKUP = 1, SIM_PK_VICTIM, SIM_PK_TOR, SIM_PK_HA_REQ, SIM_PK_HA_IM
 static inline void sim_cbo_lookup(struct pmon_sim *sim, struct sim_box *b, unsigned type,
 				  int state, int nid)
 {
-	if (b->rel & SIM_REL_LOOKUP(type))
+	if ((sim->rel_any & SIM_REL_LOOKUP(type)) && (b->rel & SIM_REL_LOOKUP(type)))
 		sim_pend_add(sim, &b->pq, SIM_PK(SIM_PK_LOOKUP) | type << 16 | (unsigned)state << 8 |
 			     (unsigned)nid, 0);
 }
@@ -593,7 +595,7 @@ static inline void sim_cbo_victim(struct pmon_sim *sim, struct sim_box *b, int s
 static inline void sim_cbo_tor(struct pmon_sim *sim, struct sim_box *b, enum sim_tor_class cls,
 			       unsigned opc, int miss, int nid, uint64_t occ_cycles)
 {
-	if (b->rel & SIM_REL_TOR(cls, miss))
+	if ((sim->rel_any & SIM_REL_TOR(cls, miss)) && (b->rel & SIM_REL_TOR(cls, miss)))
 		sim_pend_add(sim, &b->pq, SIM_PK(SIM_PK_TOR) | (uint64_t)cls << 32 |
 			     (unsigned)miss << 24 | opc << 8 | (unsigned)nid, occ_cycles);
 }
@@ -617,7 +619,7 @@ static inline void sim_ha_txr_bl(struct pmon_sim *sim, struct sim_box *b, int to
 static inline void sim_qpi_count(struct pmon_sim *sim, struct sim_box *b, int rx,
 				 enum sim_qpi_class cls, unsigned data_flits)
 {
-	if (b->rel & SIM_REL_QPI(rx, cls))
+	if ((sim->rel_any & SIM_REL_QPI(rx, cls)) && (b->rel & SIM_REL_QPI(rx, cls)))
 		sim_pend_add(sim, &b->pq, SIM_PK(SIM_PK_QPI) | data_flits << 16 | (unsigned)rx << 8 |
 			     (unsigned)cls, 0);
 }
