@@ -301,6 +301,30 @@ int pmon_reg_plan_seal(struct pmon_reg_plan *p)
 	return PMON_OK;
 }
 
+/* The batch one request at a time, for a backend without read_batch. */
+static __attribute__((noinline, cold)) int run_singly(struct pmon_access *a, struct pmon_reg_plan *p,
+						       int *bad, uint64_t *now, char *why, size_t whylen)
+{
+	int rc = 0;
+	for (*bad = 0; *bad < p->nreq; (*bad)++) {
+		const struct pmon_read_req *q = &p->req[*bad];
+		if ((rc = q->ndw ? a->ops->pci_read_block(a, q->d, q->off, q->dw, q->ndw, why, whylen)
+			 : a->ops->msr_read(a, q->cpu, q->msr, q->val, why, whylen)))
+			return rc;
+	}
+	*now = pmon_clock_ns(a);
+	return PMON_OK;
+}
+
+/* A counter whose low dword is near its carry, read once more. */
+static __attribute__((noinline, cold)) int recheck(struct pmon_access *a,
+						    const struct pmon_plan_block *b,
+						    const struct pmon_plan_ctr *x, uint64_t *v, char *why,
+						    size_t whylen)
+{
+	return pci_counter_of(a, b->r->pci, b->first + 4u * x->dw, &b->dw[x->dw], v, why, whylen);
+}
+
 int pmon_reg_plan_run(struct pmon_machine *m, struct pmon_reg_plan *p, uint64_t *now,
 		      const struct pmon_box_regs **failed, char *why, size_t whylen)
 {
@@ -310,17 +334,8 @@ int pmon_reg_plan_run(struct pmon_machine *m, struct pmon_reg_plan *p, uint64_t 
 		*now = pmon_clock_ns(a);
 		return PMON_OK;
 	}
-	if (a->ops->read_batch) {
-		rc = a->ops->read_batch(a, p->req, p->nreq, &bad, now, why, whylen);
-	} else {
-		for (rc = 0; bad < p->nreq; bad++) {
-			const struct pmon_read_req *q = &p->req[bad];
-			if ((rc = q->ndw ? a->ops->pci_read_block(a, q->d, q->off, q->dw, q->ndw, why, whylen)
-				 : a->ops->msr_read(a, q->cpu, q->msr, q->val, why, whylen)))
-				break;
-		}
-		*now = pmon_clock_ns(a);
-	}
+	rc = a->ops->read_batch ? a->ops->read_batch(a, p->req, p->nreq, &bad, now, why, whylen)
+				: run_singly(a, p, &bad, now, why, whylen);
 	if (rc) {
 		*failed = bad < p->nblk ? p->blk[bad].r : p->msr[bad - p->nblk].r;
 		return rc;
@@ -330,9 +345,7 @@ int pmon_reg_plan_run(struct pmon_machine *m, struct pmon_reg_plan *p, uint64_t 
 		for (int c = 0; c < b->nctr; c++) {
 			const struct pmon_plan_ctr *x = &b->ctr[c];
 			uint64_t v = (uint64_t)b->dw[x->dw + 1] << 32 | b->dw[x->dw];
-			if (tear_possible(b->dw[x->dw]) &&
-			    (rc = pci_counter_of(a, b->r->pci, b->first + 4u * x->dw, &b->dw[x->dw], &v, why,
-						 whylen))) {
+			if (tear_possible(b->dw[x->dw]) && (rc = recheck(a, b, x, &v, why, whylen))) {
 				*failed = b->r;
 				return rc;
 			}
