@@ -58,6 +58,7 @@ typedef struct {
 	int running;              /* the session started (a refused start is not) */
 	unsigned codes[PMON_CMP_MAX_EVENTS];
 	long long values[PMON_CMP_MAX_EVENTS];
+	uint64_t totals[PMON_CMP_MAX_EVENTS];   /* as the session gives them */
 } pmon_control_t;
 
 typedef struct {
@@ -559,7 +560,7 @@ static int _pmon_start(hwd_context_t *ctx, hwd_control_state_t *ctl)
 
 static int fetch(pmon_control_t *c, int stop)
 {
-	uint64_t v[PMON_CMP_MAX_EVENTS];
+	uint64_t *v = c->totals;
 	if (!c->session || (stop && !c->running))
 		return PAPI_OK;            /* nothing counts: no "not counting" message */
 	int rc = stop ? pmon_session_stop(c->session, v) : pmon_session_read(c->session, v);
