@@ -700,10 +700,11 @@ static int global_update(pmon_session_t *s, struct sess_box *bx, int enable)
 /* Compile how read_counters() reads the session's counters: a PCI box's
  * counters and the controls verify() checks in one block access, the MSR
  * boxes' counters in one batch of the backend (one access per counter on
- * hardware); and each event's counter slot, width and checked bits.  A
- * second plan, the same into buffers of its own, serves the owner's reads
- * that take no lock (read_unlocked) while the machine's fold may run the
- * first.  After prepare() (boxes resolved, registers saved). */
+ * hardware); and each event's counter slot, width and checked bits.  Each
+ * reader (enum reader) gets the same plan into buffers of its own, so the
+ * owner's reads that take no lock (read_unlocked) and the machine's fold
+ * never write the same memory.  After prepare() (boxes resolved, registers
+ * saved). */
 static int plan_reads(pmon_session_t *s)
 {
 	char why[PMON_WHY_LEN];
