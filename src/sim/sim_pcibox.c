@@ -64,10 +64,9 @@ int sim_pcibox_read(struct sim_box *b, uint32_t off, uint32_t *val)
 /* A PMON block as a read plan asks for it at every read, worked out once
  * (reg_at) into a few steps for the dwords wanted (all when want is 0): a
  * counter whose two dwords are both wanted is one 8-byte copy (the dwords
- * are its bytes in order, low first), two wanted dwords without a register
- * one 8-byte zero, and any other wanted dword a 4-byte step (half a
+ * are its bytes in order, low first), and so are two wanted dwords without
+ * a register (from no_reg); any other wanted dword is a 4-byte step (half a
  * counter, a control, or 0). */
-enum { W_PAIR, W_ZERO2, W_DWORD };
 struct sim_window {
 	struct sim_window *next;
 	const struct sim_box *b;
@@ -77,17 +76,21 @@ struct sim_window {
 	struct {
 		const uint64_t *src;
 		uint16_t at;            /* first dword */
-		uint8_t kind, shift;
+		uint8_t pair, shift;    /* pair: 8 bytes from src, else 4 from bit shift up */
 	} step[];
 };
+
+/* Is dword i of a window wanted?  Beyond bit 63 only when all are. */
+static int wanted(uint64_t want, int i)
+{
+	return !want || (i < 64 && (want >> i & 1));
+}
 
 const struct sim_window *sim_pcibox_window(struct pmon_sim *sim, const struct sim_box *b,
 					   uint32_t off, int ndw, uint64_t want)
 {
 	struct sim_window *w;
 
-	if (!want || ndw >= 64)
-		want = ndw >= 64 ? ~0ull : (1ull << ndw) - 1;
 	for (w = sim->windows; w; w = w->next)
 		if (w->b == b && w->off == off && w->ndw == ndw && w->want == want)
 			return w;
@@ -101,20 +104,20 @@ const struct sim_window *sim_pcibox_window(struct pmon_sim *sim, const struct si
 	for (int i = 0; i < ndw;) {
 		const uint64_t *src, *src2;
 		unsigned shift, shift2;
-		if (!(want >> i & 1)) {
+		if (!wanted(want, i)) {
 			i++;
 			continue;
 		}
-		int reg = reg_at(b, off + 4u * (uint32_t)i, &src, &shift), two = 0;
-		if (i + 1 < ndw && (want >> (i + 1) & 1)) {
+		int reg = reg_at(b, off + 4u * (uint32_t)i, &src, &shift), pair = 0;
+		if (i + 1 < ndw && wanted(want, i + 1)) {
 			int reg2 = reg_at(b, off + 4u * (uint32_t)i + 4, &src2, &shift2);
-			two = reg ? reg2 && src2 == src && shift == 0 && shift2 == 32 : !reg2;
+			pair = reg ? reg2 && src2 == src && shift == 0 && shift2 == 32 : !reg2;
 		}
 		w->step[w->nstep].src = src;
 		w->step[w->nstep].at = (uint16_t)i;
 		w->step[w->nstep].shift = (uint8_t)shift;
-		w->step[w->nstep++].kind = two ? (reg ? W_PAIR : W_ZERO2) : W_DWORD;
-		i += two ? 2 : 1;
+		w->step[w->nstep++].pair = (uint8_t)pair;
+		i += pair ? 2 : 1;
 	}
 	w->next = sim->windows;
 	sim->windows = w;
@@ -128,19 +131,11 @@ void sim_window_read(const struct sim_window *w, uint32_t *val)
 {
 	for (int i = 0; i < w->nstep; i++) {
 		uint32_t *to = val + w->step[i].at;
-		uint64_t v;
-		switch (w->step[i].kind) {
-		case W_PAIR:
-			v = __atomic_load_n(w->step[i].src, __ATOMIC_RELAXED);
+		uint64_t v = __atomic_load_n(w->step[i].src, __ATOMIC_RELAXED);
+		if (w->step[i].pair)
 			memcpy(to, &v, 8);
-			break;
-		case W_ZERO2:
-			v = 0;
-			memcpy(to, &v, 8);
-			break;
-		default:
-			*to = (uint32_t)(__atomic_load_n(w->step[i].src, __ATOMIC_RELAXED) >> w->step[i].shift);
-		}
+		else
+			*to = (uint32_t)(v >> w->step[i].shift);
 	}
 }
 
