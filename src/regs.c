@@ -202,6 +202,17 @@ static int plan_msr(struct pmon_reg_plan *p, const struct pmon_box_regs *r, enum
 	return PMON_OK;
 }
 
+/* Counter c of block b: the two dwords from its offset off, into *val. */
+static void plan_ctr(struct pmon_plan_block *b, const struct pmon_box_type *t, int c, uint32_t off,
+		     uint64_t *val)
+{
+	struct pmon_plan_ctr *x = &b->ctr[b->nctr++];
+	x->dw = (uint16_t)((off - b->first) / 4);
+	x->mask = pmon_bits(c == PMON_MAX_COUNTERS ? t->fixed_width : t->width);
+	x->val = val;
+	b->want |= 3ull << x->dw;
+}
+
 int pmon_reg_plan_box(struct pmon_reg_plan *p, const struct pmon_box_regs *r, uint32_t mask,
 		      uint64_t *val, struct pmon_reg_also *also, int nalso, char *why, size_t whylen)
 {
@@ -238,17 +249,17 @@ int pmon_reg_plan_box(struct pmon_reg_plan *p, const struct pmon_box_regs *r, ui
 		for (int i = 0; i < n; i++) {
 			if (!(b = plan_block(p, r, off[i], off[i] + 8)))
 				return pmon_why(why, whylen, PMON_ENOMEM, "out of memory");
-			b->nctr = 1;
-			b->want = 3;
-			b->ctr[0].mask = pmon_bits(idx[i] == PMON_MAX_COUNTERS ? t->fixed_width : t->width);
-			b->ctr[0].val = &val[idx[i]];
+			plan_ctr(b, t, idx[i], off[i], &val[idx[i]]);
 		}
 		return PMON_OK;
 	}
-	for (int j = 0; j < nalso; j++) {
+	uint16_t alo[sizeof(b->also) / sizeof(b->also[0])], ahi[sizeof(alo) / sizeof(alo[0])];
+	for (int j = 0; j < nalso && j < (int)(sizeof(alo) / sizeof(alo[0])); j++) {
 		uint16_t lo, hi;
 		int extra;
 		pci_offsets(r, also[j].kind, also[j].idx, &lo, &hi, &extra);
+		alo[j] = lo;
+		ahi[j] = hi;
 		uint32_t f = hi && hi < lo ? hi : lo, e = (hi > lo ? hi : lo) + 4u;
 		f = f < first ? f : first;
 		e = e > end ? e : end;
@@ -260,23 +271,15 @@ int pmon_reg_plan_box(struct pmon_reg_plan *p, const struct pmon_box_regs *r, ui
 	}
 	if (!(b = plan_block(p, r, first, end)))
 		return pmon_why(why, whylen, PMON_ENOMEM, "out of memory");
-	for (int i = 0; i < n; i++) {
-		struct pmon_plan_ctr *c = &b->ctr[b->nctr++];
-		c->dw = (uint16_t)((off[i] - first) / 4);
-		b->want |= 3ull << c->dw;
-		c->mask = pmon_bits(idx[i] == PMON_MAX_COUNTERS ? t->fixed_width : t->width);
-		c->val = &val[idx[i]];
-	}
+	for (int i = 0; i < n; i++)
+		plan_ctr(b, t, idx[i], off[i], &val[idx[i]]);
 	for (int j = 0; j < nalso && b->nalso < (int)(sizeof b->also / sizeof b->also[0]); j++) {
 		if (!also[j].got)
 			continue;
-		uint16_t lo, hi;
-		int extra;
-		pci_offsets(r, also[j].kind, also[j].idx, &lo, &hi, &extra);
 		struct pmon_plan_also *x = &b->also[b->nalso++];
-		x->lo = (uint16_t)((lo - first) / 4);
-		x->has_hi = hi != 0;
-		x->hi = hi ? (uint16_t)((hi - first) / 4) : 0;
+		x->lo = (uint16_t)((alo[j] - first) / 4);
+		x->has_hi = ahi[j] != 0;
+		x->hi = ahi[j] ? (uint16_t)((ahi[j] - first) / 4) : 0;
 		b->want |= 1ull << x->lo | (uint64_t)x->has_hi << x->hi;
 		x->val = &also[j].val;
 	}
