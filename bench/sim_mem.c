@@ -12,6 +12,7 @@
 #include "bench.h"
 #include "pmon/sim.h"
 #include "access.h"
+#include "xorshift.h"
 
 #define NREF 4096
 
@@ -29,13 +30,6 @@ static uint64_t cpu_ns(void)
 }
 
 static uint64_t rng = 88172645463325252ull;
-static uint64_t xorshift(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
 
 /* Program counters through the emulated registers (the access ops), as a
  * session would: CBo 0 LLC_LOOKUP + TOR, HA REQUESTS, QPI flits, iMC CAS,
@@ -128,7 +122,7 @@ int main(void)
 	n = 0;
 	for (int rep = 0; rep < 256; rep++) {
 		for (int i = 0; i < NREF; i++)
-			refs[i] = (base + (xorshift() % lines) * 64) | PMON_SIM_LOAD;
+			refs[i] = (base + (xorshift64(&rng) % lines) * 64) | PMON_SIM_LOAD;
 		pmon_sim_vtraffic_refs(sim, 0, refs, NREF);
 		n += NREF;
 	}
@@ -139,7 +133,7 @@ int main(void)
 	for (int rep = 0; rep < 512; rep++) {
 		for (int i = 0; i < NREF; i++) {
 			if (i % 4)
-				refs[i] = (base + (xorshift() % 256) * 64) |
+				refs[i] = (base + (xorshift64(&rng) % 256) * 64) |
 					  (i % 8 == 1 ? PMON_SIM_STORE : PMON_SIM_LOAD);
 			else
 				refs[i] = (base + (1ull << 20) + (pos = (pos + 1) % (lines / 2)) * 64) |

@@ -16,6 +16,7 @@
 
 #include "sim_fixture.h"
 #include "sim/sim_hier.h"
+#include "xorshift.h"
 
 static char why[256];
 
@@ -146,9 +147,7 @@ static void random_traffic(const char *spec, int nthreads_cpus, uint64_t nlines,
 	machine(shape);
 	mem = pmon_sim_shape(sim)->mem_bytes;
 	for (int i = 0; i < 200000 && !bad; i++) {
-		r ^= r << 13;
-		r ^= r >> 7;
-		r ^= r << 17;
+		xorshift64(&r);
 		int cpu = (int)(r % (uint64_t)nthreads_cpus);
 		uint64_t l = (r >> 8) % nlines, home = (r >> 40) & 1;
 		unsigned k = (unsigned)(r >> 50) % 10;

@@ -10,6 +10,7 @@
  * offcore responses of every kind).
  */
 #include "sim_fixture.h"
+#include "xorshift.h"
 
 #define CBO_CTL(n, i)  (0xD10u + 0x20u * (n) + (i))
 #define CBO_CTR(n, i)  (0xD16u + 0x20u * (n) + (i))
@@ -94,13 +95,6 @@ static size_t read_all(uint64_t *v)
 }
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
-static uint64_t next(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
 
 /* A machine of SHAPE, programmed, with a 2 MiB region interleaved over the
  * sockets; returns its base. */
@@ -155,7 +149,7 @@ int main(void)
 	 * write-backs, remote lines); 1 in 16 a streaming store */
 	int cpu = 0;
 	for (int i = 0; i < NREF; i++) {
-		uint64_t r = next(), line = (r >> 8) % ((r & 3) ? 2560 : 32768);
+		uint64_t r = xorshift64(&rng), line = (r >> 8) % ((r & 3) ? 2560 : 32768);
 		unsigned kind = (r >> 40) % 16 == 0 ? PMON_SIM_NT_STORE
 			      : (r >> 44) % 3 == 0 ? PMON_SIM_STORE : PMON_SIM_LOAD;
 		if (i % 2000 == 0)

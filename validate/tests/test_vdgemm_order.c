@@ -32,20 +32,13 @@
 #include "../expect.h"
 #include "../geom.h"
 #include "../kern.h"
+#include "xorshift.h"
 
 #define N 384
 #define BK 64
 #define ORDERS 8
 
 static uint64_t rng;
-
-static uint64_t next_rand(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
 
 static void dram(pmon_sim_t *sim, uint64_t *rd, uint64_t *wr)
 {
@@ -87,7 +80,7 @@ static int run(const struct pmon_sim_shape *sh, uint64_t seed, uint64_t *rd, uin
 	for (size_t i = 0; i < 3 * pages; i++)
 		order[i] = i;
 	for (size_t i = 3 * pages - 1; i > 0; i--) {
-		size_t j = next_rand() % (i + 1), t = order[i];
+		size_t j = xorshift64(&rng) % (i + 1), t = order[i];
 		order[i] = order[j];
 		order[j] = t;
 	}
