@@ -128,9 +128,7 @@ static int read_unlocked(struct pmon_sim *sim, struct pmon_read_req *req, int n,
 	return 0;
 }
 
-/* As the engine reads a session's counters: at one instant, after one
- * clock update, nothing advancing between the reads; without the lock
- * when that changes nothing, else under one hold of the machine. */
+/* The batch under one hold of the machine, after one clock update. */
 static __attribute__((noinline)) int read_locked(struct pmon_sim *sim, struct pmon_read_req *req,
 						  int n, int *bad, uint64_t *at_ns, char *why,
 						  size_t whylen)
@@ -177,6 +175,9 @@ static __attribute__((noinline)) int read_locked(struct pmon_sim *sim, struct pm
 	return rc;
 }
 
+/* As the engine reads a session's counters: at one instant, after one
+ * clock update, nothing advancing between the reads; without the lock
+ * when that changes nothing, else under one hold of the machine. */
 static int op_read_batch(struct pmon_access *a, struct pmon_read_req *req, int n, int *bad,
 			 uint64_t *at_ns, char *why, size_t whylen)
 {

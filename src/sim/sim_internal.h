@@ -352,11 +352,7 @@ static inline void sim_ctr_add(struct sim_ctr *c, uint64_t n)
  * around them are unknown, so invert counts nothing. */
 static inline void sim_ctr_events(struct sim_ctr *c, uint64_t n)
 {
-	if (!n)
-		return;
-	if (!c->thresh)
-		sim_ctr_add(c, n);
-	else if (!c->invert && c->thresh == 1)
+	if (n && (!c->thresh || (!c->invert && c->thresh == 1)))
 		sim_ctr_add(c, n);
 }
 /* "CBo3", "HA": the box's name in messages. */
