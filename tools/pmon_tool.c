@@ -18,6 +18,7 @@
  */
 #include <fnmatch.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -437,11 +438,13 @@ static int run_command(const struct command *c, int argc, char **argv)
 	optind = 0;                       /* a fresh scan of the command's own argv */
 	while ((ch = getopt_long(argc, argv, "+jhs:", longopts, NULL)) != -1) {
 		switch (ch) {
-		case 's':
-			o.socket = (int)strtol(optarg, &end, 10);
-			if (!c->takes_socket || *end || end == optarg || o.socket < 0)
+		case 's': {
+			long v = strtol(optarg, &end, 10);
+			if (!c->takes_socket || *end || end == optarg || v < 0 || v > INT_MAX)
 				goto bad;
+			o.socket = (int)v;
 			break;
+		}
 		case 'j':
 			if (!c->takes_json)
 				goto bad;
