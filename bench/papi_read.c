@@ -224,9 +224,10 @@ int main(void)
 		       bench_median(r_cbo, BATCHES));
 	double mutex_ns, tsc_ns, add_ns;
 	floor_ns(&mutex_ns, &tsc_ns, &add_ns);
-	printf("fixed steps of an emulated read: TSC read %.1f ns, atomic add %.1f ns; with the example's"
-	       " read: %.1f ns (no lock taken; a mutex lock+unlock costs %.1f ns)\n", tsc_ns, add_ns,
-	       tsc_ns + add_ns + ex[0], mutex_ns);
+	printf("fixed steps of an emulated read: TSC read %.1f ns, atomic add %.1f ns", tsc_ns, add_ns);
+	if (ex[0] > 0)
+		printf("; with the example's read: %.1f ns", tsc_ns + add_ns + ex[0]);
+	printf(" (no lock taken; a mutex lock+unlock costs %.1f ns)\n", mutex_ns);
 	printf("resident memory: this program %.1f MiB (peak %.1f MiB), an example-only PAPI program %.1f MiB"
 	       "   (target: <= 10 MiB)\n",
 	       bench_status_kib("VmRSS:") / 1024.0, bench_status_kib("VmHWM:") / 1024.0, base_kib / 1024.0);
