@@ -22,8 +22,7 @@ static inline int nid_of(const struct pmon_sim *sim, int socket)
 	return sim->sock[socket].nodeid;
 }
 
-/* qpi_msg, ha_request and socket_snoop are on every miss's path: inlined */
-#define HOT static inline __attribute__((always_inline))
+/* qpi_msg, ha_request and socket_snoop are on every miss's path: inlined (SIM_HOT) */
 
 /* A requested line and where it lives (its home socket, the home's node ID,
  * its slice), worked out once for every step of the request. */
@@ -33,7 +32,7 @@ struct sim_at {
 	unsigned slice;
 };
 
-HOT struct sim_at line_at(const struct pmon_sim *sim, uint64_t line)
+SIM_HOT struct sim_at line_at(const struct pmon_sim *sim, uint64_t line)
 {
 	int home = sim_line_home(sim, line);
 	struct sim_at a = { line, home, nid_of(sim, home), sim_line_slice(line, sim->shape.cores) };
@@ -41,7 +40,7 @@ HOT struct sim_at line_at(const struct pmon_sim *sim, uint64_t line)
 	return a;
 }
 
-HOT void qpi_msg(struct pmon_sim *sim, int from, int to, uint64_t line, enum sim_qpi_class cls)
+SIM_HOT void qpi_msg(struct pmon_sim *sim, int from, int to, uint64_t line, enum sim_qpi_class cls)
 {
 	unsigned data = SIM_QPI_DATA_FLITS(cls);
 	int link = (int)(line & 1);
@@ -72,7 +71,7 @@ static void dram_write(struct pmon_sim *sim, int home, uint64_t line)
 }
 
 /* A request arriving at the home agent of `home` from socket `from`. */
-HOT void ha_request(struct pmon_sim *sim, int home, int from, enum sim_ha_what what)
+SIM_HOT void ha_request(struct pmon_sim *sim, int home, int from, enum sim_ha_what what)
 {
 	struct sim_socket *h = &sim->sock[home];
 	int local = home == from;
@@ -103,7 +102,7 @@ static void write_home(struct pmon_sim *sim, int from, uint64_t line)
 /* Back-invalidation: the copies of an LLC entry's line in the cores of its
  * core-valid bits are dropped; returns 1 when the data were dirty (the LLC
  * copy or a core's).  The entry itself stays as it is. */
-HOT int llc_inval_cores(struct pmon_sim *sim, int socket, const struct sim_set *s, int w)
+SIM_HOT int llc_inval_cores(struct pmon_sim *sim, int socket, const struct sim_set *s, int w)
 {
 	uint64_t line = s->tag[w] - 1;
 	int dirty = s->st[w] == SIM_M;
@@ -120,7 +119,7 @@ HOT int llc_inval_cores(struct pmon_sim *sim, int socket, const struct sim_set *
 
 /* Drop an LLC entry and its cores' copies; returns 1 when the data were
  * dirty (the LLC copy or a core's). */
-HOT int llc_drop(struct pmon_sim *sim, int socket, const struct sim_set *s, int w)
+SIM_HOT int llc_drop(struct pmon_sim *sim, int socket, const struct sim_set *s, int w)
 {
 	int dirty = llc_inval_cores(sim, socket, s, w);
 
@@ -135,7 +134,7 @@ HOT int llc_drop(struct pmon_sim *sim, int socket, const struct sim_set *s, int 
  * for a line filled into that way right after: the entry itself is left
  * for the fill to overwrite (dropping it would change nothing else: the
  * way already ranks last). */
-HOT void llc_evict(struct pmon_sim *sim, int socket, unsigned slice, const struct sim_set *set,
+SIM_HOT void llc_evict(struct pmon_sim *sim, int socket, unsigned slice, const struct sim_set *set,
 		   int w)
 {
 	struct sim_socket *s = &sim->sock[socket];
@@ -183,7 +182,7 @@ static __attribute__((noinline, cold)) int snoop_found(struct pmon_sim *sim, int
  * that socket's slice, and the state the socket held it in (M when dirty
  * anywhere in it).  inval: the line leaves the socket; else it stays
  * Shared there. */
-HOT int socket_snoop(struct pmon_sim *sim, int socket, const struct sim_at *a, int inval)
+SIM_HOT int socket_snoop(struct pmon_sim *sim, int socket, const struct sim_at *a, int inval)
 {
 	struct sim_socket *s = &sim->sock[socket];
 	uint64_t line = a->line;
@@ -208,13 +207,9 @@ HOT int socket_snoop(struct pmon_sim *sim, int socket, const struct sim_at *a, i
 static __attribute__((noinline, cold)) void hitm_to_memory(struct pmon_sim *sim, int home, int o,
 							   uint64_t line)
 {
-	struct sim_socket *h = &sim->sock[home];
-
 	if (o != home)
 		qpi_msg(sim, o, home, line, SIM_QPI_DRS);
-	h->ha_truth.writes_local += o == home;
-	h->ha_truth.writes_remote += o != home;
-	sim_ha_request(sim, &h->ha, SIM_HA_WRITE, o == home);
+	ha_request(sim, home, o, SIM_HA_WRITE);
 	dram_write(sim, home, line);
 }
 
@@ -222,7 +217,7 @@ static __attribute__((noinline, cold)) void hitm_to_memory(struct pmon_sim *sim,
  * socket r.  Fills r->supplier, rsp_sup, rsp_snoop, hitm; returns 1 when
  * another socket keeps a copy (the requester's line is then Forward), 2
  * when the data arrived Modified (RFO forwarded from a Modified copy). */
-HOT int ha_read(struct pmon_sim *sim, int req, const struct sim_at *a, int rfo, int need_data,
+SIM_HOT int ha_read(struct pmon_sim *sim, int req, const struct sim_at *a, int rfo, int need_data,
 		   struct sim_llc_res *r, int nsock)
 {
 	uint64_t line = a->line;
@@ -287,7 +282,7 @@ static const uint64_t hit_bits[] = {
 
 /* ways, nsock: the LLC's way count and the sockets (constants in the
  * default copy). */
-HOT void llc_request(struct sim_ctx *x, uint64_t line, int rfo, struct sim_llc_res *r,
+SIM_HOT void llc_request(struct sim_ctx *x, uint64_t line, int rfo, struct sim_llc_res *r,
 		     uint32_t ways, int nsock)
 {
 	struct pmon_sim *sim = x->sim;
