@@ -80,13 +80,8 @@ static int spy_batch(struct pmon_access *a, struct pmon_read_req *req, int n, in
 			return rc;
 		}
 	}
-	if (at_ns && spy.inner->ops->clock_ns) {
-		*at_ns = spy.inner->ops->clock_ns(a);
-	} else if (at_ns) {                      /* hardware: CLOCK_MONOTONIC (access.h) */
-		struct timespec ts;
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		*at_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-	}
+	if (at_ns)                  /* the backend's clock (CLOCK_MONOTONIC on hardware) */
+		*at_ns = pmon_clock_ns(a);
 	return PMON_OK;
 }
 

@@ -16,12 +16,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "pmon/pmon.h"
 #include "access.h"
 #include "cpuinfo.h"
+#include "fold.h"
 #include "why.h"
 
 #define HW_DEFAULT_CPUINFO "/proc/cpuinfo"
@@ -119,11 +119,8 @@ static int hw_read_batch(struct pmon_access *a, struct pmon_read_req *req, int n
 			return q->ndw ? rc : pmon_why(why, whylen, rc, "CPU %d MSR 0x%x: %s", q->cpu, q->msr, r);
 		}
 	}
-	if (at_ns) {
-		struct timespec ts;
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		*at_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-	}
+	if (at_ns)
+		*at_ns = pmon_mono_ns();
 	return PMON_OK;
 }
 

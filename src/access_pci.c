@@ -39,6 +39,7 @@
 
 #include "pmon/pmon.h"
 #include "access.h"
+#include "fold.h"
 #include "why.h"
 
 #define PCI_DEFAULT_ROOT "/sys/bus/pci"
@@ -446,14 +447,6 @@ static struct pci_fn *pci_fn_of(struct pmon_pci_dev *p, pmon_pci_addr_t d, char 
 	return f;
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 int pmon_pci_read_block(struct pmon_pci_dev *p, pmon_pci_addr_t d, uint32_t off, uint32_t *val,
 			int ndw, char *why, size_t whylen)
 {
@@ -472,7 +465,7 @@ int pmon_pci_read_block(struct pmon_pci_dev *p, pmon_pci_addr_t d, uint32_t off,
 	if ((fd = pci_fd(p, f, why, whylen)) < 0)
 		return fd;
 	for (int tries = 1; ; tries++) {
-		uint64_t t0 = ndw > 1 ? mono_ns() : 0;
+		uint64_t t0 = ndw > 1 ? pmon_mono_ns() : 0;
 		do
 			n = pread(fd, b, len, (off_t)off);
 		while (n < 0 && errno == EINTR);
@@ -481,7 +474,7 @@ int pmon_pci_read_block(struct pmon_pci_dev *p, pmon_pci_addr_t d, uint32_t off,
 					      why, whylen);
 		/* a single dword cannot tear; a block held up for longer than
 		 * the span is read again (access.h) */
-		if (ndw == 1 || tries == PMON_BLOCK_TRIES || mono_ns() - t0 < PMON_BLOCK_SPAN_NS)
+		if (ndw == 1 || tries == PMON_BLOCK_TRIES || pmon_mono_ns() - t0 < PMON_BLOCK_SPAN_NS)
 			break;
 	}
 	for (int i = 0; i < ndw; i++)

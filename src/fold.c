@@ -15,7 +15,7 @@ uint64_t pmon_fold_bound_ns(int width)
 
 uint64_t pmon_fold_period_ns(int width) { return pmon_fold_bound_ns(width) / 8; }
 
-static uint64_t mono_ns(void)
+uint64_t pmon_mono_ns(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -24,7 +24,7 @@ static uint64_t mono_ns(void)
 
 uint64_t pmon_clock_ns(struct pmon_access *a)
 {
-	return a && a->ops->clock_ns ? a->ops->clock_ns(a) : mono_ns();
+	return a && a->ops->clock_ns ? a->ops->clock_ns(a) : pmon_mono_ns();
 }
 
 void pmon_fold_init(struct pmon_fold *f, struct pmon_access *a, void (*fn)(void *arg), void *arg)
@@ -48,7 +48,7 @@ static void *fold_thread(void *arg)
 	pthread_mutex_lock(&f->mu);
 	while (!f->stop) {
 		struct timespec ts;
-		uint64_t t = mono_ns() + f->period_ns;
+		uint64_t t = pmon_mono_ns() + f->period_ns;
 		ts.tv_sec = (time_t)(t / 1000000000u);
 		ts.tv_nsec = (long)(t % 1000000000u);
 		int rc = 0;
