@@ -181,7 +181,7 @@ void dgemm_expect(const struct vgeom *g, uint64_t n, uint64_t bk, int threads, i
 		double fb1 = e->b_fits < 0 ? (double)n : fb;
 		e->hi = nn * (1 + fb1 + fc1) / e->rd;
 		/* writes are C's alone: once, up to once a panel */
-		e->wr_hi = e->c_fits < 0 ? fc1 / fc : !hw ? 1.01 : 1;
+		e->wr_hi = e->c_fits < 0 ? panels : !hw ? 1.01 : 1;
 		e->why = "reuse distance between LLC/4 and 2 LLC: set conflicts decide; band spans both";
 	} else if (!hw) {
 		/* A fitting operand at <= a quarter of the LLC: a set overflows
