@@ -81,7 +81,7 @@ static void pci_offsets(const struct pmon_box_regs *r, enum pmon_reg_kind k, int
  * means no carry since the first read (the first pair stands); one that went
  * down has just carried, and the second pair is far from the next carry, so
  * it stands. */
-#define TEAR_WINDOW (1u << 26)
+#define TEAR_WINDOW PMON_TEAR_WINDOW      /* regs.h */
 _Static_assert((uint64_t)PMON_BLOCK_SPAN_NS * (PMON_FOLD_MAX_HZ / 1000000000u) * PMON_FOLD_MAX_INC
 	       < TEAR_WINDOW, "a block read's span must stay within the tear window");
 
@@ -288,24 +288,49 @@ int pmon_reg_plan_box(struct pmon_reg_plan *p, const struct pmon_box_regs *r, ui
 
 int pmon_reg_plan_seal(struct pmon_reg_plan *p)
 {
+	int nmv = 0;
 	free(p->req);
-	p->nreq = 0;
-	if (!(p->req = calloc((size_t)(p->nblk + p->nmsr + 1), sizeof(*p->req))))
+	free(p->mv);
+	p->nreq = p->nctr = p->nmv = 0;
+	p->mv = NULL;
+	p->mv_ctr_end = p->mv_end = NULL;
+	p->msr_end = NULL;
+	for (int i = 0; i < p->nblk; i++)
+		nmv += p->blk[i].nctr + p->blk[i].nalso;
+	if (!(p->req = calloc((size_t)(p->nblk + p->nmsr + 1), sizeof(*p->req))) ||
+	    !(p->mv = calloc((size_t)nmv + 1, sizeof(*p->mv))))
 		return PMON_ENOMEM;
 	for (int i = 0; i < p->nblk; i++) {
 		struct pmon_plan_block *b = &p->blk[i];
 		p->req[p->nreq++] = (struct pmon_read_req){ .ndw = b->ndw, .d = b->r->pci,
 							    .off = b->first, .dw = b->dw, .want = b->want };
+		for (int c = 0; c < b->nctr; c++)
+			p->mv[p->nmv++] = (struct pmon_plan_move){ &b->dw[b->ctr[c].dw],
+								   &b->dw[b->ctr[c].dw + 1],
+								   b->ctr[c].mask, b->ctr[c].val, b };
+	}
+	p->nctr = p->nmv;
+	for (int i = 0; i < p->nblk; i++) {
+		struct pmon_plan_block *b = &p->blk[i];
+		for (int j = 0; j < b->nalso; j++) {
+			const struct pmon_plan_also *x = &b->also[j];
+			p->mv[p->nmv++] = (struct pmon_plan_move){
+				&b->dw[x->lo], &b->dw[x->has_hi ? x->hi : x->lo],
+				x->has_hi ? ~0ull : 0xFFFFFFFFull, x->val, b };
+		}
 	}
 	for (int i = 0; i < p->nmsr; i++) {
 		struct pmon_plan_msr *x = &p->msr[i];
 		p->req[p->nreq++] = (struct pmon_read_req){ .cpu = x->cpu, .msr = x->msr, .val = &x->raw };
 	}
+	p->mv_ctr_end = p->mv + p->nctr;
+	p->mv_end = p->mv + p->nmv;
+	p->msr_end = p->nmsr ? p->msr + p->nmsr : p->msr;
 	return PMON_OK;
 }
 
 /* The batch one request at a time, for a backend without read_batch. */
-static __attribute__((noinline, cold)) int run_singly(struct pmon_access *a, struct pmon_reg_plan *p,
+static int run_singly(struct pmon_access *a, struct pmon_reg_plan *p,
 						       int *bad, uint64_t *now, char *why, size_t whylen)
 {
 	int rc = 0;
@@ -319,17 +344,47 @@ static __attribute__((noinline, cold)) int run_singly(struct pmon_access *a, str
 	return PMON_OK;
 }
 
-/* A counter whose low dword is near its carry, read once more. */
-static __attribute__((noinline, cold)) int recheck(struct pmon_access *a,
-						    const struct pmon_plan_block *b,
-						    const struct pmon_plan_ctr *x, uint64_t *v, char *why,
-						    size_t whylen)
+/* The block counter x of a run, whose low dword is near its carry: read
+ * once more. */
+static int recheck(struct pmon_access *a, const struct pmon_plan_move *x, uint64_t *v, char *why,
+		   size_t whylen)
 {
-	return pci_counter_of(a, b->r->pci, b->first + 4u * x->dw, &b->dw[x->dw], v, why, whylen);
+	const struct pmon_plan_block *b = x->b;
+	return pci_counter_of(a, b->r->pci, b->first + 4u * (uint32_t)(x->lo - b->dw), x->lo, v, why,
+			      whylen);
 }
 
-int pmon_reg_plan_run(struct pmon_machine *m, struct pmon_reg_plan *p, uint64_t *now,
-		      const struct pmon_box_regs **failed, char *why, size_t whylen)
+const struct pmon_box_regs *pmon_reg_plan_failed(const struct pmon_reg_plan *p, int bad)
+{
+	return bad < p->nblk ? p->blk[bad].r : p->msr[bad - p->nblk].r;
+}
+
+/* The moves of a run from the counter from on, each counter in the tear
+ * window read again. */
+int pmon_reg_plan_settle(struct pmon_machine *m, struct pmon_reg_plan *p,
+			 const struct pmon_plan_move *from, const struct pmon_box_regs **failed,
+			 char *why, size_t whylen)
+{
+	const struct pmon_plan_move *x = from, *end = p->mv + p->nctr;
+	int rc;
+	for (; x < end; x++) {
+		uint64_t v = (uint64_t)*x->hi << 32 | *x->lo;
+		if (tear_possible(*x->lo) && (rc = recheck(m->acc, x, &v, why, whylen))) {
+			*failed = x->b->r;
+			return rc;
+		}
+		*x->val = v & x->mask;
+	}
+	for (end = p->mv + p->nmv; x < end; x++)
+		*x->val = ((uint64_t)*x->hi << 32 | *x->lo) & x->mask;
+	for (int i = 0; i < p->nmsr; i++)
+		*p->msr[i].ctr.val = p->msr[i].raw & p->msr[i].ctr.mask;
+	return PMON_OK;
+}
+
+/* The run of an empty plan or on a backend without read_batch. */
+int pmon_reg_plan_run_all(struct pmon_machine *m, struct pmon_reg_plan *p, uint64_t *now,
+			  const struct pmon_box_regs **failed, char *why, size_t whylen)
 {
 	struct pmon_access *a = m->acc;
 	int rc, bad = 0;
@@ -337,31 +392,11 @@ int pmon_reg_plan_run(struct pmon_machine *m, struct pmon_reg_plan *p, uint64_t 
 		*now = pmon_clock_ns(a);
 		return PMON_OK;
 	}
-	rc = a->ops->read_batch ? a->ops->read_batch(a, p->req, p->nreq, &bad, now, why, whylen)
-				: run_singly(a, p, &bad, now, why, whylen);
-	if (rc) {
-		*failed = bad < p->nblk ? p->blk[bad].r : p->msr[bad - p->nblk].r;
+	if ((rc = run_singly(a, p, &bad, now, why, whylen))) {
+		*failed = pmon_reg_plan_failed(p, bad);
 		return rc;
 	}
-	for (int i = 0; i < p->nblk; i++) {
-		const struct pmon_plan_block *b = &p->blk[i];
-		for (int c = 0; c < b->nctr; c++) {
-			const struct pmon_plan_ctr *x = &b->ctr[c];
-			uint64_t v = (uint64_t)b->dw[x->dw + 1] << 32 | b->dw[x->dw];
-			if (tear_possible(b->dw[x->dw]) && (rc = recheck(a, b, x, &v, why, whylen))) {
-				*failed = b->r;
-				return rc;
-			}
-			*x->val = v & x->mask;
-		}
-		for (int j = 0; j < b->nalso; j++) {
-			const struct pmon_plan_also *x = &b->also[j];
-			*x->val = b->dw[x->lo] | (x->has_hi ? (uint64_t)b->dw[x->hi] << 32 : 0);
-		}
-	}
-	for (int i = 0; i < p->nmsr; i++)
-		*p->msr[i].ctr.val = p->msr[i].raw & p->msr[i].ctr.mask;
-	return PMON_OK;
+	return pmon_reg_plan_settle(m, p, p->mv, failed, why, whylen);
 }
 
 void pmon_reg_plan_free(struct pmon_reg_plan *p)
@@ -369,6 +404,7 @@ void pmon_reg_plan_free(struct pmon_reg_plan *p)
 	free(p->blk);
 	free(p->msr);
 	free(p->req);
+	free(p->mv);
 	memset(p, 0, sizeof(*p));
 }
 

@@ -82,6 +82,14 @@ struct pmon_plan_msr {
 	struct pmon_plan_ctr ctr;
 	uint64_t raw;
 };
+/* A value a run moves out of the batch's buffers (pmon_reg_plan_seal):
+ * hi:lo masked (a single dword: hi is lo and mask 32 bits wide). */
+struct pmon_plan_move {
+	const uint32_t *lo, *hi;
+	uint64_t mask;
+	uint64_t *val;
+	const struct pmon_plan_block *b;   /* a counter's block (read again near a carry) */
+};
 struct pmon_reg_plan {
 	struct pmon_plan_block *blk;
 	int nblk, capblk;
@@ -89,6 +97,11 @@ struct pmon_reg_plan {
 	int nmsr, capmsr;
 	struct pmon_read_req *req;     /* the batch: the blocks, then the MSRs (pmon_reg_plan_seal) */
 	int nreq;
+	struct pmon_plan_move *mv;     /* the blocks' counters (the first nctr), then their also[] */
+	int nctr, nmv;
+	/* where a run's loops end (pmon_reg_plan_seal) */
+	const struct pmon_plan_move *mv_ctr_end, *mv_end;
+	const struct pmon_plan_msr *msr_end;
 };
 /* Add the counters of box r in mask (bit c: general counter c, in val[c];
  * PMON_FIXED_BIT: the fixed counter, in val[PMON_MAX_COUNTERS]); val, r
@@ -100,9 +113,44 @@ int pmon_reg_plan_box(struct pmon_reg_plan *p, const struct pmon_box_regs *r, ui
 int pmon_reg_plan_seal(struct pmon_reg_plan *p);
 /* Read everything the plan holds; *now = the backend's clock at the reads
  * (pmon_clock_ns).  A failure: *failed = the box whose access failed, why
- * the backend's reason. */
-int pmon_reg_plan_run(struct pmon_machine *m, struct pmon_reg_plan *p, uint64_t *now,
-		      const struct pmon_box_regs **failed, char *why, size_t whylen);
+ * the backend's reason.  It runs at every read of a session, so it is
+ * inline: the read is one call, into the backend, then each value moved
+ * out of its buffer; what is rare (an empty plan or a backend without
+ * read_batch, a failure, a counter within the tear window of its carry:
+ * see regs.c) is regs.c's. */
+int pmon_reg_plan_run_all(struct pmon_machine *m, struct pmon_reg_plan *p, uint64_t *now,
+			  const struct pmon_box_regs **failed, char *why, size_t whylen);
+const struct pmon_box_regs *pmon_reg_plan_failed(const struct pmon_reg_plan *p, int bad);
+int pmon_reg_plan_settle(struct pmon_machine *m, struct pmon_reg_plan *p,
+			 const struct pmon_plan_move *from, const struct pmon_box_regs **failed,
+			 char *why, size_t whylen);
+#define PMON_TEAR_WINDOW (1u << 26)
+
+static inline __attribute__((always_inline)) int pmon_reg_plan_run(struct pmon_machine *m, struct pmon_reg_plan *p,
+				    uint64_t *now, const struct pmon_box_regs **failed, char *why,
+				    size_t whylen)
+{
+	struct pmon_access *a = m->acc;
+	int bad = 0, rc;
+	if (__builtin_expect(!p->nreq || !a->ops->read_batch, 0))
+		return pmon_reg_plan_run_all(m, p, now, failed, why, whylen);
+	if (__builtin_expect((rc = a->ops->read_batch(a, p->req, p->nreq, &bad, now, why, whylen)), 0)) {
+		*failed = pmon_reg_plan_failed(p, bad);
+		return rc;
+	}
+	const struct pmon_plan_move *x = p->mv;
+	for (; x < p->mv_ctr_end; x++) {
+		uint32_t lo = *x->lo;
+		if (__builtin_expect(lo >= 0u - PMON_TEAR_WINDOW, 0))
+			return pmon_reg_plan_settle(m, p, x, failed, why, whylen);
+		*x->val = ((uint64_t)*x->hi << 32 | lo) & x->mask;
+	}
+	for (; x < p->mv_end; x++)
+		*x->val = ((uint64_t)*x->hi << 32 | *x->lo) & x->mask;
+	for (const struct pmon_plan_msr *y = p->msr; y < p->msr_end; y++)
+		*y->ctr.val = y->raw & y->ctr.mask;
+	return PMON_OK;
+}
 void pmon_reg_plan_free(struct pmon_reg_plan *p);
 
 /* A configuration register outside the PMON boxes (the UBox's node-ID

@@ -750,17 +750,23 @@ static int plan_reads(pmon_session_t *s)
 	return PMON_OK;
 }
 
+static __attribute__((noinline, cold)) int read_failed(int rc, const struct pmon_box_regs *bad,
+							 const char *why, char *err, size_t errlen)
+{
+	return pmon_why(err, errlen, rc, "reading the %s counters failed: %s",
+		       pmon_catalog_pmu(bad->pmu)->name, why);
+}
+
 /* Every counter of the session, as plan_reads() compiled it; *now: the
- * backend's clock at those reads. */
-static int read_counters(pmon_session_t *s, enum reader who, uint64_t *now, char *err, size_t errlen)
+ * backend's clock at those reads.  Inline: it is most of a read. */
+static inline __attribute__((always_inline)) int read_counters(pmon_session_t *s, enum reader who,
+							       uint64_t *now, char *err,
+							       size_t errlen)
 {
 	char why[PMON_WHY_LEN];
 	const struct pmon_box_regs *bad = NULL;
 	int rc = pmon_reg_plan_run(s->m, &s->plan[who], now, &bad, why, sizeof why);
-	if (rc)
-		return pmon_why(err, errlen, rc, "reading the %s counters failed: %s",
-			       pmon_catalog_pmu(bad->pmu)->name, why);
-	return PMON_OK;
+	return rc ? read_failed(rc, bad, why, err, errlen) : PMON_OK;
 }
 
 /* Another running session using the same box: the registers it shares with
@@ -1114,8 +1120,10 @@ enum unlocked { SERVED, NOT_READ, READ_ONLY, FAILED };
  * be half-way: the lock waits for it), or a fault is to be reported.
  * FAILED: the counters could not be read (*rc, s->err say why), as the
  * locked read would have said: a failed access is reported, never retried. */
-static enum unlocked read_unlocked(pmon_session_t *s, uint64_t *values, unsigned *seq, uint64_t *at,
-				   int *rc)
+static inline __attribute__((always_inline)) enum unlocked read_unlocked(pmon_session_t *s,
+									  uint64_t *values,
+									  unsigned *seq,
+									  uint64_t *at, int *rc)
 {
 	*seq = __atomic_load_n(&s->fold_seq, __ATOMIC_ACQUIRE);
 	if ((*seq & 1) || GET(s->fault))
