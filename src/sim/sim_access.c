@@ -10,6 +10,7 @@
 
 #include "access.h"
 #include "sim_internal.h"
+#include "sim_window.h"
 #include "why.h"
 
 static void begin(struct pmon_sim *sim, enum pmon_sim_op op, int cpu, uint32_t msr,
@@ -105,11 +106,9 @@ static int read_unlocked(struct pmon_sim *sim, struct pmon_read_req *req, int n,
 	if ((seq & 1) || __atomic_load_n(&sim->log_cap, __ATOMIC_RELAXED) || sim_clock_due(sim, &tsc))
 		return 1;
 	for (int i = 0; i < n; i++) {
-		struct pmon_read_req *q = &req[i];
-		if (!q->hint && q->ndw <= 0)
-			q->hint = sim_cbo_counter(sim, q->cpu, q->msr);
+		const struct pmon_read_req *q = &req[i];
 		if (!q->hint)
-			return 1;                 /* a block's window is made under the lock */
+			return 1;                 /* found under the lock */
 		if (q->ndw > 0) {
 			sim_window_read(q->hint, q->dw);
 			served += (size_t)q->ndw;
@@ -146,7 +145,8 @@ static __attribute__((noinline)) int read_locked(struct pmon_sim *sim, struct pm
 			continue;
 		}
 		const struct sim_ctr *c;
-		if (!sim->log_cap && (c = sim_cbo_counter(sim, q->cpu, q->msr))) {
+		if (!sim->log_cap && (c = q->hint ? q->hint : sim_cbo_counter(sim, q->cpu, q->msr))) {
+			q->hint = c;
 			sim->log_total++;
 			*q->val = c->val;
 			continue;

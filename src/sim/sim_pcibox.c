@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "sim_internal.h"
+#include "sim_window.h"
 
 #define PB_BOX_CTL   0xF4
 #define PB_CTL0      0xD8
@@ -61,31 +62,14 @@ int sim_pcibox_read(struct sim_box *b, uint32_t off, uint32_t *val)
 	return 1;
 }
 
-/* A PMON block as a read plan asks for it at every read, worked out once
- * (reg_at) into a few steps for the dwords wanted (all when want is 0): a
- * counter whose two dwords are both wanted is one 8-byte copy (the dwords
- * are its bytes in order, low first), and so are two wanted dwords without
- * a register (from no_reg); any other wanted dword is a 4-byte step (half a
- * counter, a control, or 0). */
-struct sim_window {
-	struct sim_window *next;
-	const struct sim_box *b;
-	uint32_t off;
-	int ndw, nstep;
-	uint64_t want;
-	struct {
-		const uint64_t *src;
-		uint16_t at;            /* first dword */
-		uint8_t pair, shift;    /* pair: 8 bytes from src, else 4 from bit shift up */
-	} step[];
-};
-
 /* Is dword i of a window wanted?  Beyond bit 63 only when all are. */
 static int wanted(uint64_t want, int i)
 {
 	return !want || (i < 64 && (want >> i & 1));
 }
 
+/* The wanted dwords of a window (sim_window.h), worked out once (reg_at):
+ * the 8-byte steps in a first pass over them, the others in a second. */
 const struct sim_window *sim_pcibox_window(struct pmon_sim *sim, const struct sim_box *b,
 					   uint32_t off, int ndw, uint64_t want)
 {
@@ -100,43 +84,32 @@ const struct sim_window *sim_pcibox_window(struct pmon_sim *sim, const struct si
 	w->off = off;
 	w->ndw = ndw;
 	w->want = want;
-	w->nstep = 0;
-	for (int i = 0; i < ndw;) {
-		const uint64_t *src, *src2;
-		unsigned shift, shift2;
-		if (!wanted(want, i)) {
-			i++;
-			continue;
+	int nstep = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		for (int i = 0; i < ndw;) {
+			const uint64_t *src, *src2;
+			unsigned shift, shift2;
+			if (!wanted(want, i)) {
+				i++;
+				continue;
+			}
+			int reg = reg_at(b, off + 4u * (uint32_t)i, &src, &shift), pair = 0;
+			if (i + 1 < ndw && wanted(want, i + 1)) {
+				int reg2 = reg_at(b, off + 4u * (uint32_t)i + 4, &src2, &shift2);
+				pair = reg ? reg2 && src2 == src && shift == 0 && shift2 == 32 : !reg2;
+			}
+			if (pair == !pass)
+				w->step[nstep++] = (struct sim_window_step){ src, (uint16_t)i,
+										(uint8_t)shift };
+			i += pair ? 2 : 1;
 		}
-		int reg = reg_at(b, off + 4u * (uint32_t)i, &src, &shift), pair = 0;
-		if (i + 1 < ndw && wanted(want, i + 1)) {
-			int reg2 = reg_at(b, off + 4u * (uint32_t)i + 4, &src2, &shift2);
-			pair = reg ? reg2 && src2 == src && shift == 0 && shift2 == 32 : !reg2;
-		}
-		w->step[w->nstep].src = src;
-		w->step[w->nstep].at = (uint16_t)i;
-		w->step[w->nstep].shift = (uint8_t)shift;
-		w->step[w->nstep++].pair = (uint8_t)pair;
-		i += pair ? 2 : 1;
+		if (!pass)
+			w->pairs_end = &w->step[nstep];
 	}
+	w->end = &w->step[nstep];
 	w->next = sim->windows;
 	sim->windows = w;
 	return w;
-}
-
-/* Every wanted dword stored once (BOX_CTL, write-only, reads 0 as a dword
- * without a register does).  Also called without the machine's lock (sim_access.c),
- * hence the atomic loads. */
-void sim_window_read(const struct sim_window *w, uint32_t *val)
-{
-	for (int i = 0; i < w->nstep; i++) {
-		uint32_t *to = val + w->step[i].at;
-		uint64_t v = __atomic_load_n(w->step[i].src, __ATOMIC_RELAXED);
-		if (w->step[i].pair)
-			memcpy(to, &v, 8);
-		else
-			*to = (uint32_t)(v >> w->step[i].shift);
-	}
 }
 
 void sim_windows_free(struct pmon_sim *sim)
