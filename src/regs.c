@@ -281,7 +281,7 @@ int pmon_reg_plan_box(struct pmon_reg_plan *p, const struct pmon_box_regs *r, ui
 		x->has_hi = ahi[j] != 0;
 		x->hi = ahi[j] ? (uint16_t)((ahi[j] - first) / 4) : 0;
 		b->want |= 1ull << x->lo | (uint64_t)x->has_hi << x->hi;
-		x->val = &also[j].val;
+		x->also = &also[j];
 	}
 	return PMON_OK;
 }
@@ -307,7 +307,7 @@ int pmon_reg_plan_seal(struct pmon_reg_plan *p)
 		for (int c = 0; c < b->nctr; c++)
 			p->mv[p->nmv++] = (struct pmon_plan_move){ &b->dw[b->ctr[c].dw],
 								   &b->dw[b->ctr[c].dw + 1],
-								   b->ctr[c].mask, b->ctr[c].val, b };
+								   b->ctr[c].mask, b->ctr[c].val, b, NULL };
 	}
 	p->nctr = p->nmv;
 	for (int i = 0; i < p->nblk; i++) {
@@ -316,7 +316,7 @@ int pmon_reg_plan_seal(struct pmon_reg_plan *p)
 			const struct pmon_plan_also *x = &b->also[j];
 			p->mv[p->nmv++] = (struct pmon_plan_move){
 				&b->dw[x->lo], &b->dw[x->has_hi ? x->hi : x->lo],
-				x->has_hi ? ~0ull : 0xFFFFFFFFull, x->val, b };
+				x->has_hi ? ~0ull : 0xFFFFFFFFull, NULL, b, x->also };
 		}
 	}
 	for (int i = 0; i < p->nmsr; i++) {
@@ -365,9 +365,9 @@ int pmon_reg_plan_settle(struct pmon_machine *m, struct pmon_reg_plan *p,
 			 const struct pmon_plan_move *from, const struct pmon_box_regs **failed,
 			 char *why, size_t whylen)
 {
-	const struct pmon_plan_move *x = from, *end = p->mv + p->nctr;
+	const struct pmon_plan_move *x = from;
 	int rc;
-	for (; x < end; x++) {
+	for (; x < p->mv_ctr_end; x++) {
 		uint64_t v = (uint64_t)*x->hi << 32 | *x->lo;
 		if (tear_possible(*x->lo) && (rc = recheck(m->acc, x, &v, why, whylen))) {
 			*failed = x->b->r;
@@ -375,10 +375,7 @@ int pmon_reg_plan_settle(struct pmon_machine *m, struct pmon_reg_plan *p,
 		}
 		*x->val = v & x->mask;
 	}
-	for (end = p->mv + p->nmv; x < end; x++)
-		*x->val = ((uint64_t)*x->hi << 32 | *x->lo) & x->mask;
-	for (int i = 0; i < p->nmsr; i++)
-		*p->msr[i].ctr.val = p->msr[i].raw & p->msr[i].ctr.mask;
+	pmon_reg_plan_rest(p, x);
 	return PMON_OK;
 }
 
@@ -389,6 +386,7 @@ int pmon_reg_plan_run_all(struct pmon_machine *m, struct pmon_reg_plan *p, uint6
 	struct pmon_access *a = m->acc;
 	int rc, bad = 0;
 	if (!p->nreq) {
+		p->differs = 0;
 		*now = pmon_clock_ns(a);
 		return PMON_OK;
 	}

@@ -34,12 +34,15 @@ int pmon_reg_read(struct pmon_machine *m, const struct pmon_box_regs *r,
 int pmon_reg_write(struct pmon_machine *m, const struct pmon_box_regs *r,
 		   enum pmon_reg_kind k, int idx, uint64_t val, char *why, size_t whylen);
 /* A register wanted beside a PCI box's counters (a control the session
- * checks at every read): val is set at each run of the plan when got. */
+ * checks at every read): val is set at each run of the plan when got, and
+ * checked: the run's plan says (differs) when the bits of check in it are
+ * not those of expect (the caller keeps both current). */
 struct pmon_reg_also {
 	enum pmon_reg_kind kind;
 	int idx;
 	uint64_t val;
 	int got;
+	uint64_t expect, check;
 };
 
 /*
@@ -63,7 +66,7 @@ struct pmon_plan_ctr {
 struct pmon_plan_also {
 	uint16_t lo, hi;          /* dword indexes in the block; hi valid when has_hi */
 	int has_hi;
-	uint64_t *val;
+	struct pmon_reg_also *also;
 };
 struct pmon_plan_block {
 	const struct pmon_box_regs *r;
@@ -83,12 +86,14 @@ struct pmon_plan_msr {
 	uint64_t raw;
 };
 /* A value a run moves out of the batch's buffers (pmon_reg_plan_seal):
- * hi:lo masked (a single dword: hi is lo and mask 32 bits wide). */
+ * hi:lo masked (a single dword: hi is lo and mask 32 bits wide), into a
+ * counter's val or an also register's. */
 struct pmon_plan_move {
 	const uint32_t *lo, *hi;
 	uint64_t mask;
 	uint64_t *val;
 	const struct pmon_plan_block *b;   /* a counter's block (read again near a carry) */
+	struct pmon_reg_also *also;
 };
 struct pmon_reg_plan {
 	struct pmon_plan_block *blk;
@@ -102,6 +107,7 @@ struct pmon_reg_plan {
 	/* where a run's loops end (pmon_reg_plan_seal) */
 	const struct pmon_plan_move *mv_ctr_end, *mv_end;
 	const struct pmon_plan_msr *msr_end;
+	int differs;                   /* the last run: an also register differs (pmon_reg_also) */
 };
 /* Add the counters of box r in mask (bit c: general counter c, in val[c];
  * PMON_FIXED_BIT: the fixed counter, in val[PMON_MAX_COUNTERS]); val, r
@@ -126,6 +132,21 @@ int pmon_reg_plan_settle(struct pmon_machine *m, struct pmon_reg_plan *p,
 			 char *why, size_t whylen);
 #define PMON_TEAR_WINDOW (1u << 26)
 
+/* The end of a run: the also registers (the moves from x on) and the MSR
+ * counters. */
+static inline void pmon_reg_plan_rest(struct pmon_reg_plan *p, const struct pmon_plan_move *x)
+{
+	uint64_t differ = 0;
+	for (; x < p->mv_end; x++) {
+		uint64_t v = ((uint64_t)*x->hi << 32 | *x->lo) & x->mask;
+		x->also->val = v;
+		differ |= (v ^ x->also->expect) & x->also->check;
+	}
+	p->differs = differ != 0;
+	for (const struct pmon_plan_msr *y = p->msr; y < p->msr_end; y++)
+		*y->ctr.val = y->raw & y->ctr.mask;
+}
+
 static inline __attribute__((always_inline)) int pmon_reg_plan_run(struct pmon_machine *m, struct pmon_reg_plan *p,
 				    uint64_t *now, const struct pmon_box_regs **failed, char *why,
 				    size_t whylen)
@@ -145,10 +166,7 @@ static inline __attribute__((always_inline)) int pmon_reg_plan_run(struct pmon_m
 			return pmon_reg_plan_settle(m, p, x, failed, why, whylen);
 		*x->val = ((uint64_t)*x->hi << 32 | lo) & x->mask;
 	}
-	for (; x < p->mv_end; x++)
-		*x->val = ((uint64_t)*x->hi << 32 | *x->lo) & x->mask;
-	for (const struct pmon_plan_msr *y = p->msr; y < p->msr_end; y++)
-		*y->ctr.val = y->raw & y->ctr.mask;
+	pmon_reg_plan_rest(p, x);
 	return PMON_OK;
 }
 void pmon_reg_plan_free(struct pmon_reg_plan *p);

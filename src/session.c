@@ -80,12 +80,6 @@ struct sess_box {
 	int locked;               /* 1: holds a reference on the box lock */
 };
 
-/* A register checked at every read from the block it came in (plan_reads). */
-struct sess_check {
-	const uint64_t *val[2];   /* as each reader read it: bx->also[who][i].val */
-	const struct saved_reg *r;
-};
-
 /* Who reads the counters: the session's own calls (its owner's thread,
  * without the registry lock when it can: read_unlocked), or the machine's
  * fold (another thread, always under the lock).  Each has a read plan and
@@ -103,17 +97,32 @@ struct pmon_session {
 	int nboxes;
 	struct pmon_reg_plan plan[2]; /* how read_counters reads them all, by reader */
 	unsigned fold_seq;        /* odd while the fold state changes (fold_begin) */
-	struct sess_check *chk;   /* what verify_read checks */
-	int nchk;
 	int running;
 	uint64_t seq;             /* start order (the earliest user of a filter holds its original) */
 	uint64_t bound_ns;        /* longest gap between folds that stays exact */
 	uint64_t last_fold;       /* backend clock at the last fold */
 	uint64_t last_verify;     /* backend clock at the last full verification */
+	uint64_t fast_until;      /* the last backend clock at which a read needs no fold (set_fast_until) */
 	int fault;                /* error found by a fold, reported by the next read */
 	char fault_msg[1024];
 	char err[1024];
 };
+
+#define SET(field, v) __atomic_store_n(&(field), (v), __ATOMIC_RELAXED)
+#define GET(field) __atomic_load_n(&(field), __ATOMIC_RELAXED)
+
+/* A read by the owner without the lock (read_unlocked) keeps the fold state
+ * as it is while the backend clock is at most fast_until: a fold is due
+ * when the last is older than half the bound (what keeps (raw - last) from
+ * having wrapped), and a full check (which folds too) PMON_VERIFY_NS after
+ * the last.  Set with last_fold and last_verify (both at most the clock of
+ * any later read, so the differences the rules speak of are the same as
+ * this bound). */
+static void set_fast_until(pmon_session_t *s)
+{
+	uint64_t fold = s->last_fold + s->bound_ns / 2, check = s->last_verify + PMON_VERIFY_NS - 1;
+	SET(s->fast_until, fold < check ? fold : check);
+}
 
 static void close_session(void *s) { pmon_session_destroy(s); }
 
@@ -559,15 +568,22 @@ static int verify(pmon_session_t *s, enum reader who, int full, char *err, size_
 }
 
 /* Do the registers that came with the counters' blocks at who's read
- * hold what was written?  Through the list plan_reads() made. */
+ * hold what was written?  The read's plan checked them (each also[who][i]
+ * of a written register expects what was written, in the bits of vmask:
+ * plan_reads, wr). */
 static int blocks_intact(const pmon_session_t *s, enum reader who)
 {
-	for (int i = 0; i < s->nchk; i++) {
-		const struct sess_check *c = &s->chk[i];
-		if (c->r->written && ((*c->val[who] ^ c->r->wrote) & c->r->vmask))
-			return 0;
+	return !s->plan[who].differs;
+}
+
+/* Register i of bx, written v (or no longer written: restore_all), as the
+ * reads' plans check it. */
+static void expect_written(struct sess_box *bx, int i)
+{
+	for (int w = BY_OWNER; w <= BY_FOLD; w++) {
+		bx->also[w][i].expect = bx->saved[i].wrote;
+		bx->also[w][i].check = bx->saved[i].written ? bx->saved[i].vmask : 0;
 	}
-	return 1;
 }
 
 /* verify(s, who, 0): quick when they do; verify() names a mismatch. */
@@ -678,6 +694,7 @@ static int wr(pmon_session_t *s, struct sess_box *bx, enum pmon_reg_kind k, int 
 		if (bx->saved[i].kind == k && bx->saved[i].idx == idx) {
 			bx->saved[i].wrote = v;
 			bx->saved[i].written = 1;
+			expect_written(bx, i);
 		}
 	return rc;
 }
@@ -720,6 +737,7 @@ static int plan_reads(pmon_session_t *s)
 									 .idx = bx->saved[i].idx };
 			bx->saved[i].vmask = bx->saved[i].kind == REG_FILTER ? filter_mask(s, b, bx->saved[i].idx)
 							 : ~0ull;
+			expect_written(bx, i);
 		}
 		for (int w = BY_OWNER; w <= BY_FOLD && bx->ctr_mask; w++)
 			if ((rc = pmon_reg_plan_box(&s->plan[w], &bx->regs, bx->ctr_mask, bx->raw[w],
@@ -730,16 +748,6 @@ static int plan_reads(pmon_session_t *s)
 	}
 	if (pmon_reg_plan_seal(&s->plan[BY_OWNER]) || pmon_reg_plan_seal(&s->plan[BY_FOLD]))
 		return pmon_why(s->err, sizeof(s->err), PMON_ENOMEM, "out of memory");
-	free(s->chk);
-	s->nchk = 0;
-	if (!(s->chk = malloc(sizeof(*s->chk) * (size_t)(s->nboxes * 16 + 1))))
-		return pmon_why(s->err, sizeof(s->err), PMON_ENOMEM, "out of memory");
-	for (int b = 0; b < s->nboxes; b++)
-		for (int i = 0; i < s->boxes[b].nsaved; i++)
-			if (s->boxes[b].also[BY_OWNER][i].got)
-				s->chk[s->nchk++] = (struct sess_check){
-					{ &s->boxes[b].also[BY_OWNER][i].val, &s->boxes[b].also[BY_FOLD][i].val },
-					&s->boxes[b].saved[i] };
 	for (int i = 0; i < s->n; i++) {
 		struct sess_event *e = &s->ev[i];
 		const struct pmon_box_type *t = s->boxes[e->box].regs.t;
@@ -848,6 +856,7 @@ static int restore_all(pmon_session_t *s, char *left, size_t len)
 		for (int i = 0; i < bx->nsaved; i++) {
 			struct saved_reg *r = &bx->saved[i];
 			r->written = 0;
+			expect_written(bx, i);
 			if (r->kind == REG_FILTER && hand_over(s, bx, r)) {
 				/* the other users' fields alone stay */
 				bad |= put_back(s, bx, REG_FILTER, r->idx, others_filter(s, bx, r->idx), left,
@@ -948,6 +957,7 @@ static int fold_setup(pmon_session_t *s)
 	s->bound_ns = pmon_fold_bound_ns(width);
 	s->fault = 0;
 	s->last_fold = s->last_verify = pmon_clock_ns(s->m->acc);
+	set_fast_until(s);
 	return pmon_fold_need(&s->m->fold, pmon_fold_period_ns(width));
 }
 
@@ -1022,8 +1032,6 @@ static void fold_end(pmon_session_t *s)
 	__atomic_store_n(&s->fold_seq, s->fold_seq + 1, __ATOMIC_RELEASE);
 }
 
-#define SET(field, v) __atomic_store_n(&(field), (v), __ATOMIC_RELAXED)
-#define GET(field) __atomic_load_n(&(field), __ATOMIC_RELAXED)
 
 /* Fold the counters read_counters() has just read into the totals (values:
  * the totals, when no fault).  A gap since the last fold longer than the
@@ -1048,6 +1056,7 @@ static int accumulate(pmon_session_t *s, enum reader who, uint64_t now, uint64_t
 		SET(e->last, raw);
 	}
 	SET(s->last_fold, now);
+	set_fast_until(s);
 	if (s->fault)
 		return pmon_why(err, errlen, s->fault, "%s", s->fault_msg);
 	for (int i = 0; values && i < s->n; i++)
@@ -1076,8 +1085,10 @@ static int fold_checked(pmon_session_t *s, enum reader who, uint64_t *values, in
 	}
 	if (rc)
 		return rc;
-	if (full)
+	if (full) {
 		SET(s->last_verify, now);
+		set_fast_until(s);
+	}
 	return accumulate(s, who, now, values, err, errlen);
 }
 
@@ -1132,14 +1143,11 @@ static inline __attribute__((always_inline)) enum unlocked read_unlocked(pmon_se
 		return FAILED;
 	if (!blocks_intact(s, BY_OWNER))
 		return NOT_READ;
-	/* the 100 ms check folds too, so it comes first today; the bound's
-	 * half is what keeps (raw - last) from having wrapped */
-	if (*at - GET(s->last_fold) > s->bound_ns / 2 || *at - GET(s->last_verify) >= PMON_VERIFY_NS)
+	if (*at > GET(s->fast_until))
 		return READ_ONLY;
-	for (int i = 0; values && i < s->n; i++) {
-		const struct sess_event *e = &s->ev[i];
-		values[i] = GET(e->total) + ((*e->raw[BY_OWNER] - GET(e->last)) & e->wmask);
-	}
+	if (values)
+		for (const struct sess_event *e = s->ev, *end = e + s->n; e < end; e++)
+			*values++ = GET(e->total) + ((*e->raw[BY_OWNER] - GET(e->last)) & e->wmask);
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	return GET(s->fold_seq) == *seq ? SERVED : NOT_READ;
 }
@@ -1185,6 +1193,7 @@ int pmon_session_reset(pmon_session_t *s)
 		if (!(rc = read_counters(s, BY_OWNER, &now, s->err, sizeof(s->err))) &&
 		    !(rc = verify(s, BY_OWNER, 1, s->err, sizeof(s->err)))) {
 			SET(s->last_verify, now);
+			set_fast_until(s);
 			rc = accumulate(s, BY_OWNER, now, NULL, s->err, sizeof(s->err));
 			if (rc == PMON_ESTALE) {
 				SET(s->fault, 0);
@@ -1219,7 +1228,6 @@ static void session_free(pmon_session_t *s)
 {
 	pmon_reg_plan_free(&s->plan[BY_OWNER]);
 	pmon_reg_plan_free(&s->plan[BY_FOLD]);
-	free(s->chk);
 	free(s->boxes);
 	free(s->ev);
 	free(s->evp);
