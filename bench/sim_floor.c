@@ -1,0 +1,196 @@
+/*
+ * sim_floor.c - the least an exact, line-by-line model of the default
+ * shape's caches costs per DRAM-miss line on this host, to read
+ * bench/sim_mem's figures against.
+ *
+ * It runs the emulator's own set operations (sim_hier.h: partial-tag find,
+ * LRU victim, touch, drop, fill) over one core's L1D (64 sets x 8 ways),
+ * L2 (512 x 8) and one socket's LLC (8 slices x 2048 sets x 20 ways, the
+ * emulator's slice hash), with the LLC inclusive (its victim is dropped
+ * from the L2 and L1) and the L2 inclusive of the L1, and the emulator's
+ * look-ahead (the LLC set of the line 8 ahead is brought into the host's
+ * caches).  Nothing else: no MESIF states or core-valid bits, no second
+ * socket, no home agent, DRAM banks or QPI, no ground truth, no events.
+ * Every line of a 512 MiB stream misses all three levels, as in
+ * bench/sim_mem's DRAM-miss streams, so each line costs three lookups that
+ * miss, three victims and fills, and the victims' lookups in the levels
+ * above: the work any exact model must do per line, whatever it adds.
+ * A second run shrinks the LLC to 128 sets a slice (320 KiB in all), so
+ * that the host's cache misses drop out and the set operations' own cost
+ * remains.
+ */
+#include <time.h>
+
+#include "bench.h"
+#include "sim/sim_hier.h"
+
+#define LLC_SLICES 8
+#define LLC_SETS   2048             /* per slice: 2.5 MiB / 64 / 20 */
+#define SMALL_SETS 128              /* per slice: all arrays fit the host's L2 */
+#define PASSES     3                /* the first fills the caches, untimed */
+
+struct level {
+	struct sim_cache c;
+	uint32_t ways;
+};
+
+static uint64_t cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static uint8_t *zalloc(size_t bytes)
+{
+	uint8_t *p = aligned_alloc(64, bytes);
+
+	if (!p) {
+		perror("sim_floor");
+		exit(1);
+	}
+	return memset(p, 0, bytes);
+}
+
+/* sets x ways whose sets lie stride bytes apart from mem on, every set
+ * empty and ranked in way order (padding lanes SIM_RANK_PAD), as the
+ * emulator lays them out: a slice's sets interleave with the other
+ * slices' (set i of every slice side by side). */
+static void level_init(struct sim_cache *c, uint8_t *mem, size_t stride, uint32_t sets,
+		       uint32_t ways)
+{
+	c->mem = mem;
+	c->stride = stride;
+	c->sets = sets;
+	c->ways = ways;
+	c->setmask = sets - 1;
+	for (uint32_t i = 0; i < sets; i++) {
+		int8_t *rank = cache_set_w(c, i, ways).rank;
+		for (uint32_t w = 0; w < round_up(ways, 16); w++)
+			rank[w] = w < ways ? (int8_t)w : SIM_RANK_PAD;
+	}
+}
+
+static struct sim_cache l1, l2, llc[LLC_SLICES];
+
+static inline struct sim_set llc_set(uint64_t line)
+{
+	return cache_set_w(&llc[sim_line_slice(line, LLC_SLICES)], line, SIM_LLCW);
+}
+
+/* Drop line from a private cache if it is there. */
+static inline void drop_if(struct sim_cache *c, uint64_t line, uint32_t ways)
+{
+	struct sim_set s = pcache_set_w(c, line, ways);
+	int w = set_find(&s, line);
+
+	if (w >= 0)
+		set_drop(&s, w);
+}
+
+static inline void fill(const struct sim_set *s, int w, uint64_t line)
+{
+	set_fill(s, w, line, SIM_E);
+	set_touch(s, w);
+}
+
+/* One load; 1 when it missed all three levels. */
+static int access_line(uint64_t line)
+{
+	struct sim_set s1 = pcache_set_w(&l1, line, SIM_L1W), s2, s3;
+	int w = set_find(&s1, line);
+
+	if (w >= 0) {
+		set_touch(&s1, w);
+		return 0;
+	}
+	s2 = pcache_set_w(&l2, line, SIM_L2W);
+	if ((w = set_find(&s2, line)) >= 0) {
+		set_touch(&s2, w);
+		fill(&s1, set_victim(&s1), line);
+		return 0;
+	}
+	s3 = llc_set(line);
+	int miss = (w = set_find(&s3, line)) < 0;
+	if (!miss) {
+		set_touch(&s3, w);
+	} else {
+		w = set_victim(&s3);
+		if (s3.tag[w]) {              /* inclusive: the victim leaves the core */
+			uint64_t v = s3.tag[w] - 1;
+			drop_if(&l2, v, SIM_L2W);
+			drop_if(&l1, v, SIM_L1W);
+		}
+		fill(&s3, w, line);
+	}
+	w = set_victim(&s2);
+	if (s2.tag[w])
+		drop_if(&l1, s2.tag[w] - 1, SIM_L1W);
+	fill(&s2, w, line);
+	fill(&s1, set_victim(&s1), line);
+	return miss;
+}
+
+static void prefetch_set(uint64_t line)
+{
+	const uint8_t *p = (const uint8_t *)llc_set(line).ptag;
+
+	for (size_t off = 0; off < cache_set_bytes(SIM_LLCW); off += 64)
+		__builtin_prefetch(p + off, 0);
+}
+
+/* M lines/s of a stream 25x the default LLC through caches whose LLC has
+ * sets sets a slice; 0 when some line did not miss all three levels. */
+static double floor_rate(uint32_t sets)
+{
+	const uint64_t lines = (512ull << 20) / 64;
+	size_t b1 = cache_set_bytes(SIM_L1W), b2 = cache_set_bytes(SIM_L2W);
+	size_t b3 = cache_set_bytes(SIM_LLCW);
+	uint8_t *m1 = zalloc(b1 * 64), *m2 = zalloc(b2 * 512);
+	uint8_t *slices = zalloc(b3 * sets * LLC_SLICES);
+	uint64_t misses = 0, t0 = 0;
+
+	level_init(&l1, m1, b1, 64, SIM_L1W);
+	level_init(&l2, m2, b2, 512, SIM_L2W);
+	for (int i = 0; i < LLC_SLICES; i++)
+		level_init(&llc[i], slices + b3 * (size_t)i, b3 * LLC_SLICES, sets, SIM_LLCW);
+	for (int pass = 0; pass < PASSES; pass++) {
+		if (pass == 1) {
+			t0 = cpu_ns();
+			misses = 0;
+		}
+		for (uint64_t line = 0; line < lines; line++) {
+			prefetch_set(line + SIM_LOOKAHEAD);
+			misses += (uint64_t)access_line(line);
+		}
+	}
+	double s = (double)(cpu_ns() - t0) / 1e9, n = (double)(PASSES - 1) * (double)lines;
+	free(m1);
+	free(m2);
+	free(slices);
+	return misses == (uint64_t)n ? n / s / 1e6 : 0;
+}
+
+static int report(const char *what, double rate)
+{
+	if (rate == 0) {
+		printf("  %-46s a line hit a cache: not a miss stream\n", what);
+		return 1;
+	}
+	printf("  %-46s %8.1f M lines/s (%.1f ns a line)\n", what, rate, 1e3 / rate);
+	return 0;
+}
+
+int main(void)
+{
+	int bad;
+
+	printf("bench sim_floor: the emulator's set operations alone (L1D, L2, LLC: lookups,\n"
+	       "  LRU, inclusive victims; no states, coherence, DRAM or events) on a stream\n"
+	       "  of lines that misses every level, this thread's CPU time (the target of\n"
+	       "  bench/sim_mem's DRAM-miss streams, 50 M/s, is 20 ns a line)\n");
+	bad = report("floor, default LLC (2048 sets a slice)", floor_rate(LLC_SETS));
+	bad |= report("floor, LLC of 128 sets a slice (host-cached)", floor_rate(SMALL_SETS));
+	return bad;
+}
