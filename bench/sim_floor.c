@@ -1,7 +1,7 @@
 /*
- * sim_floor.c - the least an exact, line-by-line model of the default
- * shape's caches costs per DRAM-miss line on this host, to read
- * bench/sim_mem's figures against.
+ * sim_floor.c - what the emulator's cache representation costs by itself
+ * per DRAM-miss line on this host, to read bench/sim_mem's figures against:
+ * the floor under any model built on these set operations.
  *
  * It runs the emulator's own set operations (sim_hier.h: partial-tag find,
  * LRU victim, touch, drop, fill) over one core's L1D (64 sets x 8 ways),
@@ -14,7 +14,7 @@
  * Every line of a 512 MiB stream misses all three levels, as in
  * bench/sim_mem's DRAM-miss streams, so each line costs three lookups that
  * miss, three victims and fills, and the victims' lookups in the levels
- * above: the work any exact model must do per line, whatever it adds.
+ * above: the bookkeeping every line needs, whatever the model adds.
  * A second run shrinks the LLC to 128 sets a slice (320 KiB in all), so
  * that the host's cache misses drop out and the set operations' own cost
  * remains.
