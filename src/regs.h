@@ -55,7 +55,8 @@ struct pmon_reg_also {
  *    1 when the box is added; the others, and all of an MSR box's, stay
  *    0); counters farther apart get a block each;
  *  - an MSR box: one access per counter.
- * Each counter lands in its val slot masked to its width.
+ * Each counter lands in its val slot masked to its width, each also[]
+ * register in its val, checked against its expect (pmon_reg_also).
  */
 #define PMON_PLAN_SPAN 256
 struct pmon_plan_ctr {
@@ -117,13 +118,15 @@ int pmon_reg_plan_box(struct pmon_reg_plan *p, const struct pmon_box_regs *r, ui
 		      uint64_t *val, struct pmon_reg_also *also, int nalso, char *why, size_t whylen);
 /* After the last box: make the batch (PMON_ENOMEM). */
 int pmon_reg_plan_seal(struct pmon_reg_plan *p);
-/* Read everything the plan holds; *now = the backend's clock at the reads
- * (pmon_clock_ns).  A failure: *failed = the box whose access failed, why
- * the backend's reason.  It runs at every read of a session, so it is
- * inline: the read is one call, into the backend, then each value moved
- * out of its buffer; what is rare (an empty plan or a backend without
- * read_batch, a failure, a counter within the tear window of its carry:
- * see regs.c) is regs.c's. */
+/* Read everything the plan holds (pmon_reg_plan_run below); *now = the
+ * backend's clock at the reads (pmon_clock_ns).  A failure: *failed = the
+ * box whose access failed, why the backend's reason.  It runs at every
+ * read of a session, so it is inline: the read is one call, into the
+ * backend, then each value moved out of its buffer; what is rare is
+ * regs.c's: pmon_reg_plan_run_all runs an empty plan or one on a backend
+ * without read_batch, pmon_reg_plan_failed names the box of a failed
+ * request, pmon_reg_plan_settle finishes a run from a counter whose low
+ * dword is within PMON_TEAR_WINDOW of its carry (regs.c). */
 int pmon_reg_plan_run_all(struct pmon_machine *m, struct pmon_reg_plan *p, uint64_t *now,
 			  const struct pmon_box_regs **failed, char *why, size_t whylen);
 const struct pmon_box_regs *pmon_reg_plan_failed(const struct pmon_reg_plan *p, int bad);
@@ -147,9 +150,9 @@ static inline void pmon_reg_plan_rest(struct pmon_reg_plan *p, const struct pmon
 		*y->ctr.val = y->raw & y->ctr.mask;
 }
 
-static inline __attribute__((always_inline)) int pmon_reg_plan_run(struct pmon_machine *m, struct pmon_reg_plan *p,
-				    uint64_t *now, const struct pmon_box_regs **failed, char *why,
-				    size_t whylen)
+static inline __attribute__((always_inline)) int
+pmon_reg_plan_run(struct pmon_machine *m, struct pmon_reg_plan *p, uint64_t *now,
+		  const struct pmon_box_regs **failed, char *why, size_t whylen)
 {
 	struct pmon_access *a = m->acc;
 	int bad = 0, rc;

@@ -92,7 +92,8 @@ static int block(struct pmon_sim *sim, pmon_pci_addr_t d, uint32_t off, uint32_t
 
 /* A batch served without taking the machine, when serving it changes
  * nothing: the log off, no look at the wall clock due, every request a PMON
- * PCI block or a CBo counter (pure loads), found once and kept in its hint.
+ * PCI block or a CBo counter (pure loads), found once, under the lock
+ * (read_locked), and kept in its hint.
  * The loads lie between two looks at hold_seq and count only if no holder
  * came in between: then they are what one hold of the machine would have
  * read, at one instant.  0: served; 1: the caller takes the lock and serves

@@ -11,11 +11,11 @@
 
 #include "sim_internal.h"
 
-/* The wanted dwords (all when want is 0) as steps: first 8-byte
+/* The wanted dwords (all when want is 0) as steps: up to pairs_end 8-byte
  * copies (a counter whose two dwords are both wanted: they are its bytes in
  * order, low first; or two wanted dwords without a register, from a zero),
- * up to pairs_end, then the other wanted dwords up to end, 4 bytes each from bit shift up of their
- * register (half a counter, a control, or 0). */
+ * then up to end the other wanted dwords, 4 bytes each from bit shift up of
+ * their register (half a counter, a control, or 0). */
 struct sim_window {
 	struct sim_window *next;
 	const struct sim_box *b;
