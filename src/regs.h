@@ -108,7 +108,8 @@ struct pmon_reg_plan {
 	/* where a run's loops end (pmon_reg_plan_seal) */
 	const struct pmon_plan_move *mv_ctr_end, *mv_end;
 	const struct pmon_plan_msr *msr_end;
-	int differs;                   /* the last run: an also register differs (pmon_reg_also) */
+	uint64_t differs;              /* the last run: not 0 when an also register differs
+					* (pmon_reg_also) */
 };
 /* Add the counters of box r in mask (bit c: general counter c, in val[c];
  * PMON_FIXED_BIT: the fixed counter, in val[PMON_MAX_COUNTERS]); val, r
@@ -145,7 +146,7 @@ static inline void pmon_reg_plan_rest(struct pmon_reg_plan *p, const struct pmon
 		x->also->val = v;
 		differ |= (v ^ x->also->expect) & x->also->check;
 	}
-	p->differs = differ != 0;
+	p->differs = differ;
 	for (const struct pmon_plan_msr *y = p->msr; y < p->msr_end; y++)
 		*y->ctr.val = y->raw & y->ctr.mask;
 }
