@@ -330,8 +330,8 @@ int pmon_reg_plan_seal(struct pmon_reg_plan *p)
 }
 
 /* The batch one request at a time, for a backend without read_batch. */
-static int run_singly(struct pmon_access *a, struct pmon_reg_plan *p,
-						       int *bad, uint64_t *now, char *why, size_t whylen)
+static int run_singly(struct pmon_access *a, struct pmon_reg_plan *p, int *bad, uint64_t *now,
+		      char *why, size_t whylen)
 {
 	int rc = 0;
 	for (*bad = 0; *bad < p->nreq; (*bad)++) {

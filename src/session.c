@@ -102,7 +102,7 @@ struct pmon_session {
 	uint64_t bound_ns;        /* longest gap between folds that stays exact */
 	uint64_t last_fold;       /* backend clock at the last fold */
 	uint64_t last_verify;     /* backend clock at the last full verification */
-	uint64_t fast_until;      /* the last backend clock at which a read needs no fold (set_fast_until) */
+	uint64_t fast_until;      /* the last clock at which a read needs no fold (set_fast_until) */
 	int fault;                /* error found by a fold, reported by the next read */
 	char fault_msg[1024];
 	char err[1024];
@@ -576,8 +576,9 @@ static int blocks_intact(const pmon_session_t *s, enum reader who)
 	return !s->plan[who].differs;
 }
 
-/* Register i of bx, written v (or no longer written: restore_all), as the
- * reads' plans check it. */
+/* Register i of bx, as the reads' plans check it: what the session wrote
+ * there, in the bits of vmask; nothing once it is no longer written
+ * (restore_all). */
 static void expect_written(struct sess_box *bx, int i)
 {
 	for (int w = BY_OWNER; w <= BY_FOLD; w++) {
@@ -1031,7 +1032,6 @@ static void fold_end(pmon_session_t *s)
 {
 	__atomic_store_n(&s->fold_seq, s->fold_seq + 1, __ATOMIC_RELEASE);
 }
-
 
 /* Fold the counters read_counters() has just read into the totals (values:
  * the totals, when no fault).  A gap since the last fold longer than the
