@@ -10,7 +10,6 @@
 
 #include "access.h"
 #include "sim_internal.h"
-#include "sim_window.h"
 #include "why.h"
 
 static void begin(struct pmon_sim *sim, enum pmon_sim_op op, int cpu, uint32_t msr,

@@ -449,10 +449,11 @@ int sim_pcibox_write(struct pmon_sim *sim, struct sim_box *b, uint32_t off, uint
 /* Such a block of box b, worked out once (kept on the machine until it is
  * destroyed, one per box, offset, size and wanted dwords as access.h's
  * pmon_read_req has them; NULL when out of memory; under the lock), and
- * read with sim_window_read (sim_window.h). */
+ * read: its wanted dwords into val. */
 struct sim_window;
 const struct sim_window *sim_pcibox_window(struct pmon_sim *sim, const struct sim_box *b,
 					   uint32_t off, int ndw, uint64_t want);
+void sim_window_read(const struct sim_window *w, uint32_t *val);
 void sim_windows_free(struct pmon_sim *sim);
 /* The PMON box whose PMON register block holds the ndw dwords from off of
  * function d (all at or above the counters, within the function's 4 KiB),
