@@ -102,7 +102,8 @@ struct pmon_session {
 	uint64_t bound_ns;        /* longest gap between folds that stays exact */
 	uint64_t last_fold;       /* backend clock at the last fold */
 	uint64_t last_verify;     /* backend clock at the last full verification */
-	uint64_t fast_until;      /* the last clock at which a read needs no fold (set_fast_until) */
+	uint64_t fast_until;      /* the last clock at which a read needs neither a fold nor
+	                             the full check (set_fast_until) */
 	int fault;                /* error found by a fold, reported by the next read */
 	char fault_msg[1024];
 	char err[1024];
@@ -570,7 +571,7 @@ static int verify(pmon_session_t *s, enum reader who, int full, char *err, size_
 /* Do the registers that came with the counters' blocks at who's read
  * hold what was written?  The read's plan checked them (each also[who][i]
  * of a written register expects what was written, in the bits of vmask:
- * plan_reads, wr). */
+ * plan_reads, wr, restore_all). */
 static int blocks_intact(const pmon_session_t *s, enum reader who)
 {
 	return !s->plan[who].differs;
@@ -1016,7 +1017,7 @@ int pmon_session_start(pmon_session_t *s)
 }
 
 /* While the session runs, its fold state (each event's last and total,
- * last_fold, last_verify, fault) changes only between fold_begin and
+ * last_fold, last_verify, fast_until, fault) changes only between fold_begin and
  * fold_end, under the registry lock (start sets it before running is set,
  * in the owner's thread, which alone reads without the lock);
  * read_unlocked() reads it without the lock and keeps what it read only
