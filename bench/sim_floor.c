@@ -29,11 +29,6 @@
 #define SMALL_SETS 128              /* per slice: all arrays fit the host's L2 */
 #define PASSES     3                /* the first fills the caches, untimed */
 
-struct level {
-	struct sim_cache c;
-	uint32_t ways;
-};
-
 static uint64_t cpu_ns(void)
 {
 	struct timespec ts;
