@@ -75,8 +75,19 @@ int main(void)
 	expect_err("snbep_unc_imc0::UNC_M_CAS_COUNT:BOGUS", PMON_EUMASK, "umask 'BOGUS' is not valid");
 	expect_err("snbep_unc_imc0::UNC_M_CAS_COUNT:RD:RD", PMON_EUMASK, "given twice");
 	expect_err("snbep_unc_imc0::UNC_M_ACT_COUNT:RD", PMON_EUMASK, "takes no umask");
-	expect_err("snbep_unc_imc0::UNC_M_CAS_COUNT:RD:socket=9", PMON_ERANGE, "socket=9 out of range");
-	expect_err("snbep_unc_imc0::UNC_M_CAS_COUNT:RD:cpu=32", PMON_ERANGE, "cpu=32 out of range");
+	expect_err("snbep_unc_imc0::UNC_M_CAS_COUNT:RD:socket=9", PMON_ERANGE,
+		   "socket=9 out of range: this machine has 2 sockets (0-1)");
+	expect_err("snbep_unc_imc0::UNC_M_CAS_COUNT:RD:cpu=32", PMON_ERANGE,
+		   "cpu=32 out of range: this machine has 32 CPUs (0-31)");
+	/* no machine (0: unchecked): pmon's own bounds, no machine named */
+	CHECK_EQ_INT(pmon_encode("snbep_unc_imc0::UNC_M_CAS_COUNT:RD:socket=9", 0, 0, &e, err,
+				 sizeof(err)), PMON_ERANGE, "socket=9, no machine");
+	CHECK(!strcmp(err, "socket=9 out of range: pmon numbers sockets 0-7"), "no machine: '%s'", err);
+	CHECK_EQ_INT(pmon_encode("snbep_unc_imc0::UNC_M_CAS_COUNT:RD:cpu=4096", 0, 0, &e, err,
+				 sizeof(err)), PMON_ERANGE, "cpu=4096, no machine");
+	CHECK(!strcmp(err, "cpu=4096 out of range: pmon numbers CPUs 0-4095"), "no machine: '%s'", err);
+	CHECK_EQ_INT(pmon_encode("snbep_unc_imc0::UNC_M_CAS_COUNT:RD:socket=7", 0, 0, &e, err,
+				 sizeof(err)), PMON_OK, "socket=7, no machine");
 	expect_err("snbep_unc_imc0::UNC_M_CAS_COUNT:RD:socket=x", PMON_EQUAL, "malformed value 'x'");
 	expect_err("snbep_unc_imc0::UNC_M_CAS_COUNT:RD:socket=", PMON_EQUAL, "has no value");
 	expect_err("snbep_unc_imc0::UNC_M_CAS_COUNT:RD:socket=0:socket=1", PMON_EQUAL, "more than once");

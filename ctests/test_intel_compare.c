@@ -622,10 +622,22 @@ int main(void)
 	char dir[4096], path[4352], err[256];
 	row_hits = calloc((size_t)pmon_ndivergences + 1, sizeof(int));
 	nig_hits = calloc((size_t)pmon_nnot_in_guide + 1, sizeof(int));
+	dir[0] = 0;
 	if (!find_data(dir, sizeof(dir))) {
+		char why[4200];
+		const char *env = getenv("PMON_SHARED");
+		if (env && *env)
+			snprintf(why, sizeof(why), "Intel's event data not found: %s (from PMON_SHARED) "
+				 "is not a directory", dir);
+		else if (dir[0])
+			snprintf(why, sizeof(why), "Intel's event data not found: %s is not a directory "
+				 "(../shared beside the repository; or set PMON_SHARED)", dir);
+		else
+			snprintf(why, sizeof(why), "Intel's event data not found: the repository root "
+				 "was not found from here (set PMON_SHARED)");
 		free(row_hits);
 		free(nig_hits);
-		return check_skip("test_intel_compare", "Intel's event data (../shared) not found");
+		return check_skip("test_intel_compare", why);
 	}
 
 	json_t *doc, *unc = NULL, *rec;

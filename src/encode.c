@@ -144,16 +144,23 @@ static int parse_qualifier(struct encode_state *st, const char *name, const char
 				"socket=/cpu= given more than once");
 	int ns = st->nsockets, nc = st->ncpus;
 	if (is_sock) {
-		if ((ns > 0 && v >= (uint64_t)ns) || v > 7)
+		if (ns > 0 && v >= (uint64_t)ns)
 			return pmon_why(st->err, st->errlen, PMON_ERANGE,
 					"socket=%s out of range: this machine has %d socket%s (0-%d)",
-					val, ns > 0 ? ns : 8, ns == 1 ? "" : "s", (ns > 0 ? ns : 8) - 1);
+					val, ns, ns == 1 ? "" : "s", ns - 1);
+		if (v > 7)
+			return pmon_why(st->err, st->errlen, PMON_ERANGE,
+					"socket=%s out of range: pmon numbers sockets 0-7",
+					val);
 		st->socket = (int)v;
 	} else {
-		if ((nc > 0 && v >= (uint64_t)nc) || v > 4095)
+		if (nc > 0 && v >= (uint64_t)nc)
 			return pmon_why(st->err, st->errlen, PMON_ERANGE,
 					"cpu=%s out of range: this machine has %d CPUs (0-%d)",
-					val, nc > 0 ? nc : 4096, (nc > 0 ? nc : 4096) - 1);
+					val, nc, nc - 1);
+		if (v > 4095)
+			return pmon_why(st->err, st->errlen, PMON_ERANGE,
+					"cpu=%s out of range: pmon numbers CPUs 0-4095", val);
 		st->cpu = (int)v;
 	}
 	return PMON_OK;

@@ -394,10 +394,14 @@ static int _pmon_ntv_name_to_code(const char *name, unsigned *code)
 	pthread_mutex_lock(&lock);
 	i = find_entry(name, 0);
 	if (i < 0) {
-		char desc[PAPI_HUGE_STR_LEN];
-		pmon_event_info_t ei;
-		pmon_event_get(enc.pmu, enc.event, &ei);
-		snprintf(desc, sizeof(desc), "%s", ei.desc);
+		/* the description its base event shows: its counters, and
+		 * whether the emulated machine models it */
+		const char *desc = "";
+		for (int b = 0; b < nbase; b++)
+			if (entries[b].pmu == enc.pmu && entries[b].event == enc.event) {
+				desc = entries[b].desc;
+				break;
+			}
 		i = add_entry(ENT_FULL, enc.pmu, enc.event, 0, name, desc);
 	}
 	pthread_mutex_unlock(&lock);
@@ -434,16 +438,29 @@ static int _pmon_ntv_code_to_descr(unsigned code, char *desc, int len)
 	return entry_copy(code, NULL, 0, desc, len);
 }
 
-/* The unit of one count, where it is more than "events". */
-static const char *units_of(int pmu, int ev)
+/* An iMC control's edge detect (bit 18), invert (23) and threshold (31:24):
+ * with any of them a count is of edges or cycles, no longer of lines. */
+#define IMC_CTL_NOT_LINES (1ull << 18 | 1ull << 23 | 0xFFull << 24)
+
+/* The unit of one count of entry c, where it is more than "events"; name
+ * is its full name.  A modifier's row (e=, i=, t=) has none: it changes
+ * what a count is. */
+static const char *units_of(enum entry_kind kind, int pmu, int ev, const char *name)
 {
 	pmon_pmu_info_t pi;
 	pmon_event_info_t ei;
 	pmon_pmu_get(pmu, &pi);
 	pmon_event_get(pmu, ev, &ei);
-	if (!strcmp(pi.box_type, "imc") && !strcmp(ei.name, "UNC_M_CAS_COUNT"))
-		return "64-byte lines";
-	return "";
+	if (strcmp(pi.box_type, "imc") || strcmp(ei.name, "UNC_M_CAS_COUNT") || kind == ENT_MOD)
+		return "";
+	if (kind == ENT_FULL) {
+		pmon_encoding_t enc;
+		char err[256];
+		if (pmon_encode(name, 0, 0, &enc, err, sizeof(err)) ||
+		    (enc.ctl & IMC_CTL_NOT_LINES))
+			return "";
+	}
+	return "64-byte lines";
 }
 
 static int _pmon_ntv_code_to_info(unsigned code, PAPI_event_info_t *info)
@@ -455,12 +472,14 @@ static int _pmon_ntv_code_to_info(unsigned code, PAPI_event_info_t *info)
 		pthread_mutex_lock(&lock);
 		enum entry_kind kind = entries[c].kind;
 		int pmu = entries[c].pmu, ev = entries[c].event;
+		char full[PAPI_HUGE_STR_LEN];
+		snprintf(full, sizeof(full), "%s", entries[c].name);
 		pthread_mutex_unlock(&lock);
 		/* an option row: EVENT:OPTION (papi_native_avail shows ":OPTION") */
 		char *sep = is_option(kind) ? strstr(info->symbol, "::") : NULL;
 		if (sep)
 			memmove(info->symbol, sep + 2, strlen(sep + 2) + 1);
-		snprintf(info->units, sizeof(info->units), "%s", units_of(pmu, ev));
+		snprintf(info->units, sizeof(info->units), "%s", units_of(kind, pmu, ev, full));
 		info->value_type = PAPI_VALUETYPE_RUNNING_SUM;
 		info->timescope = PAPI_TIMESCOPE_SINCE_START;
 		/* the short description is the long one, cut to fit */
@@ -639,7 +658,7 @@ papi_vector_t _pmon_vector = {
 		.name = "pmon",
 		.short_name = "pmon",
 		.description = "SNB-EP uncore and offcore response",
-		.version = "0.1",
+		.version = PMON_VERSION_STRING,
 		.support_version = "n/a",
 		.kernel_version = "n/a",
 		.default_domain = PAPI_DOM_ALL,

@@ -15,7 +15,7 @@ static int cid = -1;
 static void enumeration(void)
 {
 	int code = PAPI_NATIVE_MASK, nbase = 0, found_cas = 0, found_rd = 0, found_s1 = 0;
-	int found_ubox = 0;
+	int found_ubox = 0, found_mod = 0;
 	PAPI_event_info_t info;
 	CHECK_EQ_INT(PAPI_enum_cmp_event(&code, PAPI_ENUM_FIRST, cid), PAPI_OK, "first event");
 	do {
@@ -37,7 +37,14 @@ static void enumeration(void)
 					CHECK(!strcmp(info.units, "64-byte lines"), "CAS unit: %s", info.units);
 				}
 				found_s1 |= !strcmp(name, "pmon:::snbep_unc_imc2::UNC_M_CAS_COUNT:socket=1") &&
-					!strcmp(info.symbol, "pmon:::UNC_M_CAS_COUNT:socket=1");
+					!strcmp(info.symbol, "pmon:::UNC_M_CAS_COUNT:socket=1") &&
+					!strcmp(info.units, "64-byte lines");
+				/* a modifier changes what a count is: edges, cycles */
+				if (!strcmp(name, "pmon:::snbep_unc_imc2::UNC_M_CAS_COUNT:e=0") ||
+				    !strcmp(name, "pmon:::snbep_unc_imc2::UNC_M_CAS_COUNT:t=0")) {
+					found_mod++;
+					CHECK(!strcmp(info.units, ""), "%s: unit '%s'", name, info.units);
+				}
 			}
 		}
 		found_ubox |= !strcmp(info.symbol, "pmon:::snbep_unc_ubo::UNC_U_CLOCKTICKS");
@@ -45,7 +52,8 @@ static void enumeration(void)
 	CHECK(nbase >= 4 * 25 + 3, "base events enumerated: %d", nbase);
 	CHECK(found_cas, "imc2 CAS_COUNT listed");
 	CHECK(found_rd, "CAS_COUNT:RD enumerated as a umask");
-	CHECK(found_s1, "socket=1 enumerated as a qualifier");
+	CHECK(found_s1, "socket=1 enumerated as a qualifier, in lines");
+	CHECK_EQ_INT(found_mod, 2, "e= and t= rows enumerated");
 	CHECK(found_ubox, "UBox UCLK listed");
 }
 
@@ -84,6 +92,19 @@ static void counters_stated(void)
 	CHECK(!strcmp(info.symbol, "pmon:::snbep_unc_imc1::UNC_M_CAS_COUNT:WR:socket=1"),
 	      "a typed name's symbol is the name: %s", info.symbol);
 	CHECK_EQ_INT(strcmp(info.units, "64-byte lines"), 0, "CAS WR unit");
+	CHECK(strstr(info.long_descr, "[4 counters in this box]") != NULL,
+	      "a typed name states its box's counters: '%s'", info.long_descr);
+	/* a threshold counts cycles, not lines (the emulated machine models
+	 * thresholds; edge detect and invert it refuses) */
+	static const char *const not_lines[] = {
+		"pmon:::snbep_unc_imc1::UNC_M_CAS_COUNT:RD:t=1",
+		"pmon:::snbep_unc_imc1::UNC_M_CAS_COUNT:WR:t=1:socket=1",
+	};
+	for (size_t i = 0; i < sizeof(not_lines) / sizeof(not_lines[0]); i++) {
+		CHECK_EQ_INT(PAPI_event_name_to_code(not_lines[i], &code), PAPI_OK, not_lines[i]);
+		CHECK_EQ_INT(PAPI_get_event_info(code, &info), PAPI_OK, not_lines[i]);
+		CHECK(!strcmp(info.units, ""), "%s: unit '%s'", not_lines[i], info.units);
+	}
 }
 
 /* Resolving a full name first must not shorten the later enumeration. */
