@@ -3,13 +3,16 @@
  * succeeds for every one of them (in the complete form the list shows) and
  * prints the documented key=value line; bad names fail with a message;
  * `pmon info` describes the emulated machine; options are parsed as options
- * (--version, --help, unknown ones refused); --json output (read back with
- * jansson) carries the same facts as the text. */
+ * (--version, --help), before or after a command's operands, up to "--";
+ * every usage error exits 2 with a one-line message naming what is wrong,
+ * then the usage; --json output (read back with jansson) carries the same
+ * facts as the text. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -246,23 +249,174 @@ static void options(void)
 	CHECK_EQ_INT(run(cmd, &out), 0, "encode --help exit status");
 	CHECK(out && strstr(out, "usage: pmon encode"), "encode --help: %s", out ? out : "");
 	free(out);
-	/* an unknown option is a usage error naming it, never a pattern or name */
-	struct { const char *args, *msg; } bad[] = {
-		{ "--frobnicate", "'--frobnicate'" },
+}
+
+/* Run the tool with args; its stdout goes to *out and its stderr to *err
+ * (both NUL-terminated, to be freed); returns the exit status. */
+static int run_split(const char *args, char **out, char **err)
+{
+	char cmd[1024], path[] = "/tmp/test_tool_errXXXXXX";
+	int fd = mkstemp(path), rc;
+	*err = NULL;
+	if (fd < 0) {
+		*out = NULL;
+		return -1;
+	}
+	close(fd);
+	snprintf(cmd, sizeof(cmd), "%s %s 2>%s", tool, args, path);
+	rc = run(cmd, out);
+	FILE *f = fopen(path, "r");
+	if (f) {
+		size_t cap = 1 << 16, n = fread(*err = calloc(1, cap), 1, cap - 1, f);
+		(*err)[n] = 0;
+		fclose(f);
+	}
+	unlink(path);
+	return rc;
+}
+
+/* Every usage error: exit status 2, nothing on stdout, and on stderr first
+ * one line saying what is wrong (naming the bad option, value or operand),
+ * then the usage. */
+static void usage_errors(void)
+{
+	struct { const char *args, *line; } bad[] = {
+		/* bad options, at the top and in each command */
+		{ "--frobnicate", "pmon: unrecognized option '--frobnicate'" },
+		{ "--json list", "pmon: unrecognized option '--json'" },
 		{ "list --frobnicate", "pmon list: unrecognized option '--frobnicate'" },
+		{ "list CAS --frobnicate", "pmon list: unrecognized option '--frobnicate'" },
 		{ "encode -x snbep_unc_ubo::UNC_U_CLOCKTICKS", "pmon encode: invalid option -- 'x'" },
-		{ "frob", "unknown command 'frob'" },
-		{ "info extra", "takes no operand" },
-		{ "", "usage: pmon" },
+		{ "encode snbep_unc_ubo::UNC_U_CLOCKTICKS -x", "pmon encode: invalid option -- 'x'" },
+		{ "info --bogus", "pmon info: unrecognized option '--bogus'" },
+		{ "reset --bogus", "pmon reset: unrecognized option '--bogus'" },
+		/* an option of another command */
+		{ "info --socket 1", "pmon info: --socket is an option of reset only" },
+		{ "info -s 1", "pmon info: --socket is an option of reset only" },
+		{ "list --socket=0 CAS", "pmon list: --socket is an option of reset only" },
+		{ "encode snbep_unc_ubo::UNC_U_CLOCKTICKS --socket 0",
+		  "pmon encode: --socket is an option of reset only" },
+		{ "reset --json", "pmon reset: --json is an option of list, encode and info only" },
+		/* bad and missing values */
+		{ "reset --socket abc", "pmon reset: --socket 'abc' is not a socket number (0, 1, ...)" },
+		{ "reset --socket=", "pmon reset: --socket '' is not a socket number (0, 1, ...)" },
+		{ "reset --socket -1", "pmon reset: --socket '-1' is not a socket number (0, 1, ...)" },
+		{ "reset --socket 1x", "pmon reset: --socket '1x' is not a socket number (0, 1, ...)" },
+		{ "reset --socket 4294967296",
+		  "pmon reset: --socket '4294967296' is not a socket number (0, 1, ...)" },
+		{ "reset --socket", "pmon reset: option '--socket' requires an argument" },
+		{ "reset -s", "pmon reset: option requires an argument -- 's'" },
+		/* missing and extra operands */
+		{ "", "pmon: no command given" },
+		{ "frob", "pmon: unknown command 'frob'" },
+		{ "encode", "pmon encode: give at least one EVENT" },
+		{ "encode --json", "pmon encode: give at least one EVENT" },
+		{ "list CAS ACT", "pmon list: unexpected operand 'ACT': list takes one PATTERN at most" },
+		{ "list CAS --json ACT",
+		  "pmon list: unexpected operand 'ACT': list takes one PATTERN at most" },
+		{ "info extra", "pmon info: unexpected operand 'extra': info takes no operand" },
+		{ "info --json extra", "pmon info: unexpected operand 'extra': info takes no operand" },
+		{ "reset 1", "pmon reset: unexpected operand '1': reset takes no operand "
+			     "(--socket N chooses one socket)" },
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		snprintf(cmd, sizeof(cmd), "%s %s 2>&1", tool, bad[i].args);
-		int rc = run(cmd, &out);
+		char *out, *err;
+		int rc = run_split(bad[i].args, &out, &err);
 		CHECK(rc == 2, "'pmon %s' exit status %d, not 2", bad[i].args, rc);
-		CHECK(out && strstr(out, bad[i].msg), "'pmon %s' says '%s': %s", bad[i].args, bad[i].msg,
-		      out ? out : "");
+		CHECK(out && !out[0], "'pmon %s' wrote on stdout: %s", bad[i].args, out ? out : "");
+		char *nl = err ? strchr(err, '\n') : NULL;
+		if (nl)
+			*nl = 0;
+		CHECK(nl && !strcmp(err, bad[i].line), "'pmon %s': stderr's first line\n  is   '%s'\n  want '%s'",
+		      bad[i].args, err ? err : "", bad[i].line);
+		CHECK(nl && !strncmp(nl + 1, "usage: pmon", 11), "'pmon %s': the usage follows the message",
+		      bad[i].args);
 		free(out);
+		free(err);
 	}
+}
+
+/* Within a command, options and operands come in any order; "--" ends the
+ * options; the top level still stops at the command's name. */
+static void options_anywhere(void)
+{
+	char cmd[512], *out, *err;
+	json_t *doc, *ev;
+	const char *s;
+	/* --json after the event, and between two events */
+	snprintf(cmd, sizeof(cmd), "%s encode snbep_unc_imc0::UNC_M_CAS_COUNT:RD --json", tool);
+	doc = run_json(cmd);
+	ev = json_object_get(doc, "events");
+	CHECK_EQ_INT((int)json_array_size(ev), 1, "encode EVENT --json: one event");
+	s = json_string_value(json_object_get(json_array_get(ev, 0), "ctl"));
+	/* UNC_M_CAS_COUNT is event 0x04 and RD its umask 0x03 in the uncore guide: ctl 0x0304 */
+	CHECK(s && !strcmp(s, "0x304"), "encode EVENT --json: ctl %s", s ? s : "(none)");
+	json_decref(doc);
+	snprintf(cmd, sizeof(cmd), "%s encode snbep_unc_imc0::UNC_M_CAS_COUNT:RD -j "
+		 "snbep_unc_imc1::UNC_M_CAS_COUNT:WR:socket=1", tool);
+	doc = run_json(cmd);
+	ev = json_object_get(doc, "events");
+	CHECK_EQ_INT((int)json_array_size(ev), 2, "encode EVENT -j EVENT: two events");
+	s = json_string_value(json_object_get(json_array_get(ev, 1), "event"));
+	CHECK(s && !strcmp(s, "snbep_unc_imc1::UNC_M_CAS_COUNT:WR:socket=1"),
+	      "encode EVENT -j EVENT: the second in its place (%s)", s ? s : "(none)");
+	json_decref(doc);
+	/* nothing on stderr when the option follows the operand */
+	CHECK_EQ_INT(run_split("encode snbep_unc_imc0::UNC_M_CAS_COUNT:RD --json", &out, &err), 0,
+		     "encode EVENT --json exit status");
+	CHECK(err && !err[0], "encode EVENT --json: stderr '%s'", err ? err : "");
+	free(out);
+	free(err);
+	/* list PATTERN --json: exactly the catalogue's events whose name holds it */
+	snprintf(cmd, sizeof(cmd), "%s list CAS_COUNT --json", tool);
+	doc = run_json(cmd);
+	json_t *pmu, *e;
+	size_t i, j;
+	int listed = 0, want = 0, wrong = 0;
+	json_array_foreach(json_object_get(doc, "pmus"), i, pmu) {
+		json_array_foreach(json_object_get(pmu, "events"), j, e) {
+			s = json_string_value(json_object_get(e, "full_name"));
+			listed++;
+			wrong += !s || !strcasestr(s, "CAS_COUNT");
+		}
+	}
+	json_decref(doc);
+	for (int p = 0; p < pmon_pmu_count(); p++) {
+		pmon_pmu_info_t pi;
+		pmon_pmu_get(p, &pi);
+		for (int k = 0; k < pmon_event_count(p); k++) {
+			pmon_event_info_t ei;
+			char full[PMON_MAX_NAME];
+			pmon_event_get(p, k, &ei);
+			snprintf(full, sizeof(full), "%s::%s", pi.name, ei.name);
+			want += strcasestr(full, "CAS_COUNT") != NULL;
+		}
+	}
+	CHECK(want >= 4, "the catalogue has CAS_COUNT on each iMC channel (%d)", want);
+	CHECK_EQ_INT(listed, want, "list CAS_COUNT --json: events listed");
+	CHECK_EQ_INT(wrong, 0, "list CAS_COUNT --json: events not matching the pattern");
+	/* --help after an operand is help */
+	CHECK_EQ_INT(run_split("encode snbep_unc_ubo::UNC_U_CLOCKTICKS --help", &out, &err), 0,
+		     "encode EVENT --help exit status");
+	CHECK(out && !strncmp(out, "usage: pmon encode", 18), "encode EVENT --help: %s", out ? out : "");
+	free(out);
+	free(err);
+	/* after "--" an option-like word is an operand: a pattern or a name */
+	CHECK_EQ_INT(run_split("list -- --json", &out, &err), 1, "list -- --json exit status");
+	CHECK(out && !out[0] && err && !strcmp(err, "pmon: no event matches '--json'\n"),
+	      "list -- --json: '--json' is the pattern: %s", err ? err : "");
+	free(out);
+	free(err);
+	CHECK_EQ_INT(run_split("encode --json -- --json", &out, &err), 1,
+		     "encode --json -- --json exit status");
+	CHECK(err && !strncmp(err, "pmon: --json: '--json' names no PMU", 35),
+	      "encode -- --json: '--json' is a name: %s", err ? err : "");
+	doc = out ? json_loads(out, 0, NULL) : NULL;
+	CHECK(doc && json_array_size(json_object_get(doc, "events")) == 0,
+	      "encode --json -- --json: still one JSON document, with no event: %s", out ? out : "");
+	json_decref(doc);
+	free(out);
+	free(err);
 }
 
 /* list --json: every event and umask of the catalogue, once. */
@@ -361,6 +515,8 @@ int main(void)
 	encode_everything();
 	info_sim();
 	options();
+	usage_errors();
+	options_anywhere();
 	list_json();
 	encode_json();
 	info_json();

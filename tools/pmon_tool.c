@@ -13,12 +13,15 @@
  * (jansson) instead of the text.
  *
  * Subcommands are rows of the commands[] table: a name, its synopsis, a
- * one-line summary, whether it takes --json, and the function that runs it
- * with the operands left after its options.
+ * one-line summary, which options it takes, how many operands, and the
+ * function that runs it with its operands.  Within a command, options and
+ * operands come in any order (GNU style); "--" ends the options.
  */
+#include <errno.h>
 #include <fnmatch.h>
 #include <getopt.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,9 +38,10 @@ struct opts {
 
 struct command {
 	const char *name, *synopsis, *summary;
-	int takes_json;
+	int takes_json, takes_socket;
+	int min_operands, max_operands;   /* max -1: no limit */
+	const char *operands;             /* what it takes, for the usage errors */
 	int (*run)(int argc, char **argv, const struct opts *o);
-	int takes_socket;
 };
 
 /* ------------------------------------------------------------------ output */
@@ -177,10 +181,6 @@ static json_t *pmu_json(const pmon_pmu_info_t *pi)
 
 static int cmd_list(int argc, char **argv, const struct opts *o)
 {
-	if (argc > 1) {
-		fprintf(stderr, "pmon list: one PATTERN at most\n");
-		return 2;
-	}
 	const char *pattern = argc ? argv[0] : NULL;
 	int np = pmon_pmu_count(), shown = 0;
 	char full[PMON_MAX_NAME];
@@ -263,10 +263,6 @@ static int cmd_encode(int argc, char **argv, const struct opts *o)
 	int bad = 0;
 	char err[512];
 	json_t *out = o->json ? json_array() : NULL;
-	if (!argc) {
-		fprintf(stderr, "pmon encode: give at least one EVENT\n");
-		return 2;
-	}
 	for (int i = 0; i < argc; i++) {
 		pmon_encoding_t e;
 		pmon_pmu_info_t pi;
@@ -345,11 +341,8 @@ static int cmd_info(int argc, char **argv, const struct opts *o)
 {
 	pmon_machine_t *m;
 	static char buf[65536];
+	(void)argc;
 	(void)argv;
-	if (argc) {
-		fprintf(stderr, "pmon info: takes no operand\n");
-		return 2;
-	}
 	if (!(m = open_machine()))
 		return 1;
 	int rc = 0;
@@ -367,11 +360,8 @@ static int cmd_reset(int argc, char **argv, const struct opts *o)
 {
 	pmon_machine_t *m;
 	static char report[16384];
+	(void)argc;
 	(void)argv;
-	if (argc) {
-		fprintf(stderr, "pmon reset: takes no operand (--socket N chooses one socket)\n");
-		return 2;
-	}
 	if (!(m = open_machine()))
 		return 1;
 	int rc = pmon_machine_reset(m, o->socket, report, sizeof(report));
@@ -383,14 +373,15 @@ static int cmd_reset(int argc, char **argv, const struct opts *o)
 /* -------------------------------------------------------------------- main */
 
 static const struct command commands[] = {
-	{ "list", "[--json] [PATTERN]", "events, umasks and modifiers per PMU", 1, cmd_list, 0 },
-	{ "encode", "[--json] EVENT...", "control and filter values, counters of each event", 1,
-	  cmd_encode, 0 },
-	{ "info", "[--json]", "backend, CPU, sockets, boxes with their MSRs / PCI addresses", 1,
-	  cmd_info, 0 },
+	{ "list", "[--json] [PATTERN]", "events, umasks and modifiers per PMU", 1, 0, 0, 1,
+	  "one PATTERN at most", cmd_list },
+	{ "encode", "[--json] EVENT...", "control and filter values, counters of each event", 1, 0,
+	  1, -1, "at least one EVENT", cmd_encode },
+	{ "info", "[--json]", "backend, CPU, sockets, boxes with their MSRs / PCI addresses", 1, 0,
+	  0, 0, "no operand", cmd_info },
 	{ "reset", "[--socket N]", "put back the registers a crashed count left programmed "
-	  "(from the journal, else power-on values); refused while a process counts there", 0,
-	  cmd_reset, 1 },
+	  "(from the journal, else power-on values); refused while a process counts there", 0, 1,
+	  0, 0, "no operand (--socket N chooses one socket)", cmd_reset },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -410,9 +401,13 @@ static void usage(FILE *f)
 	fprintf(f, "\n");
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
-	fprintf(f, "\nPATTERN is a shell glob matched against PMU::EVENT (case-insensitive);\n"
-		   "a plain word matches any name containing it.  --json writes JSON.\n"
-		   "pmon COMMAND --help describes one command; man pmon has the rest.\n");
+	fprintf(f, "\noptions (after the command, before or after its operands; -- ends them):\n"
+		   "  -j, --json      write one JSON document instead of the text (list, encode, info)\n"
+		   "  -s, --socket N  only socket N (reset)\n"
+		   "  -h, --help      this text; pmon COMMAND --help describes one command\n"
+		   "  -V, --version   the version (before any command)\n"
+		   "\nPATTERN is a shell glob matched against PMU::EVENT (case-insensitive);\n"
+		   "a plain word matches any name containing it.  man pmon has the rest.\n");
 }
 
 static void command_usage(FILE *f, const struct command *c)
@@ -420,7 +415,45 @@ static void command_usage(FILE *f, const struct command *c)
 	fprintf(f, "usage: pmon %s %s\n  %s\n", c->name, c->synopsis, c->summary);
 }
 
-/* Parse a subcommand's options (argv[0] is its name) and run it. */
+/* A usage error of command c: one line saying what is wrong, then the
+ * command's usage, on stderr; returns the exit status 2. */
+static int usage_error(const struct command *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int usage_error(const struct command *c, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "pmon %s: ", c->name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	command_usage(stderr, c);
+	return 2;
+}
+
+/* The commands that take an option, as "list, encode and info". */
+static void takers(int socket, char *buf, size_t len)
+{
+	size_t n = 0, k = 0, total = 0;
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		total += socket ? commands[i].takes_socket : commands[i].takes_json;
+	buf[0] = 0;
+	for (size_t i = 0; i < NCOMMANDS && n < len; i++) {
+		if (!(socket ? commands[i].takes_socket : commands[i].takes_json))
+			continue;
+		k++;
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", k == 1 ? "" : k == total ? " and " : ", ",
+				      commands[i].name);
+	}
+}
+
+/*
+ * Parse a subcommand's options (argv[0] is its name) and run it.  Options
+ * and operands come in any order (GNU style; "-" makes getopt_long hand back
+ * each operand in place, whatever POSIXLY_CORRECT says); "--" ends the
+ * options.  Every usage error says what is wrong in one line.
+ */
 static int run_command(const struct command *c, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -430,37 +463,67 @@ static int run_command(const struct command *c, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct opts o = { 0, -1 };
-	char *end;
-	char prog[64];
-	int ch;
+	char *end, prog[64], who[64];
+	int ch, nops = 0, rc;
+	char **ops = calloc((size_t)argc + 1, sizeof(*ops));
+	if (!ops) {
+		fprintf(stderr, "pmon: out of memory\n");
+		return 1;
+	}
 	snprintf(prog, sizeof(prog), "pmon %s", c->name);
 	argv[0] = prog;                   /* getopt's messages name "pmon list" */
 	optind = 0;                       /* a fresh scan of the command's own argv */
-	while ((ch = getopt_long(argc, argv, "+jhs:", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "-jhs:", longopts, NULL)) != -1) {
 		switch (ch) {
+		case 1:                   /* an operand, in its place */
+			ops[nops++] = optarg;
+			break;
 		case 's': {
-			long v = strtol(optarg, &end, 10);
-			if (!c->takes_socket || *end || end == optarg || v < 0 || v > INT_MAX)
-				goto bad;
+			long v;
+			if (!c->takes_socket) {
+				takers(1, who, sizeof(who));
+				rc = usage_error(c, "--socket is an option of %s only", who);
+				goto out;
+			}
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (*end || end == optarg || errno || v < 0 || v > INT_MAX) {
+				rc = usage_error(c, "--socket '%s' is not a socket number (0, 1, ...)", optarg);
+				goto out;
+			}
 			o.socket = (int)v;
 			break;
 		}
 		case 'j':
-			if (!c->takes_json)
-				goto bad;
+			if (!c->takes_json) {
+				takers(0, who, sizeof(who));
+				rc = usage_error(c, "--json is an option of %s only", who);
+				goto out;
+			}
 			o.json = 1;
 			break;
 		case 'h':
 			command_usage(stdout, c);
-			return 0;
-		default:
-			goto bad;
+			rc = 0;
+			goto out;
+		default:                  /* getopt_long said which option and why */
+			command_usage(stderr, c);
+			rc = 2;
+			goto out;
 		}
 	}
-	return c->run(argc - optind, argv + optind, &o);
-bad:
-	command_usage(stderr, c);
-	return 2;
+	while (optind < argc)             /* after "--" */
+		ops[nops++] = argv[optind++];
+	if (nops < c->min_operands)
+		rc = usage_error(c, "give %s", c->operands);
+	else if (c->max_operands >= 0 && nops > c->max_operands)
+		rc = usage_error(c, "unexpected operand '%s': %s takes %s", ops[c->max_operands],
+				 c->name, c->operands);
+	else
+		rc = c->run(nops, ops, &o);
+out:
+	free(ops);
+	return rc;
 }
 
 int main(int argc, char **argv)
@@ -471,6 +534,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	int ch;
+	argv[0] = "pmon";                 /* getopt's messages start "pmon:" like the others */
 	while ((ch = getopt_long(argc, argv, "+hV", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'h':
@@ -485,6 +549,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind >= argc) {
+		fprintf(stderr, "pmon: no command given\n");
 		usage(stderr);
 		return 2;
 	}
