@@ -419,6 +419,47 @@ static void options_anywhere(void)
 	free(err);
 }
 
+/* The options of `pmon --help` ("  -j, --json ...") are those of pmon(1)
+ * (".BR \\-j ", " \\-\\-json"), both ways. */
+static void help_matches_man(void)
+{
+	char cmd[512], *out, *man = NULL, want[128];
+	int in_help = 0, in_man = 0;
+	FILE *f = fopen("doc/man/pmon.1", "r");
+	CHECK(f != NULL, "doc/man/pmon.1 readable from the source tree");
+	if (!f)
+		return;
+	man = calloc(1, 1 << 16);
+	size_t n = fread(man, 1, (1 << 16) - 1, f);
+	man[n] = 0;
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "%s --help", tool);
+	CHECK_EQ_INT(run(cmd, &out), 0, "--help exit status");
+	for (char *l = out ? strtok(out, "\n") : NULL; l; l = strtok(NULL, "\n")) {
+		char s, lng[32];
+		if (sscanf(l, "  -%c, --%31[a-z]", &s, lng) != 2)
+			continue;
+		in_help++;
+		snprintf(want, sizeof(want), ".BR \\-%c \", \" \\-\\-%s", s, lng);
+		CHECK(strstr(man, want) != NULL, "pmon(1) lacks option -%c, --%s of --help", s, lng);
+	}
+	free(out);
+	snprintf(cmd, sizeof(cmd), "%s --help", tool);
+	run(cmd, &out);
+	for (char *m = strstr(man, ".BR \\-"); m; m = strstr(m + 1, ".BR \\-")) {
+		char s, lng[32], line[64];
+		if (sscanf(m, ".BR \\-%c \", \" \\-\\-%31[a-z]", &s, lng) != 2)
+			continue;
+		in_man++;
+		snprintf(line, sizeof(line), "  -%c, --%s ", s, lng);
+		CHECK(out && strstr(out, line), "--help lacks option -%c, --%s of pmon(1)", s, lng);
+	}
+	free(out);
+	free(man);
+	CHECK_EQ_INT(in_help, 4, "--help lists -j, -s, -h, -V");
+	CHECK_EQ_INT(in_man, in_help, "pmon(1) lists as many options as --help");
+}
+
 /* list --json: every event and umask of the catalogue, once. */
 static void list_json(void)
 {
@@ -517,6 +558,7 @@ int main(void)
 	options();
 	usage_errors();
 	options_anywhere();
+	help_matches_man();
 	list_json();
 	encode_json();
 	info_json();
