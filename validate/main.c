@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "report.h"
 #include "vrun.h"
@@ -21,18 +20,22 @@ static void usage(FILE *f)
 "Run STREAM, DGEMM and pointer-chase kernels, count uncore and offcore events\n"
 "by name through libpmon, and check every count against its expected value.\n"
 "\n"
-"  -b, --backend=auto|sim|msr  auto (default): the hardware when usable (root,\n"
-"                              SNB-EP), else the emulated machine\n"
+"  -b, --backend=auto|sim|msr  auto: the hardware when usable (root, SNB-EP),\n"
+"                              else the emulated machine; msr: the hardware\n"
+"                              only; sim: the emulated machine (default\n"
+"                              $PMON_BACKEND, else auto)\n"
 "  -k, --kernels=LIST          comma list of stream,dgemm,chase,numa,chan,clock\n"
 "                              (default: all)\n"
 "  -m, --shape=SPEC            emulated machine shape, PMON_SIM syntax (default\n"
-"                              $PMON_SIM, else the default E5-2680 pair)\n"
+"                              $PMON_SIM, else the default E5-2680 pair); load=\n"
+"                              is refused, clock= is always wall\n"
 "  -t, --threads=N             kernel threads on the local socket (default 2),\n"
 "                              pinned to its first N cores\n"
 "  -c, --cpus=LIST             pin the kernel threads to these CPUs instead\n"
 "                              (comma list, all on the local socket)\n"
 "  -s, --socket=N              local socket (default 0)\n"
-"  -r, --remote=N              socket holding remote memory (default: the next)\n"
+"  -r, --remote=N              socket holding remote memory, not the local one\n"
+"                              (default: the next)\n"
 "  -p, --place=local|remote    where every kernel's memory lives (default\n"
 "                              local; the numa kernel is always remote)\n"
 "  -o, --output=DIR            where report.json and chart.svg go\n"
@@ -52,8 +55,12 @@ static void usage(FILE *f)
 static int parse_kernels(const char *s, unsigned *mask)
 {
 	char buf[256], *save = NULL;
-	snprintf(buf, sizeof(buf), "%s", s);
 	*mask = 0;
+	if (strlen(s) >= sizeof(buf)) {
+		fprintf(stderr, "pmon-validate: --kernels: list too long\n");
+		return -1;
+	}
+	snprintf(buf, sizeof(buf), "%s", s);
 	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		int found = 0;
 		if (strcmp(t, "all") == 0) {
@@ -69,6 +76,10 @@ static int parse_kernels(const char *s, unsigned *mask)
 			fprintf(stderr, "pmon-validate: unknown kernel '%s' (stream, dgemm, chase, numa, chan, clock, all)\n", t);
 			return -1;
 		}
+	}
+	if (!*mask) {
+		fprintf(stderr, "pmon-validate: --kernels='%s' names no kernel (stream, dgemm, chase, numa, chan, clock, all)\n", s);
+		return -1;
 	}
 	return 0;
 }
@@ -86,11 +97,23 @@ static int parse_long(const char *opt, const char *s, long lo, long hi, long *ou
 	return 0;
 }
 
+/* Drop libpmon's advice to set PMON_BACKEND=sim from a hardware refusal:
+ * here the suite falls back to the emulated machine by itself. */
+static void drop_sim_advice(char *why)
+{
+	static const char *const advice[] = { "; or set PMON_BACKEND=sim", "; set PMON_BACKEND=sim" };
+	for (size_t i = 0; i < sizeof(advice) / sizeof(advice[0]); i++) {
+		char *p = strstr(why, advice[i]);
+		if (p)
+			*p = 0;
+	}
+}
+
 /* Open the machine: the hardware, or the emulated machine of the shape.
  * Returns 0, or 2 after saying why. */
 static int open_backend(struct vctx *c)
 {
-	char why[512], hwwhy[512] = "";
+	char why[512], hwwhy[512] = "", note[256];
 	const char *b = c->o.backend;
 
 	if (strcmp(b, "auto") == 0 || strcmp(b, "msr") == 0) {
@@ -99,29 +122,25 @@ static int open_backend(struct vctx *c)
 			vgeom_from_hw(c->m, &c->g);
 			return 0;
 		}
+		drop_sim_advice(hwwhy);
 		if (strcmp(b, "msr") == 0) {
-			fprintf(stderr, "pmon-validate: the hardware backend is not usable: %s\n"
-				"pmon-validate: --backend=sim (or auto) runs the suite on the emulated machine\n",
-				hwwhy);
+			fprintf(stderr, "pmon-validate: the hardware backend (msr) is not usable: %s\n"
+				"pmon-validate: --backend=sim or PMON_BACKEND=sim runs the suite on the "
+				"emulated machine\n", hwwhy);
 			return 2;
 		}
-	} else if (strcmp(b, "sim") != 0) {
-		fprintf(stderr, "pmon-validate: --backend=%s: want auto, sim or msr\n", b);
-		return 2;
 	}
-	/* The emulated machine: time follows the wall clock unless the shape
-	 * says otherwise, so that clocks and elapsed time agree as on silicon. */
-	char spec[512];
-	const char *base = c->o.shape ? c->o.shape : getenv("PMON_SIM");
-	snprintf(spec, sizeof(spec), "%s%s%s", base ? base : "", base && *base ? "," : "",
-		 base && strstr(base, "clock=") ? "" : "clock=wall");
-	if (spec[strlen(spec) - 1] == ',')
-		spec[strlen(spec) - 1] = 0;
+	/* The emulated machine; time follows the wall clock, so that clocks
+	 * and elapsed time agree as on silicon. */
+	const char *src = c->o.shape ? "--shape" : "$PMON_SIM";
+	const char *spec = c->o.shape ? c->o.shape : getenv("PMON_SIM");
 	struct pmon_sim_shape shape;
-	if (pmon_sim_shape_parse(spec, &shape, why, sizeof(why)) != 0) {
-		fprintf(stderr, "pmon-validate: machine shape (--shape or $PMON_SIM): %s\n", why);
+	if (vshape_screen(spec, src, &shape, note, sizeof(note), why, sizeof(why)) != 0) {
+		fprintf(stderr, "pmon-validate: %s\n", why);
 		return 2;
 	}
+	if (note[0])
+		vnote(c, "%s", note);
 	c->sim = pmon_sim_create(&shape);
 	if (!c->sim) {
 		fprintf(stderr, "pmon-validate: cannot create the emulated machine (out of memory)\n");
@@ -223,7 +242,9 @@ int main(int argc, char **argv)
 
 	if (!c)
 		return 2;
-	c->o.backend = "auto";
+	const char *backend_opt = NULL;
+	int remote_given = 0;
+	char why[512];
 	c->o.outdir = "validate-report";
 	c->o.kernels = (1u << VK_N) - 1;
 	c->o.threads = 2;
@@ -232,12 +253,17 @@ int main(int argc, char **argv)
 	c->o.clock_ms = 300;
 	while ((opt = getopt_long(argc, argv, "b:k:m:t:s:r:o:p:c:qh", lo, NULL)) != -1) {
 		switch (opt) {
-		case 'b': c->o.backend = optarg; break;
+		case 'b': backend_opt = optarg; break;
 		case 'k': if (parse_kernels(optarg, &c->o.kernels)) goto out; break;
 		case 'm': c->o.shape = optarg; break;
 		case 't': if (parse_long("threads", optarg, 1, 64, &v)) goto out; c->o.threads = (int)v; break;
 		case 's': if (parse_long("socket", optarg, 0, 7, &v)) goto out; c->o.socket = (int)v; break;
-		case 'r': if (parse_long("remote", optarg, 0, 7, &v)) goto out; c->o.remote = (int)v; break;
+		case 'r':
+			if (parse_long("remote", optarg, 0, 7, &v))
+				goto out;
+			c->o.remote = (int)v;
+			remote_given = 1;
+			break;
 		case 'o': c->o.outdir = optarg; break;
 		case 'c': c->o.cpus = optarg; break;
 		case 'p':
@@ -290,6 +316,20 @@ int main(int argc, char **argv)
 		fprintf(stderr, "pmon-validate: unexpected argument '%s'\n", argv[optind]);
 		goto out;
 	}
+	if (!(c->o.backend = vbackend_choose(backend_opt, getenv("PMON_BACKEND"), why, sizeof(why)))) {
+		fprintf(stderr, "pmon-validate: %s\n", why);
+		goto out;
+	}
+	if (remote_given && c->o.remote == c->o.socket) {
+		fprintf(stderr, "pmon-validate: --remote=%d is the local socket (--socket=%d): remote "
+			"memory must be on another socket\n", c->o.remote, c->o.socket);
+		goto out;
+	}
+	/* Before anything runs: the reports must have somewhere to go. */
+	if (voutdir_ready(c->o.outdir, why, sizeof(why)) != 0) {
+		fprintf(stderr, "pmon-validate: %s\n", why);
+		goto out;
+	}
 	if ((rc = open_backend(c)) != 0)
 		goto out;
 	rc = 2;
@@ -329,14 +369,12 @@ int main(int argc, char **argv)
 	double secs = (vnow_ns() - t0) * 1e-9;
 
 	report_table(stdout, c);
+	for (int i = 0; i < c->nnotes; i++)
+		printf("note: %s\n", c->notes[i]);
 	for (int i = 0; i < c->nskips; i++)
 		printf("skipped (%d window%s): %s\n", c->skips[i].times, c->skips[i].times > 1 ? "s" : "",
 		       c->skips[i].what);
-	char why[256], path[4096];
-	if (mkdir(c->o.outdir, 0777) != 0 && errno != EEXIST) {
-		fprintf(stderr, "pmon-validate: cannot create %s: %s\n", c->o.outdir, strerror(errno));
-		goto out;
-	}
+	char path[4096];
 	snprintf(path, sizeof(path), "%s/report.json", c->o.outdir);
 	if (report_json(path, c, secs, why, sizeof(why)) != 0) {
 		fprintf(stderr, "pmon-validate: %s\n", why);

@@ -51,13 +51,17 @@ int report_json(const char *path, const struct vctx *c, double seconds, char *wh
 		json_object_set_new(o, "low", num_or_null(k->tol_kind == VTOL_ABS ? 0 : k->lo));
 		json_object_set_new(o, "high", num_or_null(k->hi));
 		json_object_set_new(o, "why", json_string(k->why));
-		json_object_set_new(o, "events", json_string(k->events));
+		json_object_set_new(o, "events", k->events ? json_string(k->events) : json_null());
 		json_object_set_new(o, "broken", json_boolean(k->broken));
 		json_object_set_new(o, "result", json_string(k->pass ? "PASS" : "FAIL"));
 		json_array_append_new(checks, o);
 	}
 	for (int i = 0; i < c->nskips; i++)
 		json_array_append_new(skips, json_string(c->skips[i].what));
+	json_t *notes = json_array();
+	for (int i = 0; i < c->nnotes; i++)
+		json_array_append_new(notes, json_string(c->notes[i]));
+	json_object_set_new(root, "notes", notes);
 	json_object_set_new(root, "checks", checks);
 	json_object_set_new(root, "skipped", skips);
 	json_object_set_new(root, "passed", json_integer((json_int_t)(c->checks.n - failed)));

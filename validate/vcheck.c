@@ -85,8 +85,31 @@ size_t vchecks_failed(const struct vchecks *cs)
 	return n;
 }
 
+int vcheck_set_events(struct vcheck *c, const char *const *names, int n)
+{
+	size_t len = 1;
+	for (int i = 0; i < n; i++)
+		len += strlen(names[i]) + 1;
+	char *s = malloc(len), *p = s;
+	if (!s)
+		return -1;
+	*p = 0;
+	for (int i = 0; i < n; i++) {
+		size_t l = strlen(names[i]);
+		if (i)
+			*p++ = ';';
+		memcpy(p, names[i], l + 1);
+		p += l;
+	}
+	free(c->events);
+	c->events = s;
+	return 0;
+}
+
 void vchecks_free(struct vchecks *cs)
 {
+	for (size_t i = 0; i < cs->n; i++)
+		free(cs->v[i].events);
 	free(cs->v);
 	memset(cs, 0, sizeof(*cs));
 }

@@ -23,7 +23,8 @@ struct vcheck {
 	enum vtol_kind tol_kind;
 	double lo, hi;          /* REL: ratio band; ABS: lo unused, hi the bound */
 	char why[160];          /* reason for the expected value and tolerance */
-	char events[512];       /* the programmed event names it uses, ';'-separated */
+	char *events;           /* the programmed event names it uses, ';'-separated, any
+				   length (malloc'd, freed by vchecks_free; NULL: none) */
 	int broken;             /* 1: an event it uses was deliberately mis-programmed */
 	int pass;
 };
@@ -43,6 +44,8 @@ void vcheck_eval(struct vcheck *c);
 double vcheck_ratio(const struct vcheck *c);     /* measured/expected, or NAN */
 size_t vchecks_failed(const struct vchecks *cs);
 void vchecks_free(struct vchecks *cs);
+/* Set c->events to names[0..n) joined by ';', whole.  0, or -1 out of memory. */
+int vcheck_set_events(struct vcheck *c, const char *const *names, int n);
 /* "±1%", "-12.5%/+1%", "<= 0.01" */
 void vcheck_tol_text(const struct vcheck *c, char *buf, size_t len);
 

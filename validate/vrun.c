@@ -6,9 +6,12 @@
 #include <errno.h>
 #include <math.h>
 #include <sched.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -25,6 +28,98 @@ double vnow_ns(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* ------------------------------------------------------------- setup */
+const char *vbackend_choose(const char *opt, const char *env, char *why, size_t len)
+{
+	const char *v = opt ? opt : env && *env ? env : "auto";
+	if (!strcasecmp(v, "auto"))
+		return "auto";
+	if (!strcasecmp(v, "sim"))
+		return "sim";
+	if (!strcasecmp(v, "msr") || !strcasecmp(v, "hw"))
+		return "msr";
+	if (opt)
+		snprintf(why, len, "--backend=%s: want auto, sim or msr", opt);
+	else
+		snprintf(why, len, "PMON_BACKEND=%s is not a backend: use sim, msr or auto", env);
+	return NULL;
+}
+
+/* The text of key's item in spec ("load=100M"), or "" if absent. */
+static void spec_item(const char *spec, const char *key, char *buf, size_t len)
+{
+	size_t kl = strlen(key);
+	buf[0] = 0;
+	for (const char *p = spec; p && *p;) {
+		size_t n = strcspn(p, ",");
+		if (n > kl && strncmp(p, key, kl) == 0 && p[kl] == '=')
+			snprintf(buf, len, "%.*s", (int)n, p);
+		p += n + (p[n] == ',');
+	}
+}
+
+int vshape_screen(const char *spec, const char *src, struct pmon_sim_shape *shape, char *note,
+		  size_t notelen, char *why, size_t whylen)
+{
+	char item[128], perr[256];
+
+	note[0] = 0;
+	if (pmon_sim_shape_parse(spec ? spec : "", shape, perr, sizeof(perr)) != 0) {
+		snprintf(why, whylen, "machine shape (%s): %s", src, perr);
+		return -1;
+	}
+	if (shape->load_bps) {
+		spec_item(spec, "load", item, sizeof(item));
+		snprintf(why, whylen,
+			 "%s %s: a background DRAM stream that no expected count includes; "
+			 "validate without it (load=0)", src, item);
+		return -1;
+	}
+	if (shape->clock != PMON_SIM_CLOCK_WALL) {
+		spec_item(spec, "clock", item, sizeof(item));
+		if (item[0])
+			snprintf(note, notelen,
+				 "%s %s replaced by clock=wall: the clock checks and the counting "
+				 "windows need emulated time to follow the wall clock", src, item);
+		shape->clock = PMON_SIM_CLOCK_WALL;
+	}
+	return 0;
+}
+
+void vnote(struct vctx *c, const char *fmt, ...)
+{
+	va_list ap;
+	if (c->nnotes == (int)(sizeof(c->notes) / sizeof(c->notes[0])))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(c->notes[c->nnotes], sizeof(c->notes[0]), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "pmon-validate: note: %s\n", c->notes[c->nnotes++]);
+}
+
+int voutdir_ready(const char *dir, char *why, size_t len)
+{
+	char probe[4096];
+	if (!*dir) {
+		snprintf(why, len, "--output: empty directory name");
+		return -1;
+	}
+	if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+		snprintf(why, len, "cannot create the report directory %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	/* Create a file there, as the reports will be. */
+	snprintf(probe, sizeof(probe), "%s/.pmon-validate-%ld", dir, (long)getpid());
+	int fd = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	if (fd < 0) {
+		snprintf(why, len, "cannot write reports in %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	close(fd);
+	unlink(probe);
+	return 0;
 }
 
 /* ------------------------------------------------------------- memory */
@@ -227,17 +322,16 @@ int vadd(struct vctx *c, struct vevents *e, const char *kernel, const char *fmt,
 
 static void vcheck_events(struct vcheck *k, struct vevents *e, const int *idx, int n)
 {
-	size_t len = 0;
-	k->events[0] = 0;
-	for (int i = 0; i < n; i++) {
+	const char *names[2 * VEV_MAX];
+	int m = 0;
+	for (int i = 0; i < n && m < 2 * VEV_MAX; i++) {
 		if (e->broken[idx[i]])
 			k->broken = 1;
-		int w = snprintf(k->events + len, sizeof(k->events) - len, "%s%s", i ? ";" : "",
-				 e->name[idx[i]]);
-		if (w < 0 || (size_t)w >= sizeof(k->events) - len)
-			break;
-		len += (size_t)w;
+		names[m++] = e->name[idx[i]];
 	}
+	/* Out of memory: the check keeps no list (the JSON says null), never
+	 * a cut one. */
+	(void)vcheck_set_events(k, names, m);
 }
 
 static int all_valid(const int *idx, int n)

@@ -61,12 +61,37 @@ struct vctx {
 	int nthreads;
 	uint64_t refs_fed;       /* line references fed to the model */
 	double model_s;          /* wall seconds of emulated kernels */
+	char notes[4][256];      /* what the suite changed of what it was asked (report) */
+	int nnotes;
 	char err[512];
 };
 
 /* Kernel call: the native build on hardware, the emulated one otherwise. */
 #define KCALL(c, name, ...) \
 	((c)->sim ? name##_emu(__VA_ARGS__) : name##_native(__VA_ARGS__))
+
+/* ------------------------------------------------------------- setup */
+/* The backend to use: opt (--backend) if given, else env ($PMON_BACKEND) if
+ * set and not empty, else "auto".  Returns "auto", "sim" or "msr" ("hw" is
+ * msr, case ignored, as libpmon reads PMON_BACKEND), or NULL with why naming
+ * the bad value and the valid ones. */
+const char *vbackend_choose(const char *opt, const char *env, char *why, size_t len);
+/* Parse the emulated machine's shape spec (from src, "--shape" or
+ * "$PMON_SIM"; NULL or "" is the default machine) and screen the keys that
+ * would make the expected counts wrong:
+ *   load=  (not 0) a background DRAM stream the expectations do not include:
+ *          refused (-1, why names the key and the reason);
+ *   clock= (not wall) the clock checks and the windows need emulated time to
+ *          follow the wall clock: set to wall, with a note (note[0] = 0 when
+ *          nothing was changed).
+ * Every other key is geometry the expectations derive from.  0 or -1. */
+int vshape_screen(const char *spec, const char *src, struct pmon_sim_shape *shape, char *note,
+		  size_t notelen, char *why, size_t whylen);
+/* Record a note for the report (also printed on stderr). */
+void vnote(struct vctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* 0 when report files can be written in dir (created if missing), else -1
+ * with why. */
+int voutdir_ready(const char *dir, char *why, size_t len);
 
 /* ------------------------------------------------------------- memory */
 /* The remote socket, and the socket that holds the kernels' memory (local,
