@@ -155,7 +155,7 @@ static long priv_conflicts(struct vctx *c, const struct karr *x, uint64_t sets, 
  * hit (OPCODE DRd), the LLC's latency; memory level: those that miss
  * (MISS_OPCODE DRd), local or remote DRAM's.  One more measured pass. */
 static int chase_latency(struct vctx *c, const char *kname, enum chase_level lvl, int remote,
-			 struct carg *a)
+			 struct carg *a, double inserts)
 {
 	int nc = c->g.cores, occ[8], ins[8], rc;
 	const char *kind = lvl == CL_LLC ? "OPCODE" : "MISS_OPCODE";
@@ -166,6 +166,11 @@ static int chase_latency(struct vctx *c, const char *kname, enum chase_level lvl
 
 	if (c->g.lat_ns[sup] <= 0 || c->g.uclk_hz <= 0) {
 		vskip(c, "chase latency: the machine's documented latency is not known");
+		return 0;
+	}
+	if (inserts <= 0) {
+		vskip(c, "%s latency: no hop reaches the LLC (the set fits the L2's sets), nothing to time",
+		      kname);
 		return 0;
 	}
 	vev_init(&e, c->m);
@@ -201,6 +206,42 @@ static int chase_latency(struct vctx *c, const char *kname, enum chase_level lvl
 	}
 	vev_free(&e);
 	return rc;
+}
+
+/* prefetch=1, page-randomised order: the share of hops that are demand
+ * misses of the L2 (pf_page_demand over each page's visiting order, the
+ * cycle walked from element 0 as the kernel walks it).  -1 if the set's
+ * pages are not whole pages of the machine. */
+static double pf_demand_share(const struct karr *x, uint32_t n)
+{
+	const struct chase_el *base = x->host, *p = base;
+	uint8_t ord[64];
+	int m = 0;
+	uint64_t page = UINT64_MAX, demand = 0;
+	if (x->vbase % 4096 || n % 64)
+		return -1;
+	for (uint32_t h = 0; h <= n; h++, p = p->next) {
+		uint64_t i = (uint64_t)(p - base);
+		if (h == n || i / 64 != page || m == 64) {
+			demand += (uint64_t)pf_page_demand(ord, m);
+			m = 0;
+			page = i / 64;
+		}
+		ord[m++] = (uint8_t)(i % 64);
+	}
+	return (double)demand / n;
+}
+
+/* A check the shape makes meaningless: recorded as skipped, with its reason
+ * and the measured value (events idx[0..n) summed, divided by per). */
+static void skip_meas(struct vctx *c, const struct vevents *e, const char *kname, const char *what,
+		      const int *idx, int n, double per, const char *why)
+{
+	for (int i = 0; i < n; i++)
+		if (idx[i] < 0)
+			return;
+	vskip(c, "%s %s: not checked (measured %.4g per hop): %s", kname, what,
+	      vev_sum(e, idx, n, NULL) / per, why);
 }
 
 static int chase_one(struct vctx *c, enum chase_level lvl, int page, int home)
@@ -278,10 +319,22 @@ static int chase_one(struct vctx *c, enum chase_level lvl, int page, int home)
 	double hops = (double)a.hops, lookups, misses, dram;
 	chase_expect(lvl, &lookups, &misses, &dram);
 	/* The L2 level: lines of overfull L2 sets miss L2 on every pass and
-	 * hit the LLC (page colouring: L2 is indexed by physical address). */
-	if (lvl == CL_L2 && c->sim) {
-		long lost = priv_conflicts(c, &x, c->g.l2_bytes / 64 / (uint64_t)c->g.l2_ways,
-					   c->g.l2_ways);
+	 * hit the LLC (page colouring: L2 is indexed by physical address).
+	 * An LLC level whose set is not apart from the L2 (LLC/4 below twice
+	 * the L2, on a small LLC) is counted the same way: the L2 then decides
+	 * which lines reach the LLC. */
+	int derived = lvl == CL_L2 || (lvl == CL_LLC && chase_level_of(&c->g, ws) != CL_LLC);
+	/* prefetch=1: every L2 demand miss may fetch the next line of its page
+	 * as well; how many depends on the order of the hops and on what the
+	 * L2 holds, so the counts a miss drives are not derived (the set
+	 * spans whole pages, so the fetched lines are the set's own). */
+	int l2miss = lvl >= CL_LLC;
+	const char *pfwhy = "prefetch=1: each L2 demand miss may add a next-line fetch, a number "
+			    "the chase order decides";
+	long lost = 0;
+	if (derived && c->sim) {
+		lost = priv_conflicts(c, &x, c->g.l2_bytes / 64 / (uint64_t)c->g.l2_ways,
+				      c->g.l2_ways);
 		if (lost < 0) {
 			snprintf(c->err, sizeof(c->err), "chase: physical addresses of the set unknown");
 			rc = -1;
@@ -291,27 +344,66 @@ static int chase_one(struct vctx *c, enum chase_level lvl, int page, int home)
 		if (lost > 0)
 			vprogress(c, "  %s: %ld of %u lines in L2 sets with more than %d lines\n", kname,
 				  lost, n, c->g.l2_ways);
+		l2miss = lost > 0;
+	}
+	/* On silicon the L2's indexing is unknown: a set not apart from the L2
+	 * has no expected lookup count. */
+	const char *nowhy = NULL;
+	if (lvl == CL_LLC && derived && !c->sim)
+		nowhy = "the LLC/4 working set is not at least twice the L2: the L2 keeps an unknown part";
+	/* Page order with the prefetcher: the pages' lines are visited
+	 * together, so each line enters the L2 once a pass, by its own demand
+	 * miss or by its neighbour's prefetch: lookups, misses and DRAM reads
+	 * stay as without it; demand responses are the share of demand misses
+	 * the order gives. */
+	double pfshare = -1;
+	if (l2miss && c->g.prefetch) {
+		if (page && !derived)
+			pfshare = pf_demand_share(&x, n);
+		if (pfshare <= 0)
+			nowhy = pfwhy;
 	}
 	struct vband one = chase_band_one(&c->g, lvl, ws, c->hw);
 	double zero = chase_zero_bound(c->hw);
 	const char *zwhy = "set held by a nearer cache: no LLC/DRAM traffic after the warm-up";
+	/* Demand misses with the prefetcher: the share the page order gives;
+	 * below it by what a cache of size/WS could keep across a pass. */
+	struct vband pfb = { 1 - (1 - one.lo) / (pfshare > 0 ? pfshare : 1), 1,
+			     "prefetch=1, page order: lines whose neighbour was fetched ahead hit L2; "
+			     "demand misses as the order gives" };
+	if (c->hw)
+		pfb.lo = 0;
 
 	/* Overfull L2 sets under LRU: exact. */
 	struct vband conflict = { 1, 1, "lines of L2 sets holding more lines than ways miss L2 each pass (LRU)" };
+	if (lvl == CL_LLC && derived)
+		conflict.why = "LLC/4 set not apart from the L2: lines of L2 sets holding more lines "
+			       "than ways miss L2 each pass (LRU)";
 	snprintf(what, sizeof(what), "LLC_LOOKUP.DATA_READ s%d all CBo", c->o.socket);
-	if (lookups > 0 && lvl == CL_L2)
+	if (nowhy)
+		skip_meas(c, &e, kname, what, lk, nc, hops, nowhy);
+	else if (lookups > 0 && derived)
 		vcheck_sum(c, &e, kname, what, "per hop", lk, nc, hops, lookups, conflict);
 	else if (lookups > 0)
 		vcheck_sum(c, &e, kname, what, "per hop", lk, nc, hops, lookups, one);
 	else
 		vcheck_zero(c, &e, kname, what, "per hop", lk, nc, hops, zero, zwhy);
-	struct vband sb = slice_band(&c->g, n, c->hw);
+	/* The per-slice share: over the lines that reach the LLC each pass. */
+	uint64_t slice_lines = derived ? (uint64_t)lost : n;
+	struct vband sb = slice_band(&c->g, slice_lines, c->hw);
 	if (lvl >= CL_LLC) {
-		for (int i = 0; i < nc; i++) {
+		char swhy[160];
+		snprintf(what, sizeof(what), "LLC_LOOKUP.DATA_READ s%d CBo0-%d", c->o.socket, nc - 1);
+		if (!nowhy && sb.lo <= 0)
+			snprintf(swhy, sizeof(swhy), "only %llu lines of the set miss the L2: too few for "
+				 "a per-slice share", (unsigned long long)slice_lines);
+		if (nowhy || sb.lo <= 0)
+			skip_meas(c, &e, kname, what, lk, nc, hops, nowhy ? nowhy : swhy);
+		for (int i = 0; i < nc && !nowhy && sb.lo > 0; i++) {
 			snprintf(what, sizeof(what), "LLC_LOOKUP.DATA_READ s%d CBo%d", c->o.socket, i);
 			vcheck_sum(c, &e, kname, what, "per hop", &lk[i], 1, hops, lookups / nc, sb);
 		}
-		if (wrap) {
+		if (wrap && !nowhy) {
 			/* The same counter as libpmon totals it across the wrap. */
 			uint64_t naive = e.val[lk[0]];
 			e.val[lk[0]] = handled;
@@ -323,20 +415,31 @@ static int chase_one(struct vctx *c, enum chase_level lvl, int page, int home)
 			e.broken[lk[0]] = 1;
 		}
 	}
+	/* The LLC level's set is in the LLC: a prefetched next line is the
+	 * set's own and hits there too, so its misses stay 0. */
+	const char *mwhy = lvl == CL_MEM ? nowhy : NULL;
 	snprintf(what, sizeof(what), "TOR_INSERTS.MISS_OPCODE(DRd) s%d", c->o.socket);
-	if (misses > 0)
+	if (mwhy)
+		skip_meas(c, &e, kname, what, tor, nc, hops, mwhy);
+	else if (misses > 0)
 		vcheck_sum(c, &e, kname, what, "per hop", tor, nc, hops, misses, one);
 	else
 		vcheck_zero(c, &e, kname, what, "per hop", tor, nc, hops, zero, zwhy);
 	snprintf(what, sizeof(what), "CAS_COUNT.RD s%d all ch", s);
-	if (dram > 0)
+	if (mwhy)
+		skip_meas(c, &e, kname, what, cas, ch, hops, mwhy);
+	else if (dram > 0)
 		vcheck_sum(c, &e, kname, what, "per hop", cas, ch, hops, dram, one);
 	else
 		vcheck_zero(c, &e, kname, what, "per hop", cas, ch, hops, zero, zwhy);
 	snprintf(what, sizeof(what), "OFFCORE DMND_DATA_RD.LLC_HIT cpu%d", cpu);
-	if (lvl == CL_LLC)
+	if (nowhy && lvl != CL_MEM)
+		skip_meas(c, &e, kname, what, &ofl, 1, hops, nowhy);
+	else if (lvl == CL_LLC && !derived && pfshare > 0)
+		vcheck_sum(c, &e, kname, what, "per hop", &ofl, 1, hops, pfshare, pfb);
+	else if (lvl == CL_LLC && !derived)
 		vcheck_sum(c, &e, kname, what, "per hop", &ofl, 1, hops, 1, one);
-	else if (lvl == CL_L2 && lookups > 0)
+	else if (derived && lookups > 0)
 		vcheck_sum(c, &e, kname, what, "per hop", &ofl, 1, hops, lookups, conflict);
 	else
 		vcheck_zero(c, &e, kname, what, "per hop", &ofl, 1, hops,
@@ -345,12 +448,18 @@ static int chase_one(struct vctx *c, enum chase_level lvl, int page, int home)
 					  : zwhy);
 	snprintf(what, sizeof(what), "OFFCORE DMND_DATA_RD.%s cpu%d", remote ? "REMOTE_DRAM" : "LOCAL_DRAM",
 		 cpu);
-	if (dram > 0)
+	if (mwhy)
+		skip_meas(c, &e, kname, what, &ofd, 1, hops, mwhy);
+	else if (dram > 0 && pfshare > 0)
+		vcheck_sum(c, &e, kname, what, "per hop", &ofd, 1, hops, pfshare, pfb);
+	else if (dram > 0)
 		vcheck_sum(c, &e, kname, what, "per hop", &ofd, 1, hops, 1, one);
 	else
 		vcheck_zero(c, &e, kname, what, "per hop", &ofd, 1, hops, zero, zwhy);
 	vev_free(&e);
-	if (lvl >= CL_LLC && (rc = chase_latency(c, kname, lvl, remote, &a)) != 0)
+	/* Every TOR DRd entry, demand or prefetch, lives the supplier's
+	 * latency: the quotient holds with the prefetcher on. */
+	if (lvl >= CL_LLC && (rc = chase_latency(c, kname, lvl, remote, &a, nowhy ? 1 : lookups)) != 0)
 		goto out;
 	vprogress(c, "  %-24s %5.2f s  (%u lines = %.0f KiB, %.0f hops, %.1f ns/hop on this host%s)\n",
 		  kname, (vnow_ns() - w0) * 1e-9, n, ws / 1024.0, hops, (t1 - t0) / hops,

@@ -52,6 +52,25 @@ struct vband stream_band_channel(const struct vgeom *g, uint64_t lines_total, in
 		"64 lines of a page split unevenly over the channels: up to one line a page" };
 }
 
+double stream_pf_extra(enum stream_kernel k, int nt, uint64_t lines, int threads, uint64_t batch)
+{
+	if (threads < 2 || batch == 0)
+		return 0;
+	int fetched = stream_reads(k) + (nt ? 0 : 1);
+	double refs = (double)lines * (stream_reads(k) + 1);   /* a reference per line per array */
+	double batches = ceil(refs / (double)batch) + threads;
+	return fetched * batches;
+}
+
+struct vband band_plus(struct vband b, double extra, double expected, const char *why)
+{
+	if (extra > 0 && expected > 0) {
+		b.hi += extra / expected;
+		b.why = why;
+	}
+	return b;
+}
+
 const char *const chase_level_name[4] = { "l1", "l2", "llc", "mem" };
 
 uint64_t chase_ws_bytes(const struct vgeom *g, enum chase_level l)
@@ -89,6 +108,22 @@ void chase_expect(enum chase_level l, double *lookups, double *misses, double *d
 	*lookups = l >= CL_LLC ? 1 : 0;
 	*misses = l == CL_MEM ? 1 : 0;
 	*dram = l == CL_MEM ? 1 : 0;
+}
+
+int pf_page_demand(const uint8_t *ord, int m)
+{
+	uint64_t in_l2 = 0;
+	int demand = 0;
+	for (int i = 0; i < m; i++) {
+		int l = ord[i] & 63;
+		if (in_l2 >> l & 1)
+			continue;
+		demand++;
+		in_l2 |= 1ull << l;
+		if (l < 63)
+			in_l2 |= 1ull << (l + 1);
+	}
+	return demand;
 }
 
 /* 1 per hop exactly under LRU.  A replacement other than LRU can keep up to

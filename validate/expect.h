@@ -30,6 +30,20 @@ void stream_expect(enum stream_kernel k, int nt, uint64_t lines, double *rd, dou
 struct vband stream_band_total(int hw);
 struct vband stream_band_channel(const struct vgeom *g, uint64_t lines_total, int hw);
 
+/* prefetch=1 (the L2 streamer: a demand miss of line L also fetches L+1 of
+ * its 4 KiB page into the L2): STREAM's arrays are whole pages read in
+ * order, so every fetched line is one the kernel itself reads next, and
+ * the counts stay as above, but for one race.  A thread hands its
+ * references to the machine in batches of `batch`, each modeled whole; a
+ * line fetched ahead at the end of a batch waits in the caches while other
+ * threads' batches stream through the shared LLC, which may evict it (and
+ * back-invalidate the L2): it is then read again.  At most one such line
+ * per fetched stream (the arrays read, and the destination's RFOs with
+ * ordinary stores) per batch; none with one thread.  Returns that bound. */
+double stream_pf_extra(enum stream_kernel k, int nt, uint64_t lines, int threads, uint64_t batch);
+/* b widened above by extra lines over expected (the prefetch race). */
+struct vband band_plus(struct vband b, double extra, double expected, const char *why);
+
 /* ------------------------------------------------------------ pointer chase */
 enum chase_level { CL_L1, CL_L2, CL_LLC, CL_MEM };
 extern const char *const chase_level_name[4];
@@ -44,6 +58,14 @@ int chase_level_of(const struct vgeom *g, uint64_t ws);
  * LLC lookups, LLC misses, DRAM reads.  L1/L2: 0 0 0; LLC: 1 0 0; memory:
  * 1 1 1 (LRU over a cyclic sweep larger than the cache keeps nothing). */
 void chase_expect(enum chase_level l, double *lookups, double *misses, double *dram);
+/* prefetch=1, the page-randomised chase: the m lines of one page visited
+ * once each in the order ord[0..m) (line numbers 0..63 within the page),
+ * none of them in the L2 at first.  A line not in the L2 is a demand miss,
+ * and the streamer then fetches the next line of the page if the L2 lacks
+ * it; a line fetched so is an L2 hit when its turn comes, and fetches
+ * nothing.  Returns the demand misses: every line still enters the L2
+ * once, the rest by prefetch. */
+int pf_page_demand(const uint8_t *ord, int m);
 /* Band for an expected 1 per hop. */
 struct vband chase_band_one(const struct vgeom *g, enum chase_level l, uint64_t ws, int hw);
 /* Bound per hop for an expected 0. */

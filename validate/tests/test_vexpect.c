@@ -73,6 +73,70 @@ static void test_chase(void)
 	CHECK(fabs(b.hi - 1 - 5 * sqrt(7.0 / 81920)) < 1e-12, "slice band %g", b.hi);
 }
 
+/* prefetch=1 (the L2 next-line streamer) on the page-randomised chase and
+ * on STREAM. */
+static void test_prefetch(void)
+{
+	uint8_t ord[64];
+	/* Ascending: 0 misses and fetches 1, 1 hits, 2 misses and fetches 3...:
+	 * 32 demand misses. */
+	for (int i = 0; i < 64; i++)
+		ord[i] = (uint8_t)i;
+	CHECK_EQ_INT(pf_page_demand(ord, 64), 32, "ascending page: every other line a demand miss");
+	/* Descending: each line's next one is already in the L2: 64 misses,
+	 * no fetch ahead. */
+	for (int i = 0; i < 64; i++)
+		ord[i] = (uint8_t)(63 - i);
+	CHECK_EQ_INT(pf_page_demand(ord, 64), 64, "descending page: every line a demand miss");
+	/* 5 0 1 2 3: 5 misses (fetches 6), 0 misses (fetches 1), 1 hits, 2
+	 * misses (fetches 3), 3 hits: 3 misses of 5 lines. */
+	const uint8_t few[] = { 5, 0, 1, 2, 3 };
+	CHECK_EQ_INT(pf_page_demand(few, 5), 3, "5 0 1 2 3: three demand misses");
+	/* The last line of a page fetches nothing ahead: 63 then 62: both miss
+	 * (62's next, 63, is there). */
+	const uint8_t last[] = { 63, 62 };
+	CHECK_EQ_INT(pf_page_demand(last, 2), 2, "63 62: two demand misses");
+
+	/* STREAM: Add with ordinary stores reads a and b and RFOs c (3 fetched
+	 * streams), 1000 lines an array: 3000 references, one batch of 4096,
+	 * + 2 threads = 3 batches: at most 3 x 3 = 9 lines read again. */
+	CHECK(stream_pf_extra(SK_ADD, 0, 1000, 2, 4096) == 9, "add, 2 threads: %g",
+	      stream_pf_extra(SK_ADD, 0, 1000, 2, 4096));
+	/* Copy with NT stores: one fetched stream; 2 x 1000 references in 2
+	 * batches of 1024, + 4 threads: 6. */
+	CHECK(stream_pf_extra(SK_COPY, 1, 1000, 4, 1024) == 6, "copy nt, 4 threads: %g",
+	      stream_pf_extra(SK_COPY, 1, 1000, 4, 1024));
+	CHECK(stream_pf_extra(SK_TRIAD, 0, 1000, 1, 4096) == 0, "one thread: no race, no extra");
+	struct vband b = band_plus((struct vband){ 1, 1, "w" }, 9, 3000, "pf");
+	CHECK(b.lo == 1 && fabs(b.hi - 1.003) < 1e-12 && strcmp(b.why, "pf") == 0,
+	      "band widened to %g..%g", b.lo, b.hi);
+	b = band_plus((struct vband){ 1, 1, "w" }, 0, 3000, "pf");
+	CHECK(b.hi == 1 && strcmp(b.why, "w") == 0, "no extra: band unchanged");
+}
+
+/* Shapes whose chase sets are not apart from the caches: the LLC/4 set of a
+ * 1 MiB LLC is the default L2's size; a 64 KiB LLC's is half a 32 KiB L2. */
+static void test_small_llc(void)
+{
+	struct vgeom g = geom_default();
+	g.llc_bytes = 1u << 20;
+	CHECK_EQ_U64(chase_ws_bytes(&g, CL_LLC), 256u << 10, "1 MiB LLC: LLC/4 set");
+	CHECK_EQ_INT(chase_level_of(&g, chase_ws_bytes(&g, CL_LLC)), -1,
+		     "1 MiB LLC: LLC/4 = L2, a transition");
+	g.llc_bytes = 64u << 10;
+	g.l2_bytes = 32u << 10;
+	g.l1_bytes = 8u << 10;
+	CHECK_EQ_INT(chase_level_of(&g, chase_ws_bytes(&g, CL_LLC)), CL_L2,
+		     "64 KiB LLC, 32 KiB L2: the LLC/4 set is an L2 set");
+	CHECK_EQ_INT(chase_level_of(&g, chase_ws_bytes(&g, CL_L2)), CL_L2, "its L2 set stays");
+	/* 8 slices, a handful of lines: 5 sqrt(7 / 100) = 1.32: a band that
+	 * cannot fail (the suite skips it). */
+	struct vband b = slice_band(&g, 100, 0);
+	CHECK(b.lo <= 0, "100 lines over 8 slices: band from %g", b.lo);
+	b = slice_band(&g, 0, 0);
+	CHECK(b.lo <= 0, "no line: band from %g", b.lo);
+}
+
 static void test_dgemm(void)
 {
 	struct vgeom g = geom_default();
@@ -147,6 +211,7 @@ static void test_dgemm(void)
 	CHECK(e.reuse_c_min == 1441792.0 && e.c_fits == 0 && e.wr == 32768.0 * 8 &&
 	      e.lo == 0.99 && e.wr_hi == 1.01, "512 on 512 KiB, 2 threads: min %g c %d wr %g lo %g",
 	      e.reuse_c_min, e.c_fits, e.wr, e.lo);
+
 }
 
 static void test_checks(void)
@@ -182,6 +247,8 @@ int main(void)
 {
 	test_stream();
 	test_chase();
+	test_prefetch();
+	test_small_llc();
 	test_dgemm();
 	test_checks();
 	return check_done("test_vexpect");

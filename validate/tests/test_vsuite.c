@@ -17,6 +17,8 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include <math.h>
+
 #include <jansson.h>
 
 #include "check.h"
@@ -170,6 +172,128 @@ static void test_shape(void)
 	json_decref(j);
 }
 
+/* Shapes whose expectations must follow the geometry (each gave false FAILs
+ * once): exit 0, no FAIL, no check without a measured value or ratio, and
+ * the skips that name what about the shape makes a check meaningless. */
+static json_t *run_shape(const char *sub, const char *shape, const char *kernels)
+{
+	char kopt[64];
+	snprintf(kopt, sizeof(kopt), "--kernels=%s", kernels);
+	const char *args[] = { "--shape", shape, kopt, NULL };
+	int rc = run(sub, args);
+	CHECK(rc == 0, "%s: exit status %d", shape, rc);
+	json_t *j = load(sub);
+	if (!j)
+		return NULL;
+	json_int_t nf = json_integer_value(json_object_get(j, "failed"));
+	CHECK(nf == 0, "%s: %lld failed checks", shape, (long long)nf);
+	size_t i, nonum = 0;
+	json_t *c;
+	json_array_foreach(json_object_get(j, "checks"), i, c) {
+		if (strcmp(str(c, "result"), "FAIL") == 0)
+			fprintf(stderr, "  %s: %s %s FAIL\n", shape, str(c, "kernel"), str(c, "event"));
+		nonum += !json_is_number(json_object_get(c, "measured"));
+		nonum += strcmp(str(c, "tolerance_kind"), "ratio") == 0 &&
+			 !json_is_number(json_object_get(c, "ratio"));
+	}
+	CHECK(nonum == 0, "%s: %zu checks without a number (nan)", shape, nonum);
+	return j;
+}
+
+/* Skips whose text holds all of a, b (and c if given). */
+static size_t count_skips(json_t *j, const char *a, const char *b, const char *c)
+{
+	size_t i, n = 0;
+	json_t *s;
+	json_array_foreach(json_object_get(j, "skipped"), i, s) {
+		const char *t = json_string_value(s);
+		n += t && strstr(t, a) && strstr(t, b) && (!c || strstr(t, c));
+	}
+	return n;
+}
+
+/* The check kernel/event, or NULL. */
+static json_t *find_check(json_t *j, const char *kernel, const char *event)
+{
+	size_t i;
+	json_t *c;
+	json_array_foreach(json_object_get(j, "checks"), i, c)
+		if (strcmp(str(c, "kernel"), kernel) == 0 && strcmp(str(c, "event"), event) == 0)
+			return c;
+	return NULL;
+}
+
+static double num(json_t *o, const char *k)
+{
+	return json_number_value(json_object_get(o, k));
+}
+
+static void test_shapes(void)
+{
+	/* 1 MiB LLC: the LLC/4 set is the L2's size.  The L2 decides which
+	 * lines reach the LLC: fewer than one a hop, per slice too. */
+	json_t *j = run_shape("shape-llc1m", "llc=1M", "chase");
+	if (j) {
+		json_t *c = find_check(j, "chase-line-llc", "LLC_LOOKUP.DATA_READ s0 all CBo");
+		CHECK(c && num(c, "expected") > 0 && num(c, "expected") < 1 &&
+		      strstr(str(c, "why"), "not apart from the L2"),
+		      "llc=1M: LLC-level lookups from the L2's overfull sets (%g)",
+		      c ? num(c, "expected") : -1);
+		json_t *s7 = find_check(j, "chase-page-llc", "LLC_LOOKUP.DATA_READ s0 CBo7");
+		CHECK(s7 && c && fabs(num(s7, "expected") * 8 - num(find_check(j, "chase-page-llc",
+			"LLC_LOOKUP.DATA_READ s0 all CBo"), "expected")) < 1e-9,
+		      "llc=1M: a slice expects an eighth of the lookups");
+		json_decref(j);
+	}
+	j = run_shape("shape-2c-llc1m", "cores=2,llc=1M", "chase");
+	if (j) {
+		CHECK(find_check(j, "chase-line-llc", "LLC_LOOKUP.DATA_READ s0 CBo1") != NULL,
+		      "cores=2,llc=1M: per-slice checks kept");
+		json_decref(j);
+	}
+	/* 64 KiB LLC, 32 KiB L2: the LLC/4 set (16 KiB) is half the L2:
+	 * nothing reaches the LLC, per-slice shares and the latency are
+	 * skipped with the reason, the totals expect 0. */
+	j = run_shape("shape-llc64k", "llc=64K,l2=32K,l1=8K", "stream,dgemm,chase,numa,chan,clock");
+	if (j) {
+		CHECK_EQ_INT(count_skips(j, "chase-line-llc latency", "no hop reaches the LLC", NULL), 1,
+			     "llc=64K: line chase latency skipped with its reason");
+		CHECK_EQ_INT(count_skips(j, "chase-page-llc latency", "no hop reaches the LLC", NULL), 1,
+			     "llc=64K: page chase latency skipped with its reason");
+		CHECK_EQ_INT(count_skips(j, "chase-line-llc LLC_LOOKUP", "CBo0-7", "miss the L2"), 1,
+			     "llc=64K: per-slice shares skipped with their reason");
+		json_t *c = find_check(j, "chase-line-llc", "LLC_LOOKUP.DATA_READ s0 all CBo");
+		CHECK(c && strcmp(str(c, "tolerance_kind"), "absolute") == 0 && num(c, "expected") == 0,
+		      "llc=64K: LLC-level lookups expected 0");
+		CHECK(find_check(j, "chase-line-llc", "LLC_LOOKUP.DATA_READ s0 CBo0") == NULL,
+		      "llc=64K: no per-slice check");
+		json_decref(j);
+	}
+	/* The L2 streamer: STREAM, the channel probe and the page-order chase
+	 * derive it; the line-order chase's L2-miss counts are skipped with
+	 * the measured value. */
+	j = run_shape("shape-prefetch", "prefetch=1," QSHAPE, "stream,dgemm,chase,numa,chan");
+	if (j) {
+		const char *why = "prefetch=1: each L2 demand miss may add a next-line fetch";
+		CHECK_EQ_INT(count_skips(j, "chase-line-mem CAS_COUNT.RD", "measured", why), 1,
+			     "prefetch: line chase DRAM reads skipped, measured shown");
+		CHECK_EQ_INT(count_skips(j, "chase-line-llc LLC_LOOKUP.DATA_READ s0 all CBo", "measured",
+					 why), 1, "prefetch: line chase lookups skipped");
+		CHECK(count_skips(j, "chase-page", "", why) == 0, "prefetch: page chase not skipped");
+		json_t *c = find_check(j, "chase-page-mem", "OFFCORE DMND_DATA_RD.LOCAL_DRAM cpu0");
+		CHECK(c && num(c, "expected") > 0.5 && num(c, "expected") < 1,
+		      "prefetch: page chase demand share %g (between 1/2 and 1)",
+		      c ? num(c, "expected") : -1);
+		size_t i, ahead = 0;
+		json_array_foreach(json_object_get(j, "checks"), i, c)
+			ahead += strcmp(str(c, "kernel"), "chan") == 0 &&
+				 strcmp(str(c, "event"), "CAS_COUNT.RD s0 ch1") != 0 &&
+				 num(c, "expected") > 0;
+		CHECK(ahead > 0, "prefetch: the channel probe expects the fetched-ahead lines");
+		json_decref(j);
+	}
+}
+
 /* Which checks a breakage must fail, from what it mis-programs. */
 static int affected(const char *kind, const char *kernel, const char *event)
 {
@@ -242,6 +366,7 @@ int main(void)
 	test_dgemm_exceeds();
 	test_place_remote();
 	test_shape();
+	test_shapes();
 	/* 4 channels: Copy's RD total and 4 channel checks; the probe's ch1;
 	 * the remote Triad's RD and WR totals and 4 + 4 channel checks at the
 	 * home socket; the chase's slice sum and CBo0. */
