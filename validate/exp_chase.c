@@ -255,6 +255,25 @@ static int chase_one(struct vctx *c, enum chase_level lvl, int page, int home)
 
 	snprintf(kname, sizeof(kname), "chase-%s-%s%s", page ? "page" : "line",
 		 chase_level_name[lvl], remote ? "-remote" : "");
+	/* The inclusive LLC holds whatever the cores' caches hold: an L1 or
+	 * L2 set that is not at most a quarter of the LLC is not served by
+	 * that cache.  At least twice the LLC it is a memory set (every hop
+	 * misses, as the memory level's); in between, LLC conflicts decide. */
+	enum chase_level suite = lvl;
+	int eff = chase_level_of(&c->g, ws);
+	if (lvl < CL_LLC && ws <= c->g.llc_bytes / 4) {
+		/* the cache's own level (or the transitions handled below) */
+	} else if (lvl < CL_LLC && eff == CL_MEM) {
+		lvl = CL_MEM;
+		vprogress(c, "  %s: the set (%llu KiB) is at least twice the LLC: a memory set\n", kname,
+			  (unsigned long long)(ws >> 10));
+	} else if (lvl < CL_LLC) {
+		vskip(c, "%s: not run: its %s/2 set (%llu KiB) exceeds a quarter of the LLC (%llu KiB) "
+		      "and is under twice it: LLC conflicts decide what the core keeps", kname,
+		      lvl == CL_L1 ? "L1" : "L2", (unsigned long long)(ws >> 10),
+		      (unsigned long long)(c->g.llc_bytes >> 10));
+		return 0;
+	}
 	if ((rc = varr_alloc(c, &x, ws, VP_SOCKET, home)) != 0)
 		return rc;
 	if (chase_build(x.host, n, page, c->err, sizeof(c->err)) != 0) {
@@ -300,7 +319,7 @@ static int chase_one(struct vctx *c, enum chase_level lvl, int page, int home)
 		rc = -1;
 		goto out_ev;
 	}
-	int wrap = c->o.brk == VB_WRAP && lvl == CL_MEM && !page && !remote && lk[0] >= 0;
+	int wrap = c->o.brk == VB_WRAP && suite == CL_MEM && !page && !remote && lk[0] >= 0;
 	uint64_t handled = 0;
 	/* Breakage "wrap": CBo0's lookup counter starts half its expected
 	 * count below the top of its width. */
@@ -394,7 +413,10 @@ static int chase_one(struct vctx *c, enum chase_level lvl, int page, int home)
 	if (lvl >= CL_LLC) {
 		char swhy[160];
 		snprintf(what, sizeof(what), "LLC_LOOKUP.DATA_READ s%d CBo0-%d", c->o.socket, nc - 1);
-		if (!nowhy && sb.lo <= 0)
+		if (!nowhy && sb.lo <= 0 && slice_lines == 0)
+			snprintf(swhy, sizeof(swhy), "no line of the set misses the L2 (it fits the L2's "
+				 "sets): no per-slice share");
+		else if (!nowhy && sb.lo <= 0)
 			snprintf(swhy, sizeof(swhy), "only %llu lines of the set miss the L2: too few for "
 				 "a per-slice share", (unsigned long long)slice_lines);
 		if (nowhy || sb.lo <= 0)

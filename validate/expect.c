@@ -86,9 +86,11 @@ uint64_t chase_ws_bytes(const struct vgeom *g, enum chase_level l)
 
 int chase_level_of(const struct vgeom *g, uint64_t ws)
 {
-	if (ws <= g->l1_bytes / 2)
+	/* The LLC is inclusive: a core keeps only what the LLC keeps too. */
+	int in_llc = ws <= g->llc_bytes / 4;
+	if (ws <= g->l1_bytes / 2 && in_llc)
 		return CL_L1;
-	if (ws <= g->l2_bytes / 2 && ws >= g->l1_bytes * 2)
+	if (ws <= g->l2_bytes / 2 && ws >= g->l1_bytes * 2 && in_llc)
 		return CL_L2;
 	if (ws <= g->llc_bytes / 4 && ws >= g->l2_bytes * 2)
 		return CL_LLC;

@@ -51,8 +51,10 @@ extern const char *const chase_level_name[4];
 uint64_t chase_ws_bytes(const struct vgeom *g, enum chase_level l);
 /* Which level serves a cyclic chase over ws bytes (one line per element,
  * every element once per pass): the smallest cache of at most half its
- * size... exactly: L1 if ws <= L1/2, L2 if ws <= L2/2, LLC if ws <= LLC/4,
- * memory if ws >= 2 x LLC, else -1 (a transition zone the suite avoids). */
+ * size... exactly: L1 if ws <= L1/2, L2 if 2 x L1 <= ws <= L2/2, LLC if
+ * 2 x L2 <= ws <= LLC/4, memory if ws >= 2 x LLC, else -1 (a transition
+ * zone the suite avoids).  The LLC is inclusive: L1 and L2 also need
+ * ws <= LLC/4 (an LLC smaller than the L2 caps what the L2 keeps). */
 int chase_level_of(const struct vgeom *g, uint64_t ws);
 /* Per hop, after a warm-up pass, reading the chase's own socket:
  * LLC lookups, LLC misses, DRAM reads.  L1/L2: 0 0 0; LLC: 1 0 0; memory:

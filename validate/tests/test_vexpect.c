@@ -129,6 +129,14 @@ static void test_small_llc(void)
 	CHECK_EQ_INT(chase_level_of(&g, chase_ws_bytes(&g, CL_LLC)), CL_L2,
 		     "64 KiB LLC, 32 KiB L2: the LLC/4 set is an L2 set");
 	CHECK_EQ_INT(chase_level_of(&g, chase_ws_bytes(&g, CL_L2)), CL_L2, "its L2 set stays");
+	/* An LLC below the L2 (256 KiB): the L2/2 set of 128 KiB is twice a
+	 * 64 KiB LLC (memory), and between a quarter and twice a 256 KiB one. */
+	g = geom_default();
+	g.llc_bytes = 64u << 10;
+	CHECK_EQ_INT(chase_level_of(&g, 128u << 10), CL_MEM, "64 KiB LLC: the L2/2 set is a memory set");
+	g.llc_bytes = 256u << 10;
+	CHECK_EQ_INT(chase_level_of(&g, 128u << 10), -1, "256 KiB LLC: the L2/2 set is a transition");
+	CHECK_EQ_INT(chase_level_of(&g, 16u << 10), CL_L1, "256 KiB LLC: the L1/2 set stays");
 	/* 8 slices, a handful of lines: 5 sqrt(7 / 100) = 1.32: a band that
 	 * cannot fail (the suite skips it). */
 	struct vband b = slice_band(&g, 100, 0);

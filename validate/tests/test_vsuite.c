@@ -260,13 +260,30 @@ static void test_shapes(void)
 			     "llc=64K: line chase latency skipped with its reason");
 		CHECK_EQ_INT(count_skips(j, "chase-page-llc latency", "no hop reaches the LLC", NULL), 1,
 			     "llc=64K: page chase latency skipped with its reason");
-		CHECK_EQ_INT(count_skips(j, "chase-line-llc LLC_LOOKUP", "CBo0-7", "miss the L2"), 1,
+		CHECK_EQ_INT(count_skips(j, "chase-line-llc LLC_LOOKUP", "CBo0-7", "misses the L2"), 1,
 			     "llc=64K: per-slice shares skipped with their reason");
 		json_t *c = find_check(j, "chase-line-llc", "LLC_LOOKUP.DATA_READ s0 all CBo");
 		CHECK(c && strcmp(str(c, "tolerance_kind"), "absolute") == 0 && num(c, "expected") == 0,
 		      "llc=64K: LLC-level lookups expected 0");
 		CHECK(find_check(j, "chase-line-llc", "LLC_LOOKUP.DATA_READ s0 CBo0") == NULL,
 		      "llc=64K: no per-slice check");
+		json_decref(j);
+	}
+	/* An LLC smaller than the L2: the inclusive LLC caps what the L2 keeps.
+	 * 64 KiB: the L2/2 set (128 KiB) is twice the LLC, a memory set; 256
+	 * KiB: between a quarter and twice the LLC, not run, with the reason. */
+	j = run_shape("shape-llc64k-l2", "llc=64K", "chase");
+	if (j) {
+		json_t *c = find_check(j, "chase-line-l2", "TOR_INSERTS.MISS_OPCODE(DRd) s0");
+		CHECK(c && num(c, "expected") == 1, "llc=64K: the L2/2 set misses the LLC every hop");
+		json_decref(j);
+	}
+	j = run_shape("shape-llc256k", "llc=256K", "chase");
+	if (j) {
+		CHECK_EQ_INT(count_skips(j, "chase-line-l2: not run", "exceeds a quarter of the LLC", NULL),
+			     1, "llc=256K: the L2 chase skipped with its reason");
+		CHECK(find_check(j, "chase-line-l2", "TOR_INSERTS.MISS_OPCODE(DRd) s0") == NULL,
+		      "llc=256K: no L2 chase check");
 		json_decref(j);
 	}
 	/* The L2 streamer: STREAM, the channel probe and the page-order chase
