@@ -127,7 +127,8 @@ static int run_pass(struct vctx *c, struct carg *a)
  * pass of a cyclic chase under LRU; the others stay.  Physical addresses
  * come from the machine's page table (pmon_sim_mem_translate, as
  * /proc/self/pagemap would give them on Linux).  -1 if unknown. */
-static long priv_conflicts(struct vctx *c, const struct karr *x, uint64_t sets, int ways)
+static long priv_conflicts(struct vctx *c, const struct karr *x, uint64_t sets, int ways,
+			   uint8_t *map)
 {
 	uint32_t *cnt = calloc(sets, sizeof(*cnt));
 	long lost = 0;
@@ -143,11 +144,63 @@ static long priv_conflicts(struct vctx *c, const struct karr *x, uint64_t sets, 
 		}
 		cnt[(pa / 64) & (sets - 1)]++;
 	}
-	for (uint64_t i = 0; i < sets; i++)
-		if (cnt[i] > (uint32_t)ways)
-			lost += cnt[i];
+	for (uint64_t off = 0; off < x->bytes; off += 64) {
+		uint64_t pa;
+		pmon_sim_mem_translate(c->sim, x->vbase + off, &pa);
+		map[off / 64] = cnt[(pa / 64) & (sets - 1)] > (uint32_t)ways;
+		lost += map[off / 64];
+	}
 	free(cnt);
 	return lost;
+}
+
+/* Lines of the set that the LLC cannot keep: the documented slice hash
+ * (pmon_sim_llc_slice) and set = line mod sets, sets = llc / cores / 64 /
+ * ways (whole sets); a set that receives more lines than ways loses every
+ * one of them on each pass of a cyclic chase under LRU.  -1 if unknown. */
+static long llc_conflicts(struct vctx *c, const struct karr *x, uint8_t *lostmap)
+{
+	uint64_t sets = c->g.llc_bytes / (uint64_t)c->g.cores / 64 / (uint64_t)c->g.llc_ways;
+	uint64_t cells = sets * (uint64_t)c->g.cores;
+	long lost = 0;
+	if (!c->sim || sets == 0)
+		return -1;
+	uint32_t *cnt = calloc(cells, sizeof(*cnt));
+	if (!cnt)
+		return -1;
+	for (uint64_t off = 0; off < x->bytes; off += 64) {
+		uint64_t pa;
+		int sl;
+		if (pmon_sim_mem_translate(c->sim, x->vbase + off, &pa) != 0 ||
+		    (sl = pmon_sim_llc_slice(c->sim, pa)) < 0 || sl >= c->g.cores) {
+			free(cnt);
+			return -1;
+		}
+		cnt[(uint64_t)sl * sets + (pa / 64) % sets]++;
+	}
+	for (uint64_t off = 0; off < x->bytes; off += 64) {
+		uint64_t pa;
+		pmon_sim_mem_translate(c->sim, x->vbase + off, &pa);
+		uint32_t k = cnt[(uint64_t)pmon_sim_llc_slice(c->sim, pa) * sets + (pa / 64) % sets];
+		lostmap[off / 64] = k > (uint32_t)c->g.llc_ways;
+		lost += lostmap[off / 64];
+	}
+	free(cnt);
+	return lost;
+}
+
+/* Of the first hops hops from element 0 that land on lines of within (all
+ * if NULL), the share on lines of lostmap. */
+static double lost_share(const struct karr *x, const uint8_t *lostmap, const uint8_t *within,
+			 uint64_t hops)
+{
+	const struct chase_el *base = x->host, *p = base;
+	uint64_t k = 0, d = 0;
+	for (uint64_t h = 0; h < hops; h++, p = p->next) {
+		k += lostmap[p - base];
+		d += within ? within[p - base] : 1;
+	}
+	return d ? (double)k / (double)d : 0;
 }
 
 /* Latency from the TOR: occupancy summed every cycle over inserts of the
@@ -155,7 +208,8 @@ static long priv_conflicts(struct vctx *c, const struct karr *x, uint64_t sets, 
  * hit (OPCODE DRd), the LLC's latency; memory level: those that miss
  * (MISS_OPCODE DRd), local or remote DRAM's.  One more measured pass. */
 static int chase_latency(struct vctx *c, const char *kname, enum chase_level lvl, int remote,
-			 struct carg *a, double inserts)
+			 struct carg *a, double inserts, const uint8_t *lostmap, const uint8_t *within,
+			 double keep)
 {
 	int nc = c->g.cores, occ[8], ins[8], rc;
 	const char *kind = lvl == CL_LLC ? "OPCODE" : "MISS_OPCODE";
@@ -201,6 +255,20 @@ static int chase_latency(struct vctx *c, const char *kname, enum chase_level lvl
 		struct vband b = c->hw ? (struct vband){ 0.75, 1.25,
 			"silicon: queueing and the DRAM page state move the loaded latency" }
 			: (struct vband){ 1, 1, "every insert lives the supplier's documented latency" };
+		if (lostmap && c->g.lat_ns[VSUP_DRAM] > 0) {
+			/* LLC level with overfull LLC sets: the share f of this
+			 * window's hops on their lines misses and lives the
+			 * DRAM latency.  A cache that keeps up to keep of the
+			 * hops (a policy other than LRU) moves f by that much. */
+			double lm = round(c->g.lat_ns[VSUP_DRAM] * c->g.uclk_hz * 1e-9), l0 = want;
+			double f = lost_share(a->x, lostmap, within, part.hops);
+			double flo = f - keep > 0 ? f - keep : 0, fhi = f / (1 - keep) < 1 ? f / (1 - keep) : 1;
+			want = l0 + f * (lm - l0);
+			b.lo = (l0 + flo * (lm - l0)) / want;
+			b.hi = (l0 + fhi * (lm - l0)) / want;
+			b.why = "hits live the LLC's latency, misses of overfull LLC sets DRAM's: mixed by "
+				"the window's share of those lines";
+		}
 		snprintf(what, sizeof(what), "TOR_OCC/TOR_INSERTS.%s(DRd) s%d latency", kind, c->o.socket);
 		vcheck_quot(c, &e, kname, what, "UCLK", occ, ins, nc, want, b);
 	}
@@ -252,6 +320,8 @@ static int chase_one(struct vctx *c, enum chase_level lvl, int page, int home)
 	char kname[40], what[96];
 	struct karr x;
 	int rc, cpu = c->cpus[0], s = home, nc = c->g.cores, ch = c->g.channels;
+	uint8_t *lostmap = NULL;     /* lines of overfull LLC sets */
+	uint8_t *reachmap = NULL;    /* lines that reach the LLC (overfull L2 or LLC sets) */
 
 	snprintf(kname, sizeof(kname), "chase-%s-%s%s", page ? "page" : "line",
 		 chase_level_name[lvl], remote ? "-remote" : "");
@@ -342,28 +412,50 @@ static int chase_one(struct vctx *c, enum chase_level lvl, int page, int home)
 	 * An LLC level whose set is not apart from the L2 (LLC/4 below twice
 	 * the L2, on a small LLC) is counted the same way: the L2 then decides
 	 * which lines reach the LLC. */
-	int derived = lvl == CL_L2 || (lvl == CL_LLC && chase_level_of(&c->g, ws) != CL_LLC);
+	int derived = lvl == CL_L1 || lvl == CL_L2 ||
+		      (lvl == CL_LLC && chase_level_of(&c->g, ws) != CL_LLC);
 	/* prefetch=1: every L2 demand miss may fetch the next line of its page
 	 * as well; how many depends on the order of the hops and on what the
 	 * L2 holds, so the counts a miss drives are not derived (the set
 	 * spans whole pages, so the fetched lines are the set's own). */
 	int l2miss = lvl >= CL_LLC;
-	const char *pfwhy = "prefetch=1: each L2 demand miss may add a next-line fetch, a number "
-			    "the chase order decides";
-	long lost = 0;
-	if (derived && c->sim) {
-		lost = priv_conflicts(c, &x, c->g.l2_bytes / 64 / (uint64_t)c->g.l2_ways,
-				      c->g.l2_ways);
-		if (lost < 0) {
+	const char *pfwhy = "prefetch=1: the next-line fetches of L2 misses depend on the chase order";
+	/* The same holds of the LLC (inclusive, so an LLC eviction takes the
+	 * core's copy too): lines of LLC sets that receive more lines than
+	 * ways (few ways, or few sets in a small LLC) miss it on every pass,
+	 * at any level; the others stay. */
+	long lost = 0, llost = 0, reach = 0;
+	if (lvl != CL_MEM && c->sim) {
+		lostmap = calloc(n, 1);
+		reachmap = calloc(n, 1);
+		llost = lostmap && reachmap ? llc_conflicts(c, &x, lostmap) : -1;
+		if (llost >= 0 && derived)
+			lost = priv_conflicts(c, &x, c->g.l2_bytes / 64 / (uint64_t)c->g.l2_ways,
+					      c->g.l2_ways, reachmap);
+		if (llost < 0 || lost < 0) {
 			snprintf(c->err, sizeof(c->err), "chase: physical addresses of the set unknown");
 			rc = -1;
 			goto out_ev;
 		}
-		lookups = (double)lost / n;
+		for (uint32_t i = 0; i < n; i++) {
+			reachmap[i] |= lostmap[i];
+			reach += reachmap[i];
+		}
+		if (derived) {
+			lookups = (double)reach / n;
+			l2miss = reach > 0;
+		}
+		misses = dram = (double)llost / n;
 		if (lost > 0)
 			vprogress(c, "  %s: %ld of %u lines in L2 sets with more than %d lines\n", kname,
 				  lost, n, c->g.l2_ways);
-		l2miss = lost > 0;
+		if (llost > 0)
+			vprogress(c, "  %s: %ld of %u lines in LLC sets with more than %d lines\n", kname,
+				  llost, n, c->g.llc_ways);
+		else {
+			free(lostmap);
+			lostmap = NULL;
+		}
 	}
 	/* On silicon the L2's indexing is unknown: a set not apart from the L2
 	 * has no expected lookup count. */
@@ -377,7 +469,7 @@ static int chase_one(struct vctx *c, enum chase_level lvl, int page, int home)
 	 * the order gives. */
 	double pfshare = -1;
 	if (l2miss && c->g.prefetch) {
-		if (page && !derived)
+		if (page && !derived && llost == 0)
 			pfshare = pf_demand_share(&x, n);
 		if (pfshare <= 0)
 			nowhy = pfwhy;
@@ -393,14 +485,36 @@ static int chase_one(struct vctx *c, enum chase_level lvl, int page, int home)
 	if (c->hw)
 		pfb.lo = 0;
 
+	/* Misses of overfull LLC sets: exact under LRU; a policy other than
+	 * LRU may keep up to size/WS of the hops in L2. */
+	double keep = 1 - one.lo;
 	/* Overfull L2 sets under LRU: exact. */
 	struct vband conflict = { 1, 1, "lines of L2 sets holding more lines than ways miss L2 each pass (LRU)" };
 	if (lvl == CL_LLC && derived)
 		conflict.why = "LLC/4 set not apart from the L2: lines of L2 sets holding more lines "
 			       "than ways miss L2 each pass (LRU)";
+	if (llost > 0)
+		conflict.why = "lines of L2 or LLC sets holding more lines than ways miss them each "
+			       "pass (LRU, inclusive LLC)";
+	struct vband mb = derived ? conflict : one;
+	if (llost > 0 && !derived)
+		mb = (struct vband){ 1 - keep * n / llost > 0 ? 1 - keep * n / llost : 0, 1,
+				     "LLC sets holding more lines than ways lose them every pass (LRU)" };
+	/* Both conflicts at once: an LLC eviction takes the core's copy and
+	 * frees an L2 way, so an overfull L2 set may keep some of its lines.
+	 * The lines of overfull LLC sets still miss both; the others of
+	 * overfull L2 sets miss L2 at most every pass. */
+	int mixed = derived && llost > 0 && reach > llost && !nowhy;
+	const char *mixwhy = "LLC evictions free L2 ways: which lines of overfull L2 sets miss "
+			     "depends on the order";
 	snprintf(what, sizeof(what), "LLC_LOOKUP.DATA_READ s%d all CBo", c->o.socket);
 	if (nowhy)
 		skip_meas(c, &e, kname, what, lk, nc, hops, nowhy);
+	else if (mixed)
+		vcheck_sum(c, &e, kname, what, "per hop", lk, nc, hops, lookups,
+			   (struct vband){ (double)llost / reach, 1,
+					   "lines of overfull LLC sets miss L2 and LLC each pass, of overfull "
+					   "L2 sets at most (LRU)" });
 	else if (lookups > 0 && derived)
 		vcheck_sum(c, &e, kname, what, "per hop", lk, nc, hops, lookups, conflict);
 	else if (lookups > 0)
@@ -408,7 +522,7 @@ static int chase_one(struct vctx *c, enum chase_level lvl, int page, int home)
 	else
 		vcheck_zero(c, &e, kname, what, "per hop", lk, nc, hops, zero, zwhy);
 	/* The per-slice share: over the lines that reach the LLC each pass. */
-	uint64_t slice_lines = derived ? (uint64_t)lost : n;
+	uint64_t slice_lines = derived ? (uint64_t)reach : n;
 	struct vband sb = slice_band(&c->g, slice_lines, c->hw);
 	if (lvl >= CL_LLC) {
 		char swhy[160];
@@ -419,9 +533,11 @@ static int chase_one(struct vctx *c, enum chase_level lvl, int page, int home)
 		else if (!nowhy && sb.lo <= 0)
 			snprintf(swhy, sizeof(swhy), "only %llu lines of the set miss the L2: too few for "
 				 "a per-slice share", (unsigned long long)slice_lines);
-		if (nowhy || sb.lo <= 0)
+		if (!nowhy && mixed)
+			snprintf(swhy, sizeof(swhy), "%s", mixwhy);
+		if (nowhy || sb.lo <= 0 || mixed)
 			skip_meas(c, &e, kname, what, lk, nc, hops, nowhy ? nowhy : swhy);
-		for (int i = 0; i < nc && !nowhy && sb.lo > 0; i++) {
+		for (int i = 0; i < nc && !nowhy && !mixed && sb.lo > 0; i++) {
 			snprintf(what, sizeof(what), "LLC_LOOKUP.DATA_READ s%d CBo%d", c->o.socket, i);
 			vcheck_sum(c, &e, kname, what, "per hop", &lk[i], 1, hops, lookups / nc, sb);
 		}
@@ -439,30 +555,36 @@ static int chase_one(struct vctx *c, enum chase_level lvl, int page, int home)
 	}
 	/* The LLC level's set is in the LLC: a prefetched next line is the
 	 * set's own and hits there too, so its misses stay 0. */
-	const char *mwhy = lvl == CL_MEM ? nowhy : NULL;
+	const char *mwhy = lvl == CL_MEM || llost > 0 ? nowhy : NULL;
 	snprintf(what, sizeof(what), "TOR_INSERTS.MISS_OPCODE(DRd) s%d", c->o.socket);
 	if (mwhy)
 		skip_meas(c, &e, kname, what, tor, nc, hops, mwhy);
 	else if (misses > 0)
-		vcheck_sum(c, &e, kname, what, "per hop", tor, nc, hops, misses, one);
+		vcheck_sum(c, &e, kname, what, "per hop", tor, nc, hops, misses, mb);
 	else
 		vcheck_zero(c, &e, kname, what, "per hop", tor, nc, hops, zero, zwhy);
 	snprintf(what, sizeof(what), "CAS_COUNT.RD s%d all ch", s);
 	if (mwhy)
 		skip_meas(c, &e, kname, what, cas, ch, hops, mwhy);
 	else if (dram > 0)
-		vcheck_sum(c, &e, kname, what, "per hop", cas, ch, hops, dram, one);
+		vcheck_sum(c, &e, kname, what, "per hop", cas, ch, hops, dram, mb);
 	else
 		vcheck_zero(c, &e, kname, what, "per hop", cas, ch, hops, zero, zwhy);
 	snprintf(what, sizeof(what), "OFFCORE DMND_DATA_RD.LLC_HIT cpu%d", cpu);
-	if (nowhy && lvl != CL_MEM)
+	if (mixed)
+		skip_meas(c, &e, kname, what, &ofl, 1, hops, mixwhy);
+	else if (nowhy && lvl != CL_MEM)
 		skip_meas(c, &e, kname, what, &ofl, 1, hops, nowhy);
 	else if (lvl == CL_LLC && !derived && pfshare > 0)
 		vcheck_sum(c, &e, kname, what, "per hop", &ofl, 1, hops, pfshare, pfb);
+	else if (lvl == CL_LLC && !derived && llost > 0)
+		vcheck_sum(c, &e, kname, what, "per hop", &ofl, 1, hops, 1 - misses,
+			   (struct vband){ 1 - keep / (1 - misses), 1,
+					   "hops on lines of LLC sets that keep them hit the LLC (LRU)" });
 	else if (lvl == CL_LLC && !derived)
 		vcheck_sum(c, &e, kname, what, "per hop", &ofl, 1, hops, 1, one);
-	else if (derived && lookups > 0)
-		vcheck_sum(c, &e, kname, what, "per hop", &ofl, 1, hops, lookups, conflict);
+	else if (derived && lookups - misses > 0)
+		vcheck_sum(c, &e, kname, what, "per hop", &ofl, 1, hops, lookups - misses, conflict);
 	else
 		vcheck_zero(c, &e, kname, what, "per hop", &ofl, 1, hops,
 			    lvl == CL_MEM ? 1 - one.lo + zero : zero,
@@ -475,13 +597,17 @@ static int chase_one(struct vctx *c, enum chase_level lvl, int page, int home)
 	else if (dram > 0 && pfshare > 0)
 		vcheck_sum(c, &e, kname, what, "per hop", &ofd, 1, hops, pfshare, pfb);
 	else if (dram > 0)
-		vcheck_sum(c, &e, kname, what, "per hop", &ofd, 1, hops, 1, one);
+		vcheck_sum(c, &e, kname, what, "per hop", &ofd, 1, hops, dram, mb);
 	else
 		vcheck_zero(c, &e, kname, what, "per hop", &ofd, 1, hops, zero, zwhy);
 	vev_free(&e);
 	/* Every TOR DRd entry, demand or prefetch, lives the supplier's
 	 * latency: the quotient holds with the prefetcher on. */
-	if (lvl >= CL_LLC && (rc = chase_latency(c, kname, lvl, remote, &a, nowhy ? 1 : lookups)) != 0)
+	if (lvl >= CL_LLC && (mixed || (nowhy && llost > 0)))
+		vskip(c, "%s latency: not checked: %s", kname, mixed ? mixwhy : nowhy);
+	else if (lvl >= CL_LLC && (rc = chase_latency(c, kname, lvl, remote, &a, nowhy ? 1 : lookups,
+						  nowhy ? NULL : lostmap, derived ? reachmap : NULL,
+						  derived ? 0 : keep)) != 0)
 		goto out;
 	vprogress(c, "  %-24s %5.2f s  (%u lines = %.0f KiB, %.0f hops, %.1f ns/hop on this host%s)\n",
 		  kname, (vnow_ns() - w0) * 1e-9, n, ws / 1024.0, hops, (t1 - t0) / hops,
@@ -489,6 +615,8 @@ static int chase_one(struct vctx *c, enum chase_level lvl, int page, int home)
 out_ev:
 	vev_free(&e);
 out:
+	free(lostmap);
+	free(reachmap);
 	varr_free(c, &x);
 	return rc;
 }

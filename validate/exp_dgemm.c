@@ -140,10 +140,29 @@ static int dgemm_one(struct vctx *c, size_t n)
 	snprintf(what, sizeof(what), "CAS_COUNT.RD s%d >= compulsory 3n^2", s);
 	vcheck_sum(c, &e, kname, what, "lines", rd, ch, 1, x.compulsory_rd,
 		   (struct vband){ 1, INFINITY, "every element of A, B and C is read at least once" });
-	snprintf(what, sizeof(what), "CAS_COUNT.RD s%d nest formula", s);
-	vcheck_sum(c, &e, kname, what, "lines", rd, ch, 1, x.rd, (struct vband){ x.lo, x.hi, x.why });
-	snprintf(what, sizeof(what), "CAS_COUNT.WR s%d nest formula", s);
-	vcheck_sum(c, &e, kname, what, "lines", wr, ch, 1, x.wr, (struct vband){ x.lo, x.wr_hi, x.why });
+	if (x.set_risk > 5e-3) {
+		/* Few LLC ways: sets overflow (or keep lines) often enough that
+		 * the formula's count is not pinned; the measured count shown. */
+		int all[8];
+		for (int i = 0; i < ch; i++) {
+			all[i] = rd[i];
+			all[ch + i] = wr[i];
+		}
+		int ok = 1;
+		for (int i = 0; i < 2 * ch; i++)
+			ok &= all[i] >= 0;
+		if (ok)
+			vskip(c, "%s CAS_COUNT.RD/WR s%d nest formula: not checked (measured %.0f / %.0f "
+			      "lines, formula %.0f / %.0f): %d-way LLC sets that defeat fits/exceeds "
+			      "may move the reads by %.1f%%", kname, s, vev_sum(&e, rd, ch, NULL),
+			      vev_sum(&e, wr, ch, NULL), x.rd, x.wr, c->g.llc_ways, 100 * x.set_risk);
+	} else {
+		snprintf(what, sizeof(what), "CAS_COUNT.RD s%d nest formula", s);
+		vcheck_sum(c, &e, kname, what, "lines", rd, ch, 1, x.rd, (struct vband){ x.lo, x.hi, x.why });
+		snprintf(what, sizeof(what), "CAS_COUNT.WR s%d nest formula", s);
+		vcheck_sum(c, &e, kname, what, "lines", wr, ch, 1, x.wr,
+			   (struct vband){ x.lo, x.wr_hi, x.why });
+	}
 	vprogress(c, "  %-24s %5.2f s  (n=%zu, %.1f MiB of matrices = %.2f x LLC, C %s, %.2f GFLOP/s%s)\n",
 		  kname, (vnow_ns() - w0) * 1e-9, n, 3.0 * n * n * 8 / 1048576, 3.0 * n * n * 8 / c->g.llc_bytes,
 		  x.c_fits == 1 ? "fits" : x.c_fits == 0 ? "re-read per panel" : "borderline",

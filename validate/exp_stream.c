@@ -126,6 +126,16 @@ static int stream_events(struct vctx *c, struct vevents *e, const char *kname, i
 	return 0;
 }
 
+/* A check on reads; with the prefetcher and too few ways (no bound) none:
+ * stream_checks records one skip for them all, with the measured reads. */
+static void rd_check(struct vctx *c, struct vevents *e, const char *kname, const char *what,
+		     const char *unit, const int *idx, int n, double expected, struct vband b,
+		     int unbounded)
+{
+	if (!unbounded)
+		vcheck_sum(c, e, kname, what, unit, idx, n, 1, expected, b);
+}
+
 static void stream_checks(struct vctx *c, struct vevents *e, const char *kname, int home,
 			  int req, const struct sev *ev, double rd, double wr, uint64_t lines,
 			  double pf_extra)
@@ -139,20 +149,28 @@ static void stream_checks(struct vctx *c, struct vevents *e, const char *kname, 
 	const char *pfwhy = "prefetch=1: a line fetched ahead before another thread's batch may be "
 			    "evicted and read again (<= 1 per stream per batch)";
 	struct vband btr = band_plus(bt, pf_extra, rd, pfwhy);
+	int all = 1;
+	for (int i = 0; i < ch; i++)
+		all &= ev->rd[i] >= 0;
+	if (pf_extra < 0 && all)
+		vskip(c, "%s reads s%d (CAS RD, HA READS%s): not checked (measured %.0f, %.0f without "
+		      "prefetch): prefetch=1, %d L2/%d LLC ways: a line fetched ahead can lose its set", kname,
+		      home, req != home ? ", QPI" : "", vev_sum(e, ev->rd, ch, NULL), rd,
+		      c->g.l2_ways, c->g.llc_ways);
 	bc = band_plus(bc, pf_extra, rd / ch, pfwhy);
 
 	snprintf(what, sizeof(what), "CAS_COUNT.RD s%d all ch", home);
-	vcheck_sum(c, e, kname, what, "lines", ev->rd, ch, 1, rd, btr);
+	rd_check(c, e, kname, what, "lines", ev->rd, ch, rd, btr, pf_extra < 0);
 	snprintf(what, sizeof(what), "CAS_COUNT.WR s%d all ch", home);
 	vcheck_sum(c, e, kname, what, "lines", ev->wr, ch, 1, wr, bt);
 	for (int i = 0; i < ch; i++) {
 		snprintf(what, sizeof(what), "CAS_COUNT.RD s%d ch%d", home, i);
-		vcheck_sum(c, e, kname, what, "lines", &ev->rd[i], 1, 1, rd / ch, bc);
+		rd_check(c, e, kname, what, "lines", &ev->rd[i], 1, rd / ch, bc, pf_extra < 0);
 		snprintf(what, sizeof(what), "CAS_COUNT.WR s%d ch%d", home, i);
 		vcheck_sum(c, e, kname, what, "lines", &ev->wr[i], 1, 1, wr / ch, bcw);
 	}
 	snprintf(what, sizeof(what), "HA REQUESTS.READS s%d", home);
-	vcheck_sum(c, e, kname, what, "lines", &ev->ha_rd, 1, 1, rd, btr);
+	rd_check(c, e, kname, what, "lines", &ev->ha_rd, 1, rd, btr, pf_extra < 0);
 	snprintf(what, sizeof(what), "HA REQUESTS.WRITES s%d", home);
 	vcheck_sum(c, e, kname, what, "lines", &ev->ha_wr, 1, 1, wr, bt);
 	if (req != home) {
@@ -168,13 +186,13 @@ static void stream_checks(struct vctx *c, struct vevents *e, const char *kname, 
 		 * one header flit, not a data flit): reads travel home ->
 		 * requester, write-backs requester -> home. */
 		snprintf(what, sizeof(what), "QPI TxL data flits s%d (home) both links", home);
-		vcheck_sum(c, e, kname, what, "flits", ev->qtx_home, 2, 1, 8 * rd, btr);
+		rd_check(c, e, kname, what, "flits", ev->qtx_home, 2, 8 * rd, btr, pf_extra < 0);
 		snprintf(what, sizeof(what), "QPI TxL data flits s%d (requester) both links", req);
 		vcheck_sum(c, e, kname, what, "flits", ev->qtx_req, 2, 1, 8 * wr, bt);
 		/* The whole data message: one header flit and 8 data flits, 9
 		 * flits a line. */
 		snprintf(what, sizeof(what), "QPI TxL DRS flits s%d (home), 9 a line", home);
-		vcheck_sum(c, e, kname, what, "flits", ev->qdrs_home, 2, 1, 9 * rd, btr);
+		rd_check(c, e, kname, what, "flits", ev->qdrs_home, 2, 9 * rd, btr, pf_extra < 0);
 		snprintf(what, sizeof(what), "QPI TxL DRS flits s%d (requester), 9 a line", req);
 		vcheck_sum(c, e, kname, what, "flits", ev->qdrs_req, 2, 1, 9 * wr, bt);
 	}
@@ -239,7 +257,8 @@ static int stream_run(struct vctx *c, const char *prefix, int home, unsigned mas
 			if (rc == 0) {
 				stream_expect((enum stream_kernel)k, nt, lines, &rd, &wr);
 				double pfx = c->g.prefetch ? stream_pf_extra((enum stream_kernel)k, nt,
-									   lines, c->nthreads, KF_BUF) : 0;
+									   lines, c->nthreads, KF_BUF,
+									   c->g.l2_ways, c->g.llc_ways) : 0;
 				stream_checks(c, &e, kname, home, req, &ev, rd, wr, lines, pfx);
 			}
 			vev_free(&e);

@@ -52,11 +52,14 @@ struct vband stream_band_channel(const struct vgeom *g, uint64_t lines_total, in
 		"64 lines of a page split unevenly over the channels: up to one line a page" };
 }
 
-double stream_pf_extra(enum stream_kernel k, int nt, uint64_t lines, int threads, uint64_t batch)
+double stream_pf_extra(enum stream_kernel k, int nt, uint64_t lines, int threads, uint64_t batch,
+		       int l2_ways, int llc_ways)
 {
+	int fetched = stream_reads(k) + (nt ? 0 : 1);
+	if (l2_ways <= 2 * fetched || llc_ways <= 2 * fetched)
+		return -1;
 	if (threads < 2 || batch == 0)
 		return 0;
-	int fetched = stream_reads(k) + (nt ? 0 : 1);
 	double refs = (double)lines * (stream_reads(k) + 1);   /* a reference per line per array */
 	double batches = ceil(refs / (double)batch) + threads;
 	return fetched * batches;
@@ -162,6 +165,28 @@ struct vband slice_band(const struct vgeom *g, uint64_t lines, int hw)
 		"address hash spreads the set's lines binomially over slices: 5 sigma" };
 }
 
+double pois_ge(double lambda, int k)
+{
+	double term = exp(-lambda), below = 0;
+	for (int i = 0; i < k; i++) {
+		below += term;
+		term *= lambda / (i + 1);
+	}
+	return below >= 1 ? 0 : 1 - below;
+}
+
+/* The tail that defeats an operand's classification (dgemm_expect). */
+static double set_tail(const struct vgeom *g, int fits, double reuse)
+{
+	int w = g->llc_ways > 0 ? g->llc_ways : 20;
+	double lam = w * reuse / (double)g->llc_bytes;
+	if (fits == 1)
+		return pois_ge(lam, w);
+	if (fits == 0)
+		return 1 - pois_ge(lam, w);
+	return 0;
+}
+
 /* kern_dgemm.c's nest: for kk (panel of bk), for i, for jl (a C line), for
  * k in the panel.  Per socket (the LLC the threads share):
  *   A: a line (8 k of row i) belongs to one panel and is used there for
@@ -208,6 +233,13 @@ void dgemm_expect(const struct vgeom *g, uint64_t n, uint64_t bk, int threads, i
 	double fb = e->b_fits == 0 ? (double)n : 1;
 	e->rd = nn * (1 + fb + fc);
 	e->wr = nn * fc;
+	/* A share of an operand's lines in sets that defeat its class is
+	 * read once instead of once per panel (C) or row (B), or the other
+	 * way round: the read count may move by that share of the difference. */
+	double rc = set_tail(g, e->c_fits, e->c_fits == 1 ? e->reuse_c : e->reuse_c_min);
+	double rb = set_tail(g, e->b_fits, e->reuse_b);
+	double mc = rc * (panels - 1) * nn / e->rd, mb = rb * ((double)n - 1) * nn / e->rd;
+	e->set_risk = mc > mb ? mc : mb;
 	e->lo = 1;
 	e->hi = 1;
 	e->wr_hi = 1;

@@ -39,8 +39,13 @@ struct vband stream_band_channel(const struct vgeom *g, uint64_t lines_total, in
  * threads' batches stream through the shared LLC, which may evict it (and
  * back-invalidate the L2): it is then read again.  At most one such line
  * per fetched stream (the arrays read, and the destination's RFOs with
- * ordinary stores) per batch; none with one thread.  Returns that bound. */
-double stream_pf_extra(enum stream_kernel k, int nt, uint64_t lines, int threads, uint64_t batch);
+ * ordinary stores) per batch; none with one thread.  Returns that bound.
+ * Inside a batch the fetched line waits while each stream touches a line
+ * and fetches the next (2 lines a stream): with no more L2 or LLC ways
+ * than that, a set conflict may evict it there too, and there is no
+ * bound: -1. */
+double stream_pf_extra(enum stream_kernel k, int nt, uint64_t lines, int threads, uint64_t batch,
+		       int l2_ways, int llc_ways);
 /* b widened above by extra lines over expected (the prefetch race). */
 struct vband band_plus(struct vband b, double extra, double expected, const char *why);
 
@@ -86,11 +91,23 @@ struct dgemm_expect {
 	int c_fits, b_fits;      /* 1 fits (<= LLC/4), 0 does not (>= 2 LLC), -1 between */
 	double lo, hi;           /* band on rd (lo also on wr) */
 	double wr_hi;            /* upper end of the band on wr (C's write-backs alone) */
+	double set_risk;         /* share of rd that LLC sets defeating "fits"/"does not" may move */
 	const char *why;
 };
-/* threads: kernel threads sharing the rows (each owns whole row blocks). */
+/* threads: kernel threads sharing the rows (each owns whole row blocks).
+ * set_risk: an operand that fits (reuse distance d <= LLC/4) is read once
+ * unless its line's set receives ways or more other lines within d; one
+ * that does not (d >= 2 LLC) is re-read unless its set receives fewer than
+ * ways.  Lines fall in a set as a Poisson count of mean ways x d / LLC; a
+ * line in such a set is read once instead of once a panel (C) or a row
+ * (B), or the other way round: set_risk is the larger share of rd that may
+ * move so (negligible at 20 ways; the formula's count is not pinned when
+ * it is not small beside the band). */
 void dgemm_expect(const struct vgeom *g, uint64_t n, uint64_t bk, int threads, int hw,
 		  struct dgemm_expect *e);
+
+/* P(X >= k) for X Poisson of mean lambda. */
+double pois_ge(double lambda, int k);
 
 /* ------------------------------------------------------------------ clocks */
 /* Clock ticks over ns of elapsed time at hz; band for the window's edges. */

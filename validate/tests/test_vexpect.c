@@ -100,13 +100,18 @@ static void test_prefetch(void)
 	/* STREAM: Add with ordinary stores reads a and b and RFOs c (3 fetched
 	 * streams), 1000 lines an array: 3000 references, one batch of 4096,
 	 * + 2 threads = 3 batches: at most 3 x 3 = 9 lines read again. */
-	CHECK(stream_pf_extra(SK_ADD, 0, 1000, 2, 4096) == 9, "add, 2 threads: %g",
-	      stream_pf_extra(SK_ADD, 0, 1000, 2, 4096));
+	CHECK(stream_pf_extra(SK_ADD, 0, 1000, 2, 4096, 8, 20) == 9, "add, 2 threads: %g",
+	      stream_pf_extra(SK_ADD, 0, 1000, 2, 4096, 8, 20));
 	/* Copy with NT stores: one fetched stream; 2 x 1000 references in 2
 	 * batches of 1024, + 4 threads: 6. */
-	CHECK(stream_pf_extra(SK_COPY, 1, 1000, 4, 1024) == 6, "copy nt, 4 threads: %g",
-	      stream_pf_extra(SK_COPY, 1, 1000, 4, 1024));
-	CHECK(stream_pf_extra(SK_TRIAD, 0, 1000, 1, 4096) == 0, "one thread: no race, no extra");
+	CHECK(stream_pf_extra(SK_COPY, 1, 1000, 4, 1024, 8, 20) == 6, "copy nt, 4 threads: %g",
+	      stream_pf_extra(SK_COPY, 1, 1000, 4, 1024, 8, 20));
+	CHECK(stream_pf_extra(SK_TRIAD, 0, 1000, 1, 4096, 8, 20) == 0, "one thread: no race, no extra");
+	/* Triad with ordinary stores fetches 3 streams, 6 lines between a
+	 * fetch ahead and its use: a 6-way set may lose it (no bound), 7 not. */
+	CHECK(stream_pf_extra(SK_TRIAD, 0, 1000, 2, 4096, 6, 20) == -1, "6 L2 ways: no bound");
+	CHECK(stream_pf_extra(SK_TRIAD, 0, 1000, 2, 4096, 8, 1) == -1, "1 LLC way: no bound");
+	CHECK(stream_pf_extra(SK_TRIAD, 0, 1000, 2, 4096, 7, 7) == 3 * 3, "7 ways: the race bound");
 	struct vband b = band_plus((struct vband){ 1, 1, "w" }, 9, 3000, "pf");
 	CHECK(b.lo == 1 && fabs(b.hi - 1.003) < 1e-12 && strcmp(b.why, "pf") == 0,
 	      "band widened to %g..%g", b.lo, b.hi);
@@ -222,6 +227,32 @@ static void test_dgemm(void)
 
 }
 
+/* Few LLC ways: the Poisson tail of a set's other lines decides how far
+ * the nest formula's count can move. */
+static void test_dgemm_ways(void)
+{
+	CHECK(pois_ge(2, 0) == 1, "P(X >= 0) = 1");
+	CHECK(fabs(pois_ge(2, 1) - (1 - exp(-2))) < 1e-12, "P(X >= 1) = 1 - e^-2");
+	CHECK(fabs(pois_ge(2, 2) - (1 - 3 * exp(-2))) < 1e-12, "P(X >= 2) = 1 - 3 e^-2");
+
+	struct vgeom g = geom_default();
+	struct dgemm_expect e;
+	g.llc_ways = 20;
+	dgemm_expect(&g, 448, 64, 2, 0, &e);
+	CHECK(e.c_fits == 1 && e.set_risk < 1e-4, "448 fits, 20 ways: risk %g", e.set_risk);
+	/* 2 ways: B's panel and rows, 8 x 64 x 448 + 2 (8 x 448 + 8 x 64) =
+	 * 237568 bytes, put lambda = 2 x 237568 / 20 MiB other lines in its
+	 * set; a line in a set with 2 or more is read once a row (448) instead
+	 * of once: 447 more of the 3 reads a line.  C (2064384 bytes, lambda
+	 * 0.197, 6 more reads) moves less. */
+	g.llc_ways = 2;
+	dgemm_expect(&g, 448, 64, 2, 0, &e);
+	double lam = 2 * 237568.0 / (20u << 20);
+	double want = (1 - exp(-lam) * (1 + lam)) * 447 / 3;
+	CHECK(fabs(e.set_risk - want) < 1e-9 && e.set_risk > 5e-3, "448 fits, 2 ways: risk %g, want %g",
+	      e.set_risk, want);
+}
+
 static void test_checks(void)
 {
 	struct vchecks cs = { 0 };
@@ -258,6 +289,7 @@ int main(void)
 	test_prefetch();
 	test_small_llc();
 	test_dgemm();
+	test_dgemm_ways();
 	test_checks();
 	return check_done("test_vexpect");
 }

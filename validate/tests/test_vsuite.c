@@ -197,6 +197,14 @@ static json_t *run_shape(const char *sub, const char *shape, const char *kernels
 			 !json_is_number(json_object_get(c, "ratio"));
 	}
 	CHECK(nonum == 0, "%s: %zu checks without a number (nan)", shape, nonum);
+	/* Every skip's reason whole (the runner keeps 199 characters). */
+	size_t longest = 0;
+	json_t *sk;
+	json_array_foreach(json_object_get(j, "skipped"), i, sk) {
+		size_t len = strlen(json_string_value(sk) ? json_string_value(sk) : "");
+		longest = len > longest ? len : longest;
+	}
+	CHECK(longest < 199, "%s: longest skip reason %zu characters", shape, longest);
 	return j;
 }
 
@@ -286,12 +294,48 @@ static void test_shapes(void)
 		      "llc=256K: no L2 chase check");
 		json_decref(j);
 	}
+	/* Few LLC ways: lines of LLC sets holding more lines than ways miss
+	 * every pass (the LLC-level chase expects them, from the page table and
+	 * the documented slice hash); DGEMM's nest formula is skipped where the
+	 * sets can move it. */
+	j = run_shape("shape-llcways2", "llcways=2," QSHAPE, "chase,dgemm");
+	if (j) {
+		json_t *c = find_check(j, "chase-line-llc", "TOR_INSERTS.MISS_OPCODE(DRd) s0");
+		CHECK(c && num(c, "expected") > 0 && num(c, "expected") < 0.5,
+		      "llcways=2: the LLC-level chase expects misses of overfull LLC sets (%g)",
+		      c ? num(c, "expected") : -1);
+		c = find_check(j, "chase-line-llc", "TOR_OCC/TOR_INSERTS.OPCODE(DRd) s0 latency");
+		CHECK(c && num(c, "expected") > 41 && num(c, "expected") < 216,
+		      "llcways=2: latency mixes LLC hits and DRAM misses (%g)", c ? num(c, "expected") : -1);
+		CHECK(count_skips(j, "dgemm-", "nest formula: not checked", "2-way LLC sets") >= 1,
+		      "llcways=2: DGEMM's nest formula skipped with the reason");
+		json_decref(j);
+	}
+	/* The streamer with 4-way L2 sets: Triad's three fetched streams put 6
+	 * lines between a fetch ahead and its use, so no bound on STREAM's
+	 * reads: skipped with the measured value; the writes stay checked. */
+	j = run_shape("shape-prefetch-l2ways4", "prefetch=1,l2ways=4," QSHAPE, "stream");
+	if (j) {
+		CHECK(count_skips(j, "stream-triad reads s0", "measured", "4 L2/") == 1,
+		      "prefetch, 4 L2 ways: Triad's reads skipped with the reason");
+		CHECK(find_check(j, "stream-triad", "CAS_COUNT.WR s0 all ch") != NULL,
+		      "prefetch, 4 L2 ways: Triad's writes checked");
+		json_decref(j);
+	}
+	/* Both at once (1 MiB LLC, 2 ways): LLC evictions free L2 ways; the
+	 * lookups get a band, the shares that depend on the order are skipped. */
+	j = run_shape("shape-llc1m-ways2", "llc=1M,llcways=2", "chase");
+	if (j) {
+		CHECK(count_skips(j, "chase-line-llc", "LLC evictions free L2 ways", NULL) >= 1,
+		      "llc=1M,llcways=2: order-dependent shares skipped with the reason");
+		json_decref(j);
+	}
 	/* The L2 streamer: STREAM, the channel probe and the page-order chase
 	 * derive it; the line-order chase's L2-miss counts are skipped with
 	 * the measured value. */
 	j = run_shape("shape-prefetch", "prefetch=1," QSHAPE, "stream,dgemm,chase,numa,chan");
 	if (j) {
-		const char *why = "prefetch=1: each L2 demand miss may add a next-line fetch";
+		const char *why = "prefetch=1: the next-line fetches of L2 misses depend on the chase order";
 		CHECK_EQ_INT(count_skips(j, "chase-line-mem CAS_COUNT.RD", "measured", why), 1,
 			     "prefetch: line chase DRAM reads skipped, measured shown");
 		CHECK_EQ_INT(count_skips(j, "chase-line-llc LLC_LOOKUP.DATA_READ s0 all CBo", "measured",
