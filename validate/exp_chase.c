@@ -468,13 +468,23 @@ static int chase_one(struct vctx *c, enum chase_level lvl, int page, int home)
 	 * stay as without it; demand responses are the share of demand misses
 	 * the order gives. */
 	double pfshare = -1;
+	/* Line order with the prefetcher (no conflict sets, emulated): which
+	 * hops find their line fetched ahead depends on the order, but each
+	 * L2 demand miss fetches at most one more line: lookups (and at the
+	 * memory level TOR misses and DRAM reads) are 1 to 2 per hop; the
+	 * demand responses are not derived. */
+	int pfbound = 0;
 	if (l2miss && c->g.prefetch) {
 		if (page && !derived && llost == 0)
 			pfshare = pf_demand_share(&x, n);
-		if (pfshare <= 0)
+		pfbound = !page && !derived && llost == 0 && !c->hw;
+		if (pfshare <= 0 && !pfbound)
 			nowhy = pfwhy;
 	}
 	struct vband one = chase_band_one(&c->g, lvl, ws, c->hw);
+	if (pfbound)
+		one = (struct vband){ one.lo, 2, "prefetch=1: each L2 demand miss fetches at most one "
+				      "more line: 1 to 2 per hop (LRU; other policies keep <= size/WS)" };
 	double zero = chase_zero_bound(c->hw);
 	const char *zwhy = "set held by a nearer cache: no LLC/DRAM traffic after the warm-up";
 	/* Demand misses with the prefetcher: the share the page order gives;
@@ -524,6 +534,9 @@ static int chase_one(struct vctx *c, enum chase_level lvl, int page, int home)
 	/* The per-slice share: over the lines that reach the LLC each pass. */
 	uint64_t slice_lines = derived ? (uint64_t)reach : n;
 	struct vband sb = slice_band(&c->g, slice_lines, c->hw);
+	if (pfbound && sb.lo > 0)
+		sb = (struct vband){ sb.lo, 2 * sb.hi, "prefetch=1: a slice's demand lookups within "
+				     "5 standard deviations, its prefetches at most as many again" };
 	if (lvl >= CL_LLC) {
 		char swhy[160];
 		snprintf(what, sizeof(what), "LLC_LOOKUP.DATA_READ s%d CBo0-%d", c->o.socket, nc - 1);
@@ -571,7 +584,9 @@ static int chase_one(struct vctx *c, enum chase_level lvl, int page, int home)
 	else
 		vcheck_zero(c, &e, kname, what, "per hop", cas, ch, hops, zero, zwhy);
 	snprintf(what, sizeof(what), "OFFCORE DMND_DATA_RD.LLC_HIT cpu%d", cpu);
-	if (mixed)
+	if (pfbound)
+		skip_meas(c, &e, kname, what, &ofl, 1, hops, pfwhy);
+	else if (mixed)
 		skip_meas(c, &e, kname, what, &ofl, 1, hops, mixwhy);
 	else if (nowhy && lvl != CL_MEM)
 		skip_meas(c, &e, kname, what, &ofl, 1, hops, nowhy);
@@ -594,6 +609,8 @@ static int chase_one(struct vctx *c, enum chase_level lvl, int page, int home)
 		 cpu);
 	if (mwhy)
 		skip_meas(c, &e, kname, what, &ofd, 1, hops, mwhy);
+	else if (pfbound && dram > 0)
+		skip_meas(c, &e, kname, what, &ofd, 1, hops, pfwhy);
 	else if (dram > 0 && pfshare > 0)
 		vcheck_sum(c, &e, kname, what, "per hop", &ofd, 1, hops, pfshare, pfb);
 	else if (dram > 0)
