@@ -495,9 +495,11 @@ static int chase_one(struct vctx *c, enum chase_level lvl, int page, int home)
 	if (c->hw)
 		pfb.lo = 0;
 
-	/* Misses of overfull LLC sets: exact under LRU; a policy other than
-	 * LRU may keep up to size/WS of the hops in L2. */
-	double keep = 1 - one.lo;
+	/* Misses of overfull LLC sets: exact under LRU (the emulated machine
+	 * documents true LRU: every line of such a set misses each pass, so
+	 * their count is the lower bound there); on silicon a policy other
+	 * than LRU may keep up to size/WS of the hops in L2. */
+	double keep = c->hw ? 1 - chase_band_one(&c->g, lvl, ws, c->hw).lo : 0;
 	/* Overfull L2 sets under LRU: exact. */
 	struct vband conflict = { 1, 1, "lines of L2 sets holding more lines than ways miss L2 each pass (LRU)" };
 	if (lvl == CL_LLC && derived)

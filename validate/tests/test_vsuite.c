@@ -328,6 +328,25 @@ static void test_shapes(void)
 		      "prefetch, 4 L2 ways: Triad's writes checked");
 		json_decref(j);
 	}
+	/* 4 LLC ways: the lines of overfull LLC sets (from the page table)
+	 * miss every pass under the documented true LRU: the LLC level's
+	 * misses, DRAM reads and latency have a lower edge above 0 (a measured
+	 * 0, or the pure-LLC latency, fails). */
+	j = run_shape("shape-llc4m-ways4", "llc=4M,llcways=4", "chase");
+	if (j) {
+		const char *ev[] = { "TOR_INSERTS.MISS_OPCODE(DRd) s0", "CAS_COUNT.RD s0 all ch",
+				     "OFFCORE DMND_DATA_RD.LOCAL_DRAM cpu0",
+				     "TOR_OCC/TOR_INSERTS.OPCODE(DRd) s0 latency" };
+		for (int k = 0; k < 2; k++)
+			for (int e = 0; e < 4; e++) {
+				const char *kn = k ? "chase-page-llc" : "chase-line-llc";
+				json_t *c = find_check(j, kn, ev[e]);
+				CHECK(c && num(c, "expected") > 0 && num(c, "low") > 0.99,
+				      "llc=4M,llcways=4: %s %s lower edge %g x %g", kn, ev[e],
+				      c ? num(c, "low") : -1, c ? num(c, "expected") : -1);
+			}
+		json_decref(j);
+	}
 	/* Both at once (1 MiB LLC, 2 ways): LLC evictions free L2 ways; the
 	 * lookups get a band, the shares that depend on the order are skipped. */
 	j = run_shape("shape-llc1m-ways2", "llc=1M,llcways=2", "chase");
