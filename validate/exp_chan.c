@@ -64,9 +64,9 @@ int exp_chan(struct vctx *c)
 	}
 	for (uint64_t off = 0; off < bytes; off += 64) {
 		uint64_t pa;
-		struct pmon_sim_dram_loc loc;
+		struct vdram_loc loc;
 		if ((rc = pmon_sim_mem_translate(c->sim, x.vbase + off, &pa)) != 0 ||
-		    (rc = pmon_sim_dram_locate(c->sim, pa, &loc)) != 0) {
+		    (rc = vgeom_dram_locate(&c->g, pa, &loc) ? PMON_EINVAL : 0) != 0) {
 			snprintf(c->err, sizeof(c->err), "chan: address map at +%llu: %s",
 				 (unsigned long long)off, pmon_strerror(rc));
 			goto out;
@@ -82,7 +82,7 @@ int exp_chan(struct vctx *c)
 		int demand = !(c->g.prefetch && prev_demand && pa == prev_pa + 64 && pa % 4096);
 		if (demand) {
 			if (c->g.prefetch && (pa + 64) % 4096 != 0) {
-				if ((rc = pmon_sim_dram_locate(c->sim, pa + 64, &loc)) != 0) {
+				if ((rc = vgeom_dram_locate(&c->g, pa + 64, &loc) ? PMON_EINVAL : 0) != 0) {
 					snprintf(c->err, sizeof(c->err), "chan: address map at +%llu: %s",
 						 (unsigned long long)off + 64, pmon_strerror(rc));
 					goto out;

@@ -155,7 +155,7 @@ static long priv_conflicts(struct vctx *c, const struct karr *x, uint64_t sets, 
 }
 
 /* Lines of the set that the LLC cannot keep: the documented slice hash
- * (pmon_sim_llc_slice) and set = line mod sets, sets = llc / cores / 64 /
+ * (vgeom_llc_slice, computed from its formula) and set = line mod sets, sets = llc / cores / 64 /
  * ways (whole sets); a set that receives more lines than ways loses every
  * one of them on each pass of a cyclic chase under LRU.  -1 if unknown. */
 static long llc_conflicts(struct vctx *c, const struct karr *x, uint8_t *lostmap)
@@ -172,7 +172,7 @@ static long llc_conflicts(struct vctx *c, const struct karr *x, uint8_t *lostmap
 		uint64_t pa;
 		int sl;
 		if (pmon_sim_mem_translate(c->sim, x->vbase + off, &pa) != 0 ||
-		    (sl = pmon_sim_llc_slice(c->sim, pa)) < 0 || sl >= c->g.cores) {
+		    (sl = vgeom_llc_slice(&c->g, pa)) < 0 || sl >= c->g.cores) {
 			free(cnt);
 			return -1;
 		}
@@ -181,7 +181,7 @@ static long llc_conflicts(struct vctx *c, const struct karr *x, uint8_t *lostmap
 	for (uint64_t off = 0; off < x->bytes; off += 64) {
 		uint64_t pa;
 		pmon_sim_mem_translate(c->sim, x->vbase + off, &pa);
-		uint32_t k = cnt[(uint64_t)pmon_sim_llc_slice(c->sim, pa) * sets + (pa / 64) % sets];
+		uint32_t k = cnt[(uint64_t)vgeom_llc_slice(&c->g, pa) * sets + (pa / 64) % sets];
 		lostmap[off / 64] = k > (uint32_t)c->g.llc_ways;
 		lost += lostmap[off / 64];
 	}

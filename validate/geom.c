@@ -32,6 +32,7 @@ void vgeom_from_sim(const struct pmon_sim *sim, struct vgeom *g)
 	g->l2_ways = s->l2_ways;
 	g->llc_ways = s->llc_ways;
 	g->prefetch = s->prefetch;
+	g->mem_bytes = s->mem_bytes;
 	for (int i = 0; i < VSUP_N && i < PMON_SIM_NSUPPLIERS; i++)
 		g->lat_ns[i] = s->lat_ns[i];
 }
@@ -76,4 +77,26 @@ void vgeom_from_hw(const struct pmon_machine *m, struct vgeom *g)
 	g->llc_ways = (int)sc(_SC_LEVEL3_CACHE_ASSOC, 20);
 	g->prefetch = 1;                 /* silicon prefetches unless disabled */
 	g->pclk_hz = 800e6;              /* the PCU clock is a constant 800 MHz */
+}
+
+int vgeom_llc_slice(const struct vgeom *g, uint64_t paddr)
+{
+	uint64_t line = paddr / 64;
+	uint64_t h = (line * 0x9E3779B97F4A7C15ull) >> 32;    /* wraps mod 2^64 */
+	return (int)((h * (uint64_t)g->cores) >> 32);
+}
+
+int vgeom_dram_locate(const struct vgeom *g, uint64_t addr, struct vdram_loc *out)
+{
+	if (g->mem_bytes == 0 || g->channels < 1 || addr / g->mem_bytes >= (uint64_t)g->sockets)
+		return -1;
+	uint64_t line = addr % g->mem_bytes / 64;
+	uint64_t cl = line / (uint64_t)g->channels;
+	out->socket = (int)(addr / g->mem_bytes);
+	out->channel = (int)(line % (uint64_t)g->channels);
+	out->column = cl % 128;
+	out->bank = (int)(cl / 128 % 8);
+	out->rank = (int)(cl / 1024 % 2);
+	out->row = cl / 2048;
+	return 0;
 }

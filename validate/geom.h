@@ -16,6 +16,7 @@ struct vgeom {
 	uint64_t l1_bytes, l2_bytes;     /* per core */
 	int l1_ways, l2_ways, llc_ways;
 	int prefetch;                    /* L2 streamer on */
+	uint64_t mem_bytes;              /* DRAM per socket; 0: unknown (silicon) */
 	double dclk_hz, uclk_hz, qclk_hz, pclk_hz, tsc_hz;   /* 0: unknown */
 	double lat_ns[VSUP_N];           /* 0: unknown */
 };
@@ -27,5 +28,24 @@ void vgeom_from_sim(const struct pmon_sim *sim, struct vgeom *g);
  * from sysconf, frequencies unknown (0) unless documented. */
 struct pmon_machine;
 void vgeom_from_hw(const struct pmon_machine *m, struct vgeom *g);
+
+/* The emulated machine's documented LLC slice of a physical address
+ * (doc/memory-model.md): line = paddr / 64, h = the high 32 bits of the
+ * 64-bit product line x 0x9E3779B97F4A7C15, slice = (h x cores) >> 32.
+ * Computed here, apart from the emulator, so the suite's expectations do
+ * not lean on the code they check. */
+int vgeom_llc_slice(const struct vgeom *g, uint64_t paddr);
+
+/* The emulated DRAM's documented address map (include/pmon/sim.h, DRAM):
+ * socket = addr / mem_bytes; line = (addr mod mem_bytes) / 64; channel =
+ * line mod channels; cl = line / channels; column = cl mod 128 (8 KiB
+ * rows), bank = (cl / 128) mod 8, rank = (cl / 1024) mod 2, row = cl / 2048.
+ * 0, or -1 when the address is beyond sockets x mem_bytes or mem_bytes is
+ * unknown. */
+struct vdram_loc {
+	int socket, channel, rank, bank;
+	uint64_t row, column;
+};
+int vgeom_dram_locate(const struct vgeom *g, uint64_t addr, struct vdram_loc *out);
 
 #endif

@@ -5,6 +5,8 @@
 #include <math.h>
 #include <string.h>
 
+#include <pmon/sim.h>
+
 #include "check.h"          /* ctests/check.h: the test harness */
 #include "../vcheck.h"
 #include "../expect.h"
@@ -282,8 +284,82 @@ static void test_checks(void)
 	vchecks_free(&cs);
 }
 
+/* The suite's own slice hash and DRAM map (geom.c, written from the
+ * documented formulas) agree with the emulator's on many addresses: two
+ * implementations of one documented map.  Plus a few worked by hand. */
+static void test_address_maps(void)
+{
+	const char *shapes[] = { "", "cores=6,channels=3", "cores=2,sockets=1,channels=2",
+				 "cores=5,mem=1G" };
+	for (int k = 0; k < 4; k++) {
+		struct pmon_sim_shape sh;
+		char err[256];
+		CHECK(pmon_sim_shape_parse(shapes[k], &sh, err, sizeof(err)) == 0, "shape %s: %s",
+		      shapes[k], err);
+		pmon_sim_t *sim = pmon_sim_create(&sh);
+		CHECK(sim != NULL, "create %s", shapes[k]);
+		if (!sim)
+			continue;
+		struct vgeom g;
+		vgeom_from_sim(sim, &g);
+		uint64_t top = g.mem_bytes * (uint64_t)g.sockets, s = 0x243F6A8885A308D3ull;
+		size_t bad_slice = 0, bad_dram = 0, n = 0;
+		int seen[8] = { 0 };
+		for (int i = 0; i < 300000; i++, n++) {
+			/* 100000 consecutive lines from 0, then random lines. */
+			uint64_t pa;
+			if (i < 100000) {
+				pa = (uint64_t)i * 64;
+			} else {
+				s ^= s << 13;
+				s ^= s >> 7;
+				s ^= s << 17;
+				pa = s % top / 64 * 64;
+			}
+			int sl = vgeom_llc_slice(&g, pa);
+			bad_slice += sl != pmon_sim_llc_slice(sim, pa);
+			if (sl >= 0 && sl < 8)
+				seen[sl]++;
+			struct vdram_loc a;
+			struct pmon_sim_dram_loc b;
+			int ra = vgeom_dram_locate(&g, pa, &a), rb = pmon_sim_dram_locate(sim, pa, &b);
+			bad_dram += ra != 0 || rb != 0 || a.socket != b.socket || a.channel != b.channel ||
+				    a.rank != b.rank || a.bank != b.bank || a.row != b.row ||
+				    a.column != b.column;
+		}
+		CHECK(bad_slice == 0, "%s: slice formula differs from the emulator's on %zu of %zu lines",
+		      shapes[k], bad_slice, n);
+		CHECK(bad_dram == 0, "%s: DRAM map differs from the emulator's on %zu of %zu lines",
+		      shapes[k], bad_dram, n);
+		int used = 0;
+		for (int i = 0; i < 8; i++)
+			used += seen[i] > 0;
+		CHECK_EQ_INT(used, g.cores, "every slice used");
+		struct vdram_loc a;
+		CHECK(vgeom_dram_locate(&g, top, &a) == -1, "%s: beyond memory refused", shapes[k]);
+		pmon_sim_destroy(sim);
+	}
+	/* By hand, 8 cores, 4 channels, 32 GiB a socket. */
+	struct vgeom g = geom_default();
+	g.mem_bytes = 32ull << 30;
+	CHECK_EQ_INT(vgeom_llc_slice(&g, 0), 0, "line 0: h = 0, slice 0");
+	/* line 1: h = 0x9E3779B9 (2654435769); slice = h * 8 >> 32 = 4. */
+	CHECK_EQ_INT(vgeom_llc_slice(&g, 64), 4, "line 1: slice 4");
+	struct vdram_loc l;
+	/* Socket 1's line 4 x 2048 + 4 x 1024 + 4 x 130 + 1: cl = 2048 + 1024 + 130,
+	 * channel 1: row 1, rank 1, bank (3202 / 128) % 8 = 1, column 2. */
+	uint64_t line = 4ull * (2048 + 1024 + 130) + 1;
+	CHECK(vgeom_dram_locate(&g, g.mem_bytes + line * 64 + 5, &l) == 0 && l.socket == 1 &&
+	      l.channel == 1 && l.row == 1 && l.rank == 1 && l.bank == 1 && l.column == 2,
+	      "by hand: socket %d channel %d row %llu rank %d bank %d column %llu", l.socket,
+	      l.channel, (unsigned long long)l.row, l.rank, l.bank, (unsigned long long)l.column);
+	g.mem_bytes = 0;
+	CHECK(vgeom_dram_locate(&g, 0, &l) == -1, "unknown memory size: no map");
+}
+
 int main(void)
 {
+	test_address_maps();
 	test_stream();
 	test_chase();
 	test_prefetch();
