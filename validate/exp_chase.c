@@ -130,27 +130,23 @@ static int run_pass(struct vctx *c, struct carg *a)
 static long priv_conflicts(struct vctx *c, const struct karr *x, uint64_t sets, int ways,
 			   uint8_t *map)
 {
-	uint32_t *cnt = calloc(sets, sizeof(*cnt));
-	long lost = 0;
-	if (!cnt || !c->sim || (sets & (sets - 1))) {
-		free(cnt);
+	uint64_t n = x->bytes / 64;
+	uint64_t *line = malloc(sizeof(*line) * (n ? n : 1));
+	long lost = -1;
+	if (!line || !c->sim || (sets & (sets - 1))) {
+		free(line);
 		return -1;
 	}
-	for (uint64_t off = 0; off < x->bytes; off += 64) {
+	for (uint64_t i = 0; i < n; i++) {
 		uint64_t pa;
-		if (pmon_sim_mem_translate(c->sim, x->vbase + off, &pa) != 0) {
-			free(cnt);
+		if (pmon_sim_mem_translate(c->sim, x->vbase + i * 64, &pa) != 0) {
+			free(line);
 			return -1;
 		}
-		cnt[(pa / 64) & (sets - 1)]++;
+		line[i] = pa / 64;
 	}
-	for (uint64_t off = 0; off < x->bytes; off += 64) {
-		uint64_t pa;
-		pmon_sim_mem_translate(c->sim, x->vbase + off, &pa);
-		map[off / 64] = cnt[(pa / 64) & (sets - 1)] > (uint32_t)ways;
-		lost += map[off / 64];
-	}
-	free(cnt);
+	lost = overfull_lines(line, n, sets, ways, map);
+	free(line);
 	return lost;
 }
 
@@ -429,13 +425,27 @@ static int chase_one(struct vctx *c, enum chase_level lvl, int page, int home)
 		lostmap = calloc(n, 1);
 		reachmap = calloc(n, 1);
 		llost = lostmap && reachmap ? llc_conflicts(c, &x, lostmap) : -1;
-		if (llost >= 0 && derived)
+		/* An LLC set apart from the L2 by size (at least twice it) may
+		 * still leave some L2 sets with no more lines than ways (few
+		 * pages of one colour): the L2 keeps those lines.  Decided
+		 * from the page table: if any line is in such a set, the L2
+		 * decides which lines reach the LLC, as above. */
+		int llc_l2 = lvl == CL_LLC && !derived;
+		if (llost >= 0 && (derived || llc_l2))
 			lost = priv_conflicts(c, &x, c->g.l2_bytes / 64 / (uint64_t)c->g.l2_ways,
 					      c->g.l2_ways, reachmap);
 		if (llost < 0 || lost < 0) {
 			snprintf(c->err, sizeof(c->err), "chase: physical addresses of the set unknown");
 			rc = -1;
 			goto out_ev;
+		}
+		if (llc_l2 && lost < (long)n) {
+			derived = 1;
+			vprogress(c, "  %s: %ld of %u lines in L2 sets with at most %d lines: the L2 "
+				  "keeps them\n", kname, (long)n - lost, n, c->g.l2_ways);
+		} else if (llc_l2) {
+			lost = 0;
+			memset(reachmap, 0, n);
 		}
 		for (uint32_t i = 0; i < n; i++) {
 			reachmap[i] |= lostmap[i];

@@ -4,6 +4,7 @@
  * a measurement.
  */
 #include <math.h>
+#include <stdlib.h>
 
 #include "expect.h"
 
@@ -134,6 +135,24 @@ int pf_page_demand(const uint8_t *ord, int m)
 /* 1 per hop exactly under LRU.  A replacement other than LRU can keep up to
  * (cache size / working set) of the lines across a pass: L2 for the LLC
  * level's lookups, the LLC for the memory level's misses. */
+long overfull_lines(const uint64_t *line, uint64_t n, uint64_t sets, int ways, uint8_t *map)
+{
+	uint32_t *cnt = calloc(sets ? sets : 1, sizeof(*cnt));
+	long lost = 0;
+	if (!cnt || sets == 0) {
+		free(cnt);
+		return -1;
+	}
+	for (uint64_t i = 0; i < n; i++)
+		cnt[line[i] % sets]++;
+	for (uint64_t i = 0; i < n; i++) {
+		map[i] = cnt[line[i] % sets] > (uint32_t)ways;
+		lost += map[i];
+	}
+	free(cnt);
+	return lost;
+}
+
 struct vband chase_band_one(const struct vgeom *g, enum chase_level l, uint64_t ws, int hw)
 {
 	double keep = 0;

@@ -73,6 +73,13 @@ void chase_expect(enum chase_level l, double *lookups, double *misses, double *d
  * nothing.  Returns the demand misses: every line still enters the L2
  * once, the rest by prefetch. */
 int pf_page_demand(const uint8_t *ord, int m);
+/* Lines line[0..n) (physical line numbers) of a cache of sets sets (set =
+ * line mod sets) with ways ways: map[i] = 1 when line i's set receives more
+ * than ways of them (under LRU a cyclic chase loses every line of such a set
+ * each pass; the other sets keep theirs).  Returns the lines so marked, -1
+ * on no memory.  The chase decides from it whether the L2 keeps part of a
+ * set (any line unmarked), not from the sizes alone. */
+long overfull_lines(const uint64_t *line, uint64_t n, uint64_t sets, int ways, uint8_t *map);
 /* Band for an expected 1 per hop. */
 struct vband chase_band_one(const struct vgeom *g, enum chase_level l, uint64_t ws, int hw);
 /* Bound per hop for an expected 0. */

@@ -357,8 +357,36 @@ static void test_address_maps(void)
 	CHECK(vgeom_dram_locate(&g, 0, &l) == -1, "unknown memory size: no map");
 }
 
+/* Whether the L2 keeps part of an LLC-level chase set, from the pages'
+ * colours: 256 KiB 8-way L2 = 512 sets, a 4 KiB page covers 64 of them, so
+ * 8 colours.  A 512 KiB set (128 pages) is twice the L2: by size "apart".
+ * 16 pages of each colour: every set gets 16 lines > 8, all lost.  Colour 0
+ * with only 8 pages (the other 120 over colours 1-7): its 512 lines stay in
+ * their sets (8 lines, 8 ways), the L2 keeps them. */
+static void test_l2_colours(void)
+{
+	static uint64_t line[128 * 64];
+	static uint8_t map[128 * 64];
+	for (int p = 0; p < 128; p++)
+		for (int l = 0; l < 64; l++)
+			line[p * 64 + l] = (uint64_t)(1000 + p) * 64 + l;   /* frame 1000 + p: colour p % 8 */
+	CHECK_EQ_INT(overfull_lines(line, 8192, 512, 8, map), 8192, "16 pages a colour: every line lost");
+	/* Frames: 8 of colour 0, then 120 spread over colours 1..7. */
+	int k = 0;
+	for (int p = 0; p < 8; p++)
+		for (int l = 0; l < 64; l++)
+			line[k++] = (uint64_t)(8 * p) * 64 + l;
+	for (int p = 0; p < 120; p++)
+		for (int l = 0; l < 64; l++)
+			line[k++] = (uint64_t)(8 * (100 + p / 7) + 1 + p % 7) * 64 + l;
+	long lost = overfull_lines(line, 8192, 512, 8, map);
+	CHECK_EQ_INT(lost, 8192 - 512, "colour 0 with 8 pages: its 512 lines kept");
+	CHECK(map[0] == 0 && map[511] == 0 && map[512] == 1, "the kept lines are colour 0's");
+}
+
 int main(void)
 {
+	test_l2_colours();
 	test_address_maps();
 	test_stream();
 	test_chase();
