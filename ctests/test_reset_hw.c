@@ -6,8 +6,8 @@
  * process killed with SIGKILL mid-count leaves its journal, `pmon reset`
  * (the tool, as a user runs it: build/bin/pmon or $PMON_BIN) refuses while a
  * live process holds the box and afterwards puts every register back exactly
- * as it was before the count; without a journal it returns the PMON controls
- * to their power-on value 0.
+ * as it was before the count (a box control's freeze bits included);
+ * without a journal it returns the PMON controls to their power-on value 0.
  */
 #define _GNU_SOURCE
 #include <signal.h>
@@ -112,6 +112,9 @@ static void killed_then_reset(void)
 	/* another agent's leftovers that are not PMON state pmon may change */
 	fake_pci_put(w.sysfs, 0, 0x7f, 16, 1, 0xe4, 0x00000101);
 	fake_pci_put(w.sysfs, 0, 0x7f, 16, 1, 0xa0, 0x12345678);
+	/* a box control found with frz_en set: its freeze bits are journaled
+	 * and put back, by `pmon reset` as by a clean stop */
+	fake_pci_put(w.sysfs, 0, 0x7f, 16, 1, 0xf4, 0x10000);
 	snapshot(&before);
 	pid_t pid = counting_child(&fd);
 	char x = 0;
@@ -153,11 +156,13 @@ static void killed_then_reset(void)
 	CHECK(rc == 0 && strstr(out, "put back from the journal"), "reset: %s", out);
 	snapshot(&after);
 	CHECK(same_snap(&before, &after), "every register as before the count");
+	CHECK_EQ_U64(fake_pci_get(w.sysfs, 0, 0x7f, 16, 1, 0xf4), 0x10000, "iMC1 BOX_CTL as found");
 	CHECK(stat(jpath, &st) != 0, "the journal is gone");
 	CHECK_EQ_INT(pmon_session_start(s), PMON_OK, pmon_session_errmsg(s));
 	CHECK_EQ_INT(pmon_session_stop(s, NULL), PMON_OK, pmon_session_errmsg(s));
 	snapshot(&after);
 	CHECK(same_snap(&before, &after), "a clean count leaves nothing changed");
+	CHECK_EQ_U64(fake_pci_get(w.sysfs, 0, 0x7f, 16, 1, 0xf4), 0x10000, "iMC1 BOX_CTL as found");
 	CHECK(stat(jpath, &st) != 0, "a clean stop removes its journal");
 	pmon_session_destroy(s);
 	pmon_machine_close(m);

@@ -257,6 +257,11 @@ static int uses_filter(const pmon_session_t *s, int box, int r)
 }
 
 static struct sess_box *filter_user(pmon_session_t *s, const struct sess_box *bx, int r);
+static struct sess_box *successor(pmon_session_t *s, const struct sess_box *bx);
+
+/* The bits of a box control pmon saves, checks and restores: the freeze
+ * bits (the reset bits act once and are never kept). */
+#define BOX_CTL_KEPT ((uint64_t)(PMON_BOX_FRZ_EN | PMON_BOX_FRZ))
 static uint64_t saved_value(const struct sess_box *bx, enum pmon_reg_kind k, int idx);
 
 static int save(pmon_session_t *s, struct sess_box *bx, enum pmon_reg_kind k, int idx)
@@ -271,11 +276,16 @@ static int save(pmon_session_t *s, struct sess_box *bx, enum pmon_reg_kind k, in
 	int rc = PMON_OK;
 	/* a filter another running session uses holds that session's fields:
 	 * the value from before is the one that session saved */
-	const struct sess_box *o = k == REG_FILTER ? filter_user(s, bx, idx) : NULL;
+	const struct sess_box *o = k == REG_FILTER ? filter_user(s, bx, idx)
+				   : k == REG_BOX_CTL ? successor(s, bx) : NULL;
 	if (o)
 		r->value = saved_value(o, k, idx);
 	else
 		rc = pmon_reg_read(s->m, &bx->regs, k, idx, &r->value, why, sizeof why);
+	/* the box control's reset bits read 0 where they read at all: never
+	 * written back */
+	if (k == REG_BOX_CTL)
+		r->value &= BOX_CTL_KEPT;
 	if (rc)
 		return pmon_why(s->err, sizeof(s->err), rc, "reading a %s register before programming failed: %s",
 			       pmon_catalog_pmu(bx->regs.pmu)->name, why);
@@ -463,13 +473,13 @@ static int journal_boxes(pmon_session_t *s)
 			e[n].value = bx->saved[i].value;
 			e[n].mask = ~0ull;
 		}
-		if (freezable(bx) || (is_core(bx) && bx->global_bits)) {
+		if (is_core(bx) && bx->global_bits) {
 			snprintf(e[n].box, sizeof(e[n].box), "%s", pmu);
 			e[n].cpu = cpu;
-			e[n].kind = freezable(bx) ? REG_BOX_CTL : REG_GLOBAL_CTL;
+			e[n].kind = REG_GLOBAL_CTL;
 			e[n].idx = 0;
-			e[n].value = freezable(bx) ? 0 : bx->global_saved;
-			e[n].mask = freezable(bx) ? ~0ull : bx->global_bits;
+			e[n].value = bx->global_saved;
+			e[n].mask = bx->global_bits;
 			n++;
 		}
 		char why[512];
@@ -525,31 +535,41 @@ static uint64_t others_filter(pmon_session_t *s, const struct sess_box *bx, int 
  * counters are read": every fold, stop and reset, and a read at least
  * PMON_VERIFY_NS after the last full check).  The reason goes to err
  * (errlen bytes). */
+/* Register i of bx as verify() checks it (fresh: read now, even when
+ * who's last read of the counters' block brought it). */
+static int check_saved(pmon_session_t *s, struct sess_box *bx, int i, enum reader who, int full,
+		       int fresh, char *err, size_t errlen)
+{
+	struct saved_reg *r = &bx->saved[i];
+	if (!r->written)
+		return PMON_OK;
+	int in_block = !fresh && bx->also[who][i].got;
+	if (!in_block && !full)
+		return PMON_OK;
+	uint64_t v = bx->also[who][i].val, mask = r->vmask;
+	char why[PMON_WHY_LEN], name[160];
+	int rc = in_block ? PMON_OK : pmon_reg_read(s->m, &bx->regs, r->kind, r->idx, &v, why, sizeof why);
+	if (rc || ((v ^ r->wrote) & mask))   /* named only when it is reported */
+		pmon_reg_name(&bx->regs, r->kind, r->idx, name, sizeof(name));
+	if (rc)
+		return pmon_why(err, errlen, rc, "checking %s failed: %s", name, why);
+	if ((v ^ r->wrote) & mask)
+		return pmon_why(err, errlen, PMON_EBUSY, "%s no longer holds what pmon wrote: another "
+			       "agent (perf, the NMI watchdog, another tool) changed it "
+			       "while pmon was counting, so the counts are not "
+			       "trustworthy and none is returned", name);
+	return PMON_OK;
+}
+
 static int verify(pmon_session_t *s, enum reader who, int full, char *err, size_t errlen)
 {
 	char name[160];
 	for (int b = 0; b < s->nboxes; b++) {
 		struct sess_box *bx = &s->boxes[b];
 		for (int i = 0; i < bx->nsaved; i++) {
-			struct saved_reg *r = &bx->saved[i];
-			if (!r->written)
-				continue;
-			int in_block = bx->also[who][i].got;
-			if (!in_block && !full)
-				continue;
-			uint64_t v = bx->also[who][i].val, mask = r->vmask;
-			char why[PMON_WHY_LEN];
-			int rc = in_block ? PMON_OK
-				 : pmon_reg_read(s->m, &bx->regs, r->kind, r->idx, &v, why, sizeof why);
-			if (rc || ((v ^ r->wrote) & mask))   /* named only when it is reported */
-				pmon_reg_name(&bx->regs, r->kind, r->idx, name, sizeof(name));
+			int rc = check_saved(s, bx, i, who, full, 0, err, errlen);
 			if (rc)
-				return pmon_why(err, errlen, rc, "checking %s failed: %s", name, why);
-			if ((v ^ r->wrote) & mask)
-				return pmon_why(err, errlen, PMON_EBUSY, "%s no longer holds what pmon wrote: another "
-					       "agent (perf, the NMI watchdog, another tool) changed it "
-					       "while pmon was counting, so the counts are not "
-					       "trustworthy and none is returned", name);
+				return rc;
 		}
 		if (full && is_core(bx) && bx->global_bits) {
 			uint64_t g;
@@ -565,6 +585,20 @@ static int verify(pmon_session_t *s, enum reader who, int full, char *err, size_
 					       "are not trustworthy and none is returned", name);
 		}
 	}
+	return PMON_OK;
+}
+
+/* The box controls, read before stop freezes the boxes (which rewrites
+ * them): an outside freeze is reported then too. */
+static int verify_box_ctls(pmon_session_t *s, char *err, size_t errlen)
+{
+	for (int b = 0; b < s->nboxes; b++)
+		for (int i = 0; i < s->boxes[b].nsaved; i++) {
+			int rc = s->boxes[b].saved[i].kind != REG_BOX_CTL || !s->boxes[b].saved[i].vmask
+				 ? PMON_OK : check_saved(s, &s->boxes[b], i, BY_OWNER, 1, 1, err, errlen);
+			if (rc)
+				return rc;
+		}
 	return PMON_OK;
 }
 
@@ -670,6 +704,8 @@ static int prepare(pmon_session_t *s)
 		for (int r = 0; r < bx->regs.t->nfregs; r++)
 			if (uses_filter(s, b, r) && (rc = save(s, bx, REG_FILTER, r)))
 				return rc;
+		if (freezable(bx) && (rc = save(s, bx, REG_BOX_CTL, 0)))
+			return rc;
 		if (is_core(bx) && bx->global_bits) {
 			uint64_t g;
 			if ((rc = pmon_reg_read(s->m, &bx->regs, REG_GLOBAL_CTL, 0, &g, why, sizeof why)))
@@ -737,8 +773,10 @@ static int plan_reads(pmon_session_t *s)
 			for (int w = BY_OWNER; w <= BY_FOLD; w++)
 				bx->also[w][i] = (struct pmon_reg_also){ .kind = bx->saved[i].kind,
 									 .idx = bx->saved[i].idx };
-			bx->saved[i].vmask = bx->saved[i].kind == REG_FILTER ? filter_mask(s, b, bx->saved[i].idx)
-							 : ~0ull;
+			/* a box control is checked once it reads back (box_ctl_readable) */
+			enum pmon_reg_kind k = bx->saved[i].kind;
+			bx->saved[i].vmask = k == REG_FILTER ? filter_mask(s, b, bx->saved[i].idx)
+					     : k == REG_BOX_CTL ? 0 : ~0ull;
 			expect_written(bx, i);
 		}
 		for (int w = BY_OWNER; w <= BY_FOLD && bx->ctr_mask; w++)
@@ -792,7 +830,8 @@ static struct sess_box *successor(pmon_session_t *s, const struct sess_box *bx)
 	return NULL;
 }
 
-/* A filter of box bx that another running session uses too stays for it
+/* A filter of box bx that another running session uses too, or its box
+ * control when another running session counts in the box, stays for it
  * (1): the sessions started after this one saved what this one wrote and
  * take over its saved value; one started before holds an older value
  * already.  The last user restores the original.  A filter no other session
@@ -808,7 +847,7 @@ static int hand_over(pmon_session_t *s, const struct sess_box *bx, const struct 
 			if (!same_box(&xb->regs, &bx->regs))
 				continue;
 			for (int j = 0; j < xb->nsaved; j++)
-				if (xb->saved[j].kind == REG_FILTER && xb->saved[j].idx == r->idx) {
+				if (xb->saved[j].kind == r->kind && xb->saved[j].idx == r->idx) {
 					used = 1;
 					if (x->seq > s->seq)
 						xb->saved[j].value = r->value;
@@ -853,7 +892,6 @@ static int restore_all(pmon_session_t *s, char *left, size_t len)
 	left[0] = 0;
 	for (int b = 0; b < s->nboxes; b++) {
 		struct sess_box *bx = &s->boxes[b];
-		struct sess_box *next = successor(s, bx);
 		int bad = 0;
 		for (int i = 0; i < bx->nsaved; i++) {
 			struct saved_reg *r = &bx->saved[i];
@@ -865,13 +903,15 @@ static int restore_all(pmon_session_t *s, char *left, size_t len)
 						len, &first) != 0;
 				continue;
 			}
+			if (r->kind == REG_BOX_CTL && hand_over(s, bx, r)) {
+				/* the box counts on for the others */
+				bad |= put_back(s, bx, REG_BOX_CTL, 0, PMON_BOX_FRZ_EN, left, len, &first) != 0;
+				continue;
+			}
 			bad |= put_back(s, bx, r->kind, r->idx, r->value, left, len, &first) != 0;
 		}
 		if (is_core(bx) && bx->global_bits)
 			bad |= put_back(s, bx, REG_GLOBAL_CTL, 0, 0, left, len, &first) != 0;
-		if (freezable(bx))
-			bad |= put_back(s, bx, REG_BOX_CTL, 0, next ? PMON_BOX_FRZ_EN : 0, left, len,
-					&first) != 0;
 		if (!bx->locked)
 			continue;
 		/* the last user of the box in this machine: its journal lines go,
@@ -914,6 +954,31 @@ static int freeze_all(pmon_session_t *s, uint32_t value)
 			int rc = wr(s, bx, REG_BOX_CTL, 0, value);
 			if (rc)
 				return rc;
+		}
+	}
+	return PMON_OK;
+}
+
+/* The uncore guide lists a box control's bits as write-only; where its
+ * freeze bits read back what pmon wrote, verify() checks them like the other
+ * controls (an outside freeze stops the counts).  Read once the boxes run. */
+static int box_ctl_readable(pmon_session_t *s)
+{
+	for (int b = 0; b < s->nboxes; b++) {
+		struct sess_box *bx = &s->boxes[b];
+		for (int i = 0; i < bx->nsaved; i++) {
+			struct saved_reg *r = &bx->saved[i];
+			if (r->kind != REG_BOX_CTL || !r->written)
+				continue;
+			uint64_t v;
+			char why[PMON_WHY_LEN], name[160];
+			int rc = pmon_reg_read(s->m, &bx->regs, REG_BOX_CTL, 0, &v, why, sizeof why);
+			if (rc) {
+				pmon_reg_name(&bx->regs, REG_BOX_CTL, 0, name, sizeof(name));
+				return pmon_why(s->err, sizeof(s->err), rc, "reading %s back failed: %s", name, why);
+			}
+			r->vmask = (v & BOX_CTL_KEPT) == (r->wrote & BOX_CTL_KEPT) ? BOX_CTL_KEPT : 0;
+			expect_written(bx, i);
 		}
 	}
 	return PMON_OK;
@@ -990,7 +1055,7 @@ static int start_locked(pmon_session_t *s)
 		if (is_core(&s->boxes[b]) && s->boxes[b].global_bits &&
 		    (rc = global_update(s, &s->boxes[b], 1)))
 			goto undo;
-	if ((rc = freeze_all(s, PMON_BOX_FRZ_EN)))
+	if ((rc = freeze_all(s, PMON_BOX_FRZ_EN)) || (rc = box_ctl_readable(s)))
 		goto undo;
 	if ((rc = fold_setup(s))) {
 		pmon_why(s->err, sizeof(s->err), rc, "cannot start the fold thread of the machine");
@@ -1216,7 +1281,9 @@ int pmon_session_stop(pmon_session_t *s, uint64_t *values)
 	if (!s->running)
 		return pmon_why(s->err, sizeof(s->err), PMON_EINVAL, "not counting");
 	pmon_registry_lock(&s->m->sessions);
-	int rc = freeze_all(s, PMON_BOX_FRZ_EN | PMON_BOX_FRZ);
+	int rc = s->fault ? PMON_OK : verify_box_ctls(s, s->err, sizeof(s->err));
+	if (!rc)
+		rc = freeze_all(s, PMON_BOX_FRZ_EN | PMON_BOX_FRZ);
 	if (!rc)
 		rc = check_and_fold(s, BY_OWNER, values, 1, NULL, s->err, sizeof(s->err));
 	s->running = 0;
