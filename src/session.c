@@ -343,10 +343,11 @@ static int forced(void)
 /* Counters already enabled by someone else are not ours to take: read every
  * control of the boxes involved (reads only) and place the events again on
  * the free counters. */
+#define PMON_BUSY_NAMED 4      /* enabled controls a refusal names, then "and N more" */
 static int avoid_busy(pmon_session_t *s)
 {
 	uint32_t busy[PMON_SCHED_MAX] = { 0 };
-	char why[PMON_WHY_LEN];
+	char why[PMON_WHY_LEN], found[PMON_BUSY_NAMED * 128] = "";
 	int rc, any = 0;
 	for (int b = 0; b < s->nboxes; b++) {
 		struct sess_box *bx = &s->boxes[b];
@@ -357,10 +358,17 @@ static int avoid_busy(pmon_session_t *s)
 					       pmon_catalog_pmu(bx->regs.pmu)->name, why);
 			if (v & PMON_CTL_EN) {
 				busy[b] |= 1u << c;
-				any = 1;
+				if (any++ < PMON_BUSY_NAMED) {
+					char reg[128];
+					pmon_reg_name(&bx->regs, REG_CTL, c, reg, sizeof reg);
+					pmon_why_add(found, sizeof found, "; ", "%s = 0x%llx", reg,
+						     (unsigned long long)v);
+				}
 			}
 		}
 	}
+	if (any > PMON_BUSY_NAMED)
+		pmon_why_add(found, sizeof found, "", " and %d more", any - PMON_BUSY_NAMED);
 	if (!any)
 		return PMON_OK;
 	pmon_encoding_t *enc = malloc(sizeof(*enc) * (size_t)s->n);
@@ -385,7 +393,7 @@ static int avoid_busy(pmon_session_t *s)
 		return PMON_OK;
 	if (rc)
 		return pmon_why(s->err, sizeof(s->err), PMON_EBUSY, "counters in use by another agent (perf, another session, "
-			       "LIKWID, PCM) leave too few free: %s%s%s", sched_why,
+			       "LIKWID, PCM) leave too few free; enabled now: %s. %s%s%s", found, sched_why,
 			       s->m->pmu_users[0] ? ". Seen on this machine: " : "", s->m->pmu_users);
 	return PMON_OK;
 }

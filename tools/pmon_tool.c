@@ -296,7 +296,54 @@ static json_t *box_json(const char *name, const pmon_box_where_t *w)
 			 "counters", w->ncounters, "match_mask_function", w->has_extra);
 }
 
-static json_t *info_json(const pmon_machine_t *m)
+/* Enabled uncore controls of each socket (reads only): another agent is
+ * counting.  Kept per socket for --json; one warning line per socket (the
+ * first ENABLED_NAMED named, then "and N more") added to warn. */
+#define ENABLED_MAX 64
+#define PMON_MAX_SOCKETS_TOOL 8   /* sockets scanned (SNB-EP: at most 2, 4 with 4S parts) */
+#define ENABLED_NAMED 4
+struct enabled_scan {
+	int n[PMON_MAX_SOCKETS_TOOL];              /* how many (< 0: the read failed) */
+	pmon_enabled_ctl_t ctl[PMON_MAX_SOCKETS_TOOL][ENABLED_MAX];
+};
+
+static void scan_enabled(pmon_machine_t *m, struct enabled_scan *sc, char *warn, size_t len)
+{
+	size_t at = strlen(warn);
+	for (int s = 0; s < pmon_machine_nsockets(m) && s < PMON_MAX_SOCKETS_TOOL; s++) {
+		char why[512];
+		int n = sc->n[s] = pmon_machine_enabled_ctls(m, s, sc->ctl[s], ENABLED_MAX, why, sizeof why);
+		if (n == 0 || at >= len)
+			continue;
+		if (n < 0) {
+			at += (size_t)snprintf(warn + at, len - at, "%ssocket %d: could not read the PMON "
+					       "controls: %s", at ? "\n" : "", s, why);
+			continue;
+		}
+		at += (size_t)snprintf(warn + at, len - at, "%ssocket %d: %d PMON control(s) enabled by "
+				       "another agent (perf, PCM, another tool or pmon process), pmon "
+				       "will not use them: ", at ? "\n" : "", s, n);
+		for (int i = 0; i < n && i < ENABLED_NAMED && at < len; i++)
+			at += (size_t)snprintf(warn + at, len - at, "%s%s = 0x%llx", i ? "; " : "",
+					       sc->ctl[s][i].reg, (unsigned long long)sc->ctl[s][i].value);
+		if (n > ENABLED_NAMED && at < len)
+			at += (size_t)snprintf(warn + at, len - at, " and %d more", n - ENABLED_NAMED);
+	}
+}
+
+static json_t *enabled_json(const struct enabled_scan *sc, int s)
+{
+	json_t *a = json_array();
+	for (int i = 0; s < PMON_MAX_SOCKETS_TOOL && i < sc->n[s] && i < ENABLED_MAX; i++) {
+		pmon_pmu_info_t pi;
+		pmon_pmu_get(sc->ctl[s][i].pmu, &pi);
+		json_array_append_new(a, json_pack("{s:s, s:s, s:o}", "pmu", pi.name, "register",
+						   sc->ctl[s][i].reg, "value", hex(sc->ctl[s][i].value)));
+	}
+	return a;
+}
+
+static json_t *info_json(const pmon_machine_t *m, const struct enabled_scan *sc, const char *warn)
 {
 	json_t *sockets = json_array(), *core = json_array();
 	for (int s = 0; s < pmon_machine_nsockets(m); s++) {
@@ -308,9 +355,10 @@ static json_t *info_json(const pmon_machine_t *m)
 			if (pmon_machine_box_where(m, p, s, &w) == PMON_OK)
 				json_array_append_new(boxes, box_json(pi.name, &w));
 		}
-		json_array_append_new(sockets, json_pack("{s:i, s:i, s:i, s:o}", "socket", s, "bus",
+		json_array_append_new(sockets, json_pack("{s:i, s:i, s:i, s:o, s:o}", "socket", s, "bus",
 							 pmon_machine_socket_bus(m, s), "first_cpu",
-							 pmon_machine_socket_cpu(m, s), "boxes", boxes));
+							 pmon_machine_socket_cpu(m, s), "boxes", boxes,
+							 "enabled_controls", enabled_json(sc, s)));
 	}
 	for (int p = 0; p < pmon_pmu_count(); p++) {
 		pmon_pmu_info_t pi;
@@ -322,7 +370,7 @@ static json_t *info_json(const pmon_machine_t *m)
 	return json_pack("{s:s, s:s, s:s, s:i, s:i, s:o, s:o, s:s}", "version", PMON_VERSION_STRING,
 			 "backend", pmon_machine_backend(m), "cpu", pmon_machine_cpu_name(m), "sockets",
 			 pmon_machine_nsockets(m), "cpus", pmon_machine_ncpus(m), "socket_list", sockets,
-			 "core_pmus", core, "warnings", pmon_machine_warnings(m));
+			 "core_pmus", core, "warnings", warn);
 }
 
 /* The machine (PMON_BACKEND's), or NULL after saying why on stderr. */
@@ -345,12 +393,19 @@ static int cmd_info(int argc, char **argv, const struct opts *o)
 	(void)argv;
 	if (!(m = open_machine()))
 		return 1;
+	static struct enabled_scan sc;
+	static char warn[16384];
 	int rc = 0;
+	snprintf(warn, sizeof(warn), "%s", pmon_machine_warnings(m));
+	size_t had = strlen(warn);
+	scan_enabled(m, &sc, warn, sizeof(warn));
 	if (o->json) {
-		rc = emit_json(info_json(m));
+		rc = emit_json(info_json(m, &sc, warn));
 	} else {
 		pmon_machine_describe(m, buf, sizeof(buf));
 		fputs(buf, stdout);
+		if (strlen(warn) > had)   /* describe printed the machine's own warnings */
+			printf("%s%s\n", had ? "" : "warnings:\n", warn + had + (had ? 1 : 0));
 	}
 	pmon_machine_close(m);
 	return rc;

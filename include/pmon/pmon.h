@@ -178,6 +178,19 @@ int pmon_machine_socket_bus(const pmon_machine_t *m, int socket);
  * PMON_EBUSY, writing nothing, while a live process holds a box of the
  * socket.  report gets one line per socket saying what was done. */
 int pmon_machine_reset(pmon_machine_t *m, int socket, char *report, size_t len);
+/* An uncore PMON control found enabled (pmon_machine_enabled_ctls). */
+typedef struct pmon_enabled_ctl {
+	int pmu;
+	char reg[128];             /* box, register and its MSR or PCI address + offset */
+	uint64_t value;            /* the control's value */
+} pmon_enabled_ctl_t;
+/* The uncore PMON controls (general and fixed) of a socket whose enable bit
+ * is set now: another agent (perf, PCM, another tool or pmon process, or a
+ * running session of this process) is counting there.  Reads only, writes
+ * nothing.  The first max go to out; returns how many there are (>= 0), or
+ * an error code with why saying which read failed. */
+int pmon_machine_enabled_ctls(pmon_machine_t *m, int socket, pmon_enabled_ctl_t *out, int max,
+			      char *why, size_t whylen);
 /* Encode against this machine: checks socket/cpu ranges, box presence and,
  * on the emulated machine, that the event is modeled. */
 int pmon_machine_encode(const pmon_machine_t *m, const char *name, pmon_encoding_t *out,
