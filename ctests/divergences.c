@@ -101,6 +101,14 @@ const struct pmon_divergence pmon_divergences[] = {
 	  "accepts t=255 (ctl bits 31:24 = 0xff)",
 	  "refuses t > 31",
 	  "as for t=32: the UBox threshold is 5 bits (Table 2-2, L599-L603)", NULL, 0 },
+	{ DIV_LIBPFM4, "snbep_unc_cbo::UNC_C_TOR_*:*OPC_*", DIV_PMON_REFUSES,
+	  "accepts an OPC_ umask with any TOR sub-event and writes the opcode to the box filter",
+	  "refuses an OPC_ umask unless an OPCODE sub-event (OPCODE, MISS_OPCODE, NID_OPCODE, "
+	  "NID_MISS_OPCODE) reads it",
+	  "the TOR sub-event tables list CBoFilter[31:23] only for the OPCODE sub-events ("
+	  GUIDE " L1415-L1430, L1441-L1458); with EVICTION, WB or ALL the opcode selects "
+	  "nothing, yet it occupies the filter all four counters of the box share",
+	  "sets filter field opc", 0 },
 	/* ---- libpfm4, core PMUs (offcore response; src/offcore/offcore.h) ---- */
 	{ DIV_LIBPFM4, "*::OFFCORE_RESPONSE_*", DIV_PMON_REFUSES,
 	  "Nehalem/Westmere: a request with no response umask gets ANY_RESPONSE by default",

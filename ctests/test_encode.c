@@ -79,6 +79,20 @@ int main(void)
 		   "socket=9 out of range: this machine has 2 sockets (0-1)");
 	expect_err("snbep_unc_imc0::UNC_M_CAS_COUNT:RD:cpu=32", PMON_ERANGE,
 		   "cpu=32 out of range: this machine has 32 CPUs (0-31)");
+	/* an OPC_ umask writes the CBo filter's opcode: only with an OPCODE
+	 * sub-event, never with one that does not read it */
+	expect_err("snbep_unc_cbo0::UNC_C_TOR_INSERTS:EVICTION:OPC_RFO", PMON_EUMASK,
+		   "umask 'OPC_RFO' sets filter field opc, which UNC_C_TOR_INSERTS");
+	expect_err("snbep_unc_cbo0::UNC_C_TOR_INSERTS:WB:OPC_DRD", PMON_EUMASK, "'OPC_DRD' sets filter field");
+	expect_err("snbep_unc_cbo0::UNC_C_TOR_OCCUPANCY:ALL:OPC_RFO", PMON_EUMASK,
+		   "'OPC_RFO' sets filter field");
+	expect_err("snbep_unc_cbo0::UNC_C_TOR_INSERTS:MISS_ALL:OPC_RFO", PMON_EUMASK,
+		   "'OPC_RFO' sets filter field");
+	CHECK_EQ_INT(enc("snbep_unc_cbo0::UNC_C_TOR_INSERTS:OPCODE:OPC_RFO"), PMON_OK, "OPCODE:OPC_RFO");
+	CHECK_EQ_U64(e.filt[0], 0x180ull << 23, "OPCODE:OPC_RFO filter");
+	CHECK_EQ_INT(enc("snbep_unc_cbo0::UNC_C_TOR_INSERTS:NID_MISS_OPCODE:OPC_DRD:nf=1"), PMON_OK,
+		     "NID_MISS_OPCODE:OPC_DRD");
+	CHECK_EQ_INT(enc("snbep_unc_cbo0::UNC_C_LLC_LOOKUP:DATA_READ:STATE_I"), PMON_OK, "a state umask");
 	/* no machine (0: unchecked): pmon's own bounds, no machine named */
 	CHECK_EQ_INT(pmon_encode("snbep_unc_imc0::UNC_M_CAS_COUNT:RD:socket=9", 0, 0, &e, err,
 				 sizeof(err)), PMON_ERANGE, "socket=9, no machine");

@@ -75,6 +75,28 @@ int pmon_event_example(int pmu, int evi, int um, char *buf, size_t len)
 
 	uint64_t chosen = um >= 0 ? 1ull << um : 0;
 	uint32_t need_grps = ev->need_grps | ((ev->flags & PMON_EV_NEED_UM) ? 1u : 0);
+	/* a umask that writes a filter field the event does not read (OPC_RFO
+	 * on TOR_INSERTS) comes with a sub-event that reads it (OPCODE) */
+	uint32_t unread = 0;
+	if (um >= 0 && !(ev->flags & PMON_EV_OFFCORE))
+		for (int f = 0; f < t->nfields; f++)
+			if (fills(t, &ev->umasks[um], f) && !(ev->fields & (1u << f)))
+				unread |= 1u << f;
+	for (int g = 0; g < 8 && unread; g++) {
+		if (grp_chosen(ev, chosen, g))
+			continue;
+		for (int u = 0; u < ev->numasks; u++) {
+			const struct pmon_umask *x = &ev->umasks[u];
+			int own = 0;
+			for (int f = 0; f < t->nfields; f++)
+				own |= fills(t, x, f) << f;
+			if (x->grp == g && (x->fields & unread & ~(uint32_t)own)) {
+				chosen |= 1ull << u;
+				unread = 0;
+				break;
+			}
+		}
+	}
 	for (int g = 0; g < 8; g++) {
 		if (!(need_grps & (1u << g)) || grp_chosen(ev, chosen, g) || grp_default(ev, g))
 			continue;
