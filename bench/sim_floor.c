@@ -29,14 +29,6 @@
 #define SMALL_SETS 128              /* per slice: all arrays fit the host's L2 */
 #define PASSES     3                /* the first fills the caches, untimed */
 
-static uint64_t cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static uint8_t *zalloc(size_t bytes)
 {
 	uint8_t *p = aligned_alloc(64, bytes);
@@ -152,7 +144,7 @@ static double floor_rate(uint32_t sets)
 		level_init(&llc[i], slices + b3 * (size_t)i, b3 * LLC_SLICES, sets, SIM_LLCW);
 	for (int pass = 0; pass < PASSES; pass++) {
 		if (pass == 1) {
-			t0 = cpu_ns();
+			t0 = bench_cpu_ns();
 			misses = 0;
 		}
 		for (uint64_t line = 0; line < lines; line++) {
@@ -160,7 +152,7 @@ static double floor_rate(uint32_t sets)
 			misses += (uint64_t)access_line(line);
 		}
 	}
-	double s = (double)(cpu_ns() - t0) / 1e9, n = (double)(PASSES - 1) * (double)lines;
+	double s = (double)(bench_cpu_ns() - t0) / 1e9, n = (double)(PASSES - 1) * (double)lines;
 	free(m1);
 	free(m2);
 	free(slices);

@@ -19,16 +19,6 @@
 static pmon_sim_t *sim;
 static uint64_t refs[NREF];
 
-/* CPU time of this thread: the machine is shared, wall time would count
- * the other processes' share */
-static uint64_t cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static uint64_t rng = 88172645463325252ull;
 
 /* Program counters through the emulated registers (the access ops), as a
@@ -61,10 +51,10 @@ static void program(void)
 
 static double run_refs(uint64_t total)
 {
-	uint64_t t0 = cpu_ns();
+	uint64_t t0 = bench_cpu_ns();
 	for (uint64_t done = 0; done < total; done += NREF)
 		pmon_sim_vtraffic_refs(sim, 0, refs, NREF);
-	return (double)total / ((double)(cpu_ns() - t0) / 1e9);
+	return (double)total / ((double)(bench_cpu_ns() - t0) / 1e9);
 }
 
 static void report(const char *what, double per_s)
@@ -98,16 +88,16 @@ int main(void)
 	report("refs: L2-hit load stream (128 KiB)", run_refs(16ull << 20));
 	/* DRAM misses: a stream over 512 MiB */
 	uint64_t pos = 0, t0, n = 0;
-	t0 = cpu_ns();
+	t0 = bench_cpu_ns();
 	for (int rep = 0; rep < 512; rep++) {
 		for (int i = 0; i < NREF; i++, pos = (pos + 1) % lines)
 			refs[i] = (base + pos * 64) | PMON_SIM_LOAD;
 		pmon_sim_vtraffic_refs(sim, 0, refs, NREF);
 		n += NREF;
 	}
-	report("refs: DRAM-miss load stream (512 MiB)", (double)n / ((double)(cpu_ns() - t0) / 1e9));
+	report("refs: DRAM-miss load stream (512 MiB)", (double)n / ((double)(bench_cpu_ns() - t0) / 1e9));
 	/* stores missing: RFO + write-back of every line */
-	t0 = cpu_ns();
+	t0 = bench_cpu_ns();
 	n = 0;
 	for (int rep = 0; rep < 256; rep++) {
 		for (int i = 0; i < NREF; i++, pos = (pos + 1) % lines)
@@ -116,9 +106,9 @@ int main(void)
 		n += NREF;
 	}
 	report("refs: DRAM-miss store stream (RFO + write-back)",
-	       (double)n / ((double)(cpu_ns() - t0) / 1e9));
+	       (double)n / ((double)(bench_cpu_ns() - t0) / 1e9));
 	/* random lines of 512 MiB: mostly DRAM misses */
-	t0 = cpu_ns();
+	t0 = bench_cpu_ns();
 	n = 0;
 	for (int rep = 0; rep < 256; rep++) {
 		for (int i = 0; i < NREF; i++)
@@ -126,9 +116,9 @@ int main(void)
 		pmon_sim_vtraffic_refs(sim, 0, refs, NREF);
 		n += NREF;
 	}
-	report("refs: random loads over 512 MiB", (double)n / ((double)(cpu_ns() - t0) / 1e9));
+	report("refs: random loads over 512 MiB", (double)n / ((double)(bench_cpu_ns() - t0) / 1e9));
 	/* mixed: 3 of 4 references hit a 16 KiB hot set, the rest stream */
-	t0 = cpu_ns();
+	t0 = bench_cpu_ns();
 	n = 0;
 	for (int rep = 0; rep < 512; rep++) {
 		for (int i = 0; i < NREF; i++) {
@@ -142,47 +132,47 @@ int main(void)
 		pmon_sim_vtraffic_refs(sim, 0, refs, NREF);
 		n += NREF;
 	}
-	report("refs: mixed (75% hot 16 KiB, 25% stream)", (double)n / ((double)(cpu_ns() - t0) / 1e9));
+	report("refs: mixed (75% hot 16 KiB, 25% stream)", (double)n / ((double)(bench_cpu_ns() - t0) / 1e9));
 
 	/* runs of lines: pmon_sim_vtraffic */
-	t0 = cpu_ns();
+	t0 = bench_cpu_ns();
 	n = 0;
 	for (int rep = 0; rep < 8; rep++) {
 		pmon_sim_vtraffic(sim, 0, base + ((uint64_t)rep % 8) * (64ull << 20), PMON_SIM_LOAD,
 				  (32ull << 20) / 64);
 		n += (32ull << 20) / 64;
 	}
-	report("runs: DRAM-miss load runs (32 MiB each)", (double)n / ((double)(cpu_ns() - t0) / 1e9));
-	t0 = cpu_ns();
+	report("runs: DRAM-miss load runs (32 MiB each)", (double)n / ((double)(bench_cpu_ns() - t0) / 1e9));
+	t0 = bench_cpu_ns();
 	n = 0;
 	for (int rep = 0; rep < 100000; rep++) {
 		pmon_sim_vtraffic(sim, 0, base, PMON_SIM_LOAD, 256);
 		n += 256;
 	}
-	report("runs: L1/L2-hit load runs (16 KiB each)", (double)n / ((double)(cpu_ns() - t0) / 1e9));
+	report("runs: L1/L2-hit load runs (16 KiB each)", (double)n / ((double)(bench_cpu_ns() - t0) / 1e9));
 	/* single accesses, one call each */
-	t0 = cpu_ns();
+	t0 = bench_cpu_ns();
 	n = 0;
 	for (int rep = 0; rep < 4000000; rep++) {
 		pmon_sim_vtraffic(sim, 0, base + (uint64_t)(rep % 64) * 64, PMON_SIM_LOAD, 1);
 		n++;
 	}
-	report("single: L1-hit loads, one call each", (double)n / ((double)(cpu_ns() - t0) / 1e9));
-	t0 = cpu_ns();
+	report("single: L1-hit loads, one call each", (double)n / ((double)(bench_cpu_ns() - t0) / 1e9));
+	t0 = bench_cpu_ns();
 	n = 0;
 	for (int rep = 0; rep < 500000; rep++, pos = (pos + 1) % lines) {
 		pmon_sim_vtraffic(sim, 0, base + pos * 64, PMON_SIM_LOAD, 1);
 		n++;
 	}
-	report("single: DRAM-miss loads, one call each", (double)n / ((double)(cpu_ns() - t0) / 1e9));
-	t0 = cpu_ns();
+	report("single: DRAM-miss loads, one call each", (double)n / ((double)(bench_cpu_ns() - t0) / 1e9));
+	t0 = bench_cpu_ns();
 	n = 0;
 	for (int rep = 0; rep < 500000; rep++, pos = (pos + 1) % lines) {
 		pmon_sim_traffic(sim, 0, (pos % (lines)) * 64, PMON_SIM_LOAD, 1);
 		n++;
 	}
 	report("single: physical DRAM-miss loads (pmon_sim_traffic)",
-	       (double)n / ((double)(cpu_ns() - t0) / 1e9));
+	       (double)n / ((double)(bench_cpu_ns() - t0) / 1e9));
 	pmon_sim_set_current(NULL);
 	pmon_sim_destroy(sim);
 	return 0;

@@ -278,18 +278,6 @@ static int umask_rules(struct encode_state *st)
 	return PMON_OK;
 }
 
-/* The filter fields a umask writes itself (an OPC_ opcode, a line state). */
-static uint32_t umask_writes(const struct pmon_box_type *t, const struct pmon_umask *um)
-{
-	uint32_t w = 0;
-	for (int f = 0; f < t->nfields; f++) {
-		const struct pmon_filter_field *fd = &t->fields[f];
-		if (fd->word < 2 && (um->filt_set[fd->word] & (pmon_bits(fd->width) << fd->shift)))
-			w |= 1u << f;
-	}
-	return w;
-}
-
 /* Phase 3: the control word and filter words the chosen umasks give; a
  * umask that writes a filter field is taken only where the event, or
  * another umask chosen with it, reads that field (OPC_RFO with OPCODE,
@@ -310,15 +298,15 @@ static int umask_words(struct encode_state *st)
 			umask |= um->value;
 		st->filt[0] |= um->filt_set[0];
 		st->filt[1] |= um->filt_set[1];
-		st->filled |= umask_writes(t, um);
+		st->filled |= pmon_umask_writes(t, um);
 	}
 	uint32_t reads = (ev->flags & PMON_EV_OFFCORE) ? ~0u : ev->fields;  /* offcore: own rules */
 	for (int u = 0; u < ev->numasks; u++)
 		if (st->um_chosen & (1ull << u))
-			reads |= ev->umasks[u].fields & ~umask_writes(t, &ev->umasks[u]);
+			reads |= ev->umasks[u].fields & ~pmon_umask_writes(t, &ev->umasks[u]);
 	for (int u = 0; u < ev->numasks; u++) {
 		uint32_t unread = (st->um_chosen & (1ull << u)) ?
-				  umask_writes(t, &ev->umasks[u]) & ~reads : 0;
+				  pmon_umask_writes(t, &ev->umasks[u]) & ~reads : 0;
 		if (unread)
 			return pmon_why(st->err, st->errlen, PMON_EUMASK,
 					"umask '%s' sets filter field %s, which %s with the other "

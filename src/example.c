@@ -14,15 +14,9 @@
 #include "pmon/pmon.h"
 #include "catalog.h"
 
-static uint64_t field_mask(const struct pmon_filter_field *f)
-{
-	return pmon_bits(f->width) << f->shift;
-}
-
 static int fills(const struct pmon_box_type *t, const struct pmon_umask *um, int f)
 {
-	const struct pmon_filter_field *fd = &t->fields[f];
-	return fd->word < 2 && (um->filt_set[fd->word] & field_mask(fd));
+	return (int)(pmon_umask_writes(t, um) >> f) & 1;
 }
 
 static int grp_chosen(const struct pmon_event *ev, uint64_t chosen, int g)
@@ -77,20 +71,14 @@ int pmon_event_example(int pmu, int evi, int um, char *buf, size_t len)
 	uint32_t need_grps = ev->need_grps | ((ev->flags & PMON_EV_NEED_UM) ? 1u : 0);
 	/* a umask that writes a filter field the event does not read (OPC_RFO
 	 * on TOR_INSERTS) comes with a sub-event that reads it (OPCODE) */
-	uint32_t unread = 0;
-	if (um >= 0 && !(ev->flags & PMON_EV_OFFCORE))
-		for (int f = 0; f < t->nfields; f++)
-			if (fills(t, &ev->umasks[um], f) && !(ev->fields & (1u << f)))
-				unread |= 1u << f;
+	uint32_t unread = (um >= 0 && !(ev->flags & PMON_EV_OFFCORE)) ?
+			  pmon_umask_writes(t, &ev->umasks[um]) & ~ev->fields : 0;
 	for (int g = 0; g < 8 && unread; g++) {
 		if (grp_chosen(ev, chosen, g))
 			continue;
 		for (int u = 0; u < ev->numasks; u++) {
 			const struct pmon_umask *x = &ev->umasks[u];
-			int own = 0;
-			for (int f = 0; f < t->nfields; f++)
-				own |= fills(t, x, f) << f;
-			if (x->grp == g && (x->fields & unread & ~(uint32_t)own)) {
+			if (x->grp == g && (x->fields & unread & ~pmon_umask_writes(t, x))) {
 				chosen |= 1ull << u;
 				unread = 0;
 				break;

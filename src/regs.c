@@ -76,25 +76,22 @@ static void pci_offsets(const struct pmon_box_regs *r, enum pmon_reg_kind k, int
  * between them, and the backend reads a block within PMON_BLOCK_SPAN_NS
  * (access.h: 100 us, a slower read is made again), in which the fastest
  * counter (fold.h: 64 counts per cycle of a 4 GHz clock) adds 25.6 M, less
- * than TEAR_WINDOW: only a low dword within TEAR_WINDOW of the carry is in
+ * than PMON_TEAR_WINDOW: only a low dword within it of the carry is in
  * doubt.  Its counter is read once more: a low dword that has not gone down
  * means no carry since the first read (the first pair stands); one that went
  * down has just carried, and the second pair is far from the next carry, so
  * it stands. */
-#define TEAR_WINDOW PMON_TEAR_WINDOW      /* regs.h */
 _Static_assert((uint64_t)PMON_BLOCK_SPAN_NS * (PMON_FOLD_MAX_HZ / 1000000000u) * PMON_FOLD_MAX_INC
-	       < TEAR_WINDOW, "a block read's span must stay within the tear window");
-
-static int tear_possible(uint32_t lo) { return lo >= 0u - TEAR_WINDOW; }
+	       < PMON_TEAR_WINDOW, "a block read's span must stay within the tear window");
 
 /* The counter whose two dwords are dw[0..1] of a block read at off: tear-free
- * (see TEAR_WINDOW). */
+ * (see PMON_TEAR_WINDOW). */
 static int pci_counter_of(struct pmon_access *a, pmon_pci_addr_t d, uint32_t off, const uint32_t *dw,
 			  uint64_t *val, char *why, size_t whylen)
 {
 	uint32_t lo = dw[0], hi = dw[1], again[2];
 	int rc;
-	if (tear_possible(lo)) {
+	if (pmon_tear_possible(lo)) {
 		if ((rc = a->ops->pci_read_block(a, d, off, again, 2, why, whylen)))
 			return rc;
 		if (again[0] < lo) {
@@ -369,7 +366,7 @@ int pmon_reg_plan_settle(struct pmon_machine *m, struct pmon_reg_plan *p,
 	int rc;
 	for (; x < p->mv_ctr_end; x++) {
 		uint64_t v = (uint64_t)*x->hi << 32 | *x->lo;
-		if (tear_possible(*x->lo) && (rc = recheck(m->acc, x, &v, why, whylen))) {
+		if (pmon_tear_possible(*x->lo) && (rc = recheck(m->acc, x, &v, why, whylen))) {
 			*failed = x->b->r;
 			return rc;
 		}

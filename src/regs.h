@@ -136,6 +136,12 @@ int pmon_reg_plan_settle(struct pmon_machine *m, struct pmon_reg_plan *p,
 			 char *why, size_t whylen);
 #define PMON_TEAR_WINDOW (1u << 26)
 
+/* A low dword this close to its carry may have torn from its high dword. */
+static inline int pmon_tear_possible(uint32_t lo)
+{
+	return lo >= 0u - PMON_TEAR_WINDOW;
+}
+
 /* The end of a run: the also registers (the moves from x on) and the MSR
  * counters. */
 static inline void pmon_reg_plan_rest(struct pmon_reg_plan *p, const struct pmon_plan_move *x)
@@ -166,7 +172,7 @@ pmon_reg_plan_run(struct pmon_machine *m, struct pmon_reg_plan *p, uint64_t *now
 	const struct pmon_plan_move *x = p->mv;
 	for (; x < p->mv_ctr_end; x++) {
 		uint32_t lo = *x->lo;
-		if (__builtin_expect(lo >= 0u - PMON_TEAR_WINDOW, 0))
+		if (__builtin_expect(pmon_tear_possible(lo), 0))
 			return pmon_reg_plan_settle(m, p, x, failed, why, whylen);
 		*x->val = ((uint64_t)*x->hi << 32 | lo) & x->mask;
 	}

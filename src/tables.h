@@ -207,6 +207,19 @@ struct pmon_box_type {
 	uint8_t rsp_per_core;
 };
 
+/* The filter fields a umask writes itself (bit f: t->fields[f]), as an
+ * OPC_ opcode or a line state does. */
+static inline uint32_t pmon_umask_writes(const struct pmon_box_type *t, const struct pmon_umask *um)
+{
+	uint32_t w = 0;
+	for (int f = 0; f < t->nfields; f++) {
+		const struct pmon_filter_field *fd = &t->fields[f];
+		if (fd->word < 2 && (um->filt_set[fd->word] & (pmon_bits(fd->width) << fd->shift)))
+			w |= 1u << f;
+	}
+	return w;
+}
+
 /* The generation table: every box type of SNB-EP (snbep/boxes.c). */
 extern const struct pmon_box_type *const pmon_snbep_boxes[];
 extern const int pmon_snbep_nboxes;

@@ -143,14 +143,9 @@ static int dgemm_one(struct vctx *c, size_t n)
 	if (x.set_risk > 5e-3) {
 		/* Few LLC ways: sets overflow (or keep lines) often enough that
 		 * the formula's count is not pinned; the measured count shown. */
-		int all[8];
-		for (int i = 0; i < ch; i++) {
-			all[i] = rd[i];
-			all[ch + i] = wr[i];
-		}
 		int ok = 1;
-		for (int i = 0; i < 2 * ch; i++)
-			ok &= all[i] >= 0;
+		for (int i = 0; i < ch; i++)
+			ok &= rd[i] >= 0 && wr[i] >= 0;
 		if (ok)
 			vskip(c, "%s CAS_COUNT.RD/WR s%d nest formula: not checked (measured %.0f / %.0f "
 			      "lines, formula %.0f / %.0f): %d-way LLC sets that defeat fits/exceeds "

@@ -321,15 +321,19 @@ static int option_entry(int b, int k)
 	return i;
 }
 
+/* The base entry of event ev of pmu, or -1. */
+static int base_index(int pmu, int ev)
+{
+	for (int b = 0; b < nbase; b++)
+		if (entries[b].pmu == pmu && entries[b].event == ev)
+			return b;
+	return -1;
+}
+
 static int base_of(int code)
 {
 	const struct entry *e = &entries[code];
-	if (e->kind == ENT_BASE)
-		return code;
-	for (int b = 0; b < nbase; b++)
-		if (entries[b].pmu == e->pmu && entries[b].event == e->event)
-			return b;
-	return -1;
+	return e->kind == ENT_BASE ? code : base_index(e->pmu, e->event);
 }
 
 static int _pmon_ntv_enum_events(unsigned *code, int modifier)
@@ -396,13 +400,8 @@ static int _pmon_ntv_name_to_code(const char *name, unsigned *code)
 	if (i < 0) {
 		/* the description its base event shows: its counters, and
 		 * whether the emulated machine models it */
-		const char *desc = "";
-		for (int b = 0; b < nbase; b++)
-			if (entries[b].pmu == enc.pmu && entries[b].event == enc.event) {
-				desc = entries[b].desc;
-				break;
-			}
-		i = add_entry(ENT_FULL, enc.pmu, enc.event, 0, name, desc);
+		int b = base_index(enc.pmu, enc.event);
+		i = add_entry(ENT_FULL, enc.pmu, enc.event, 0, name, b >= 0 ? entries[b].desc : "");
 	}
 	pthread_mutex_unlock(&lock);
 	if (i < 0)

@@ -24,6 +24,7 @@
 #include <pmon/pmon.h>
 
 #include "check.h"
+#include "vtest.h"
 
 extern char **environ;
 
@@ -96,12 +97,7 @@ static void refused(const char *what, const char *const *env, const char *const 
 
 static json_t *load(const char *sub)
 {
-	char path[4096];
-	json_error_t e;
-	snprintf(path, sizeof(path), "%s/%s/report.json", outdir, sub);
-	json_t *j = json_load_file(path, 0, &e);
-	CHECK(j != NULL, "%s: %s", path, j ? "" : e.text);
-	return j;
+	return vtest_load(outdir, sub);
 }
 
 /* The clock kernel under a clock= it must replace: 6 clock checks, all

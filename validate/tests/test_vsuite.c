@@ -22,6 +22,7 @@
 #include <jansson.h>
 
 #include "check.h"
+#include "vtest.h"
 
 extern char **environ;
 
@@ -59,12 +60,7 @@ static int run(const char *sub, const char *const *args)
 
 static json_t *load(const char *sub)
 {
-	char path[4096];
-	json_error_t err;
-	snprintf(path, sizeof(path), "%s/%s/report.json", outdir, sub);
-	json_t *j = json_load_file(path, 0, &err);
-	CHECK(j != NULL, "%s: %s", path, j ? "" : err.text);
-	return j;
+	return vtest_load(outdir, sub);
 }
 
 static const char *str(json_t *o, const char *k)
