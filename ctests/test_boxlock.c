@@ -44,9 +44,12 @@ static void locks_in_process(void)
 	CHECK_EQ_INT(pmon_boxlock_take(&b, "socket0.snbep_unc_pcu", &holder, why, sizeof(why)),
 		     PMON_EBUSY, "second owner refused");
 	CHECK_EQ_INT(holder, getpid(), "holder is this process");
-	char pid[32];
-	snprintf(pid, sizeof(pid), "process %ld", (long)getpid());
-	CHECK(strstr(why, pid) && strstr(why, "socket0.snbep_unc_pcu"), "names box and pid: %s", why);
+	/* the holder is this very process: said so, not as if it were another */
+	char pid[48];
+	snprintf(pid, sizeof(pid), "already held by this process (pid %ld)", (long)getpid());
+	CHECK(strstr(why, pid) && strstr(why, "socket0.snbep_unc_pcu") &&
+	      strstr(why, "another pmon machine handle") && !strstr(why, "in use by process"),
+	      "names box, this process and its other handle: %s", why);
 	/* another box is free */
 	CHECK_EQ_INT(pmon_boxlock_take(&b, "socket1.snbep_unc_pcu", &holder, why, sizeof(why)), PMON_OK, why);
 	CHECK_EQ_INT(pmon_boxlock_drop(&a, "socket0.snbep_unc_pcu"), 1, "one reference left");

@@ -180,7 +180,7 @@ static void two_handles(void)
 {
 	pmon_machine_t *b;
 	uint64_t v;
-	char pid[32];
+	char pid[64];
 	CHECK_EQ_INT(pmon_machine_open(&b, "sim", err, sizeof(err)), PMON_OK, err);
 	pmon_session_t *sa = session_of(m, "snbep_unc_pcu::UNC_P_CLOCKTICKS:socket=0");
 	pmon_session_t *sb = session_of(b, "snbep_unc_pcu::UNC_P_CLOCKTICKS:socket=0");
@@ -189,10 +189,14 @@ static void two_handles(void)
 	size_t writes = pmon_sim_log_writes(sim);
 	CHECK_EQ_INT(pmon_session_start(sb), PMON_EBUSY, "second handle refused");
 	CHECK_EQ_U64(pmon_sim_log_writes(sim), writes, "nothing written by the refused start");
-	snprintf(pid, sizeof(pid), "process %ld", (long)getpid());
+	snprintf(pid, sizeof(pid), "already held by this process (pid %ld)", (long)getpid());
 	CHECK(strstr(pmon_session_errmsg(sb), pid) && strstr(pmon_session_errmsg(sb), "socket0.snbep_unc_pcu") &&
-	      strstr(pmon_session_errmsg(sb), "CTL0 (MSR 0xc30)"),
-	      "names box, register and holder: %s", pmon_session_errmsg(sb));
+	      strstr(pmon_session_errmsg(sb), "CTL0 (MSR 0xc30)") &&
+	      strstr(pmon_session_errmsg(sb), "another pmon machine handle") &&
+	      strstr(pmon_session_errmsg(sb), "stop the other handle's sessions on it first") &&
+	      !strstr(pmon_session_errmsg(sb), "in use by process") &&
+	      !strstr(pmon_session_errmsg(sb), "wait for it to stop"),
+	      "names box, register and this process as the holder: %s", pmon_session_errmsg(sb));
 	CHECK_EQ_INT(pmon_session_start(sc), PMON_OK, "other socket is free");
 	pmon_sim_advance_ns(sim, 1000000);
 	CHECK_EQ_INT(pmon_session_read(sa, &v), PMON_OK, "the first handle's count is intact");

@@ -164,6 +164,12 @@ int pmon_boxlock_take(struct pmon_boxlocks *L, const char *name, long *holder, c
 	for (int tries = 0; rc == 1 && tries < 100; tries++)
 		rc = try_lock(L, name, &fd, holder, why, len);
 	if (rc == PMON_EBUSY) {
+		if (*holder == (long)getpid())
+			return pmon_why(why, len, PMON_EBUSY, "%s is already held by this process "
+					"(pid %ld) through another pmon machine handle (the sessions "
+					"of one handle share their boxes; two handles exclude each "
+					"other like two processes) (lock %s/%s.lock)", name, *holder,
+					L->dir, name);
 		if (*holder > 0)
 			return pmon_why(why, len, PMON_EBUSY, "%s is in use by process %ld "
 					"(lock %s/%s.lock)", name, *holder, L->dir, name);

@@ -41,6 +41,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "regs.h"
 #include "assign.h"
@@ -454,8 +455,10 @@ static int take_locks(pmon_session_t *s)
 		release_locks(s);
 		if (rc == PMON_EBUSY)
 			return pmon_why(s->err, sizeof(s->err), PMON_EBUSY, "%s is busy: %s; this session needs %s. Nothing "
-				       "was written (wait for it to stop; PMON_FORCE=1 takes the box over)",
-				       bx->lock, why, reg);
+				       "was written (%s; PMON_FORCE=1 takes the box over)",
+				       bx->lock, why, reg, holder == (long)getpid()
+				       ? "stop the other handle's sessions on it first, or count through one handle"
+				       : "wait for it to stop");
 		return pmon_why(s->err, sizeof(s->err), rc, "cannot own %s: %s", bx->lock, why);
 	}
 	return PMON_OK;

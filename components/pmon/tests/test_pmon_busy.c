@@ -2,7 +2,7 @@
  * another owner holds (here a second machine handle of libpmon on the same
  * emulated machine, as another process holds silicon) makes PAPI_start fail
  * with PAPI_ECNFLCT and a message naming the box, a register and the
- * holder's pid; nothing of the refused set counts, the holder's count is
+ * holder (this process, by its pid); nothing of the refused set counts, the holder's count is
  * intact, PAPI_stop after the refused start prints no "not counting"; once
  * the holder stops, the same set starts and counts exactly. */
 #define _GNU_SOURCE
@@ -78,8 +78,10 @@ int main(void)
 	int rc_stop = PAPI_stop(es, pv);
 	capture_end(out, sizeof(out));
 	CHECK_EQ_INT(rc, PAPI_ECNFLCT, "a busy box is a conflict");
-	snprintf(pid, sizeof(pid), "process %ld", (long)getpid());
-	CHECK(strstr(out, pid) && strstr(out, "snbep_unc_pcu") && strstr(out, "CTL0"),
+	/* the holder is this process's own libpmon handle: said so */
+	snprintf(pid, sizeof(pid), "already held by this process (pid %ld)", (long)getpid());
+	CHECK(strstr(out, pid) && strstr(out, "another pmon machine handle") &&
+	      strstr(out, "snbep_unc_pcu") && strstr(out, "CTL0"),
 	      "the message names the holder, the box and a register: %s", out);
 	CHECK(!strstr(out, "not counting"), "no spurious message: %s", out);
 	CHECK(rc_stop != PAPI_OK, "PAPI_stop of a set that never started is refused by PAPI (%d)",
