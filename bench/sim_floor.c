@@ -3,8 +3,10 @@
  * per DRAM-miss line on this host, to read bench/sim_mem's figures against:
  * the floor under any model built on these set operations.
  *
- * It runs the emulator's own set operations (sim_hier.h: partial-tag find,
- * LRU victim, touch, drop, fill) over one core's L1D (64 sets x 8 ways),
+ * It runs the emulator's own set operations (sim_hier.h: lanes in
+ * most-recently-used order; find, touch, drop, fill), in the copy built for
+ * any x86-64 (SSE2, sim_path_base.c; the emulator runs an AVX-512 copy
+ * where the host has it, which this floor does not measure), over one core's L1D (64 sets x 8 ways),
  * L2 (512 x 8) and one socket's LLC (8 slices x 2048 sets x 20 ways, the
  * emulator's slice hash), with the LLC inclusive (its victim is dropped
  * from the L2 and L1) and the L2 inclusive of the L1, and the emulator's
@@ -15,7 +17,7 @@
  * bench/sim_mem's DRAM-miss streams, so each line costs three lookups that
  * miss, three victims and fills, and the victims' lookups in the levels
  * above: the bookkeeping every line needs, whatever the model adds.
- * A second run shrinks the LLC to 128 sets a slice (320 KiB in all), so
+ * A second run shrinks the LLC to 128 sets a slice (192 KiB in all), so
  * that the host's cache misses drop out and the set operations' own cost
  * remains.
  */
@@ -40,10 +42,9 @@ static uint8_t *zalloc(size_t bytes)
 	return memset(p, 0, bytes);
 }
 
-/* sets x ways whose sets lie stride bytes apart from mem on, every set
- * empty and ranked in way order (padding lanes SIM_RANK_PAD), as the
- * emulator lays them out: a slice's sets interleave with the other
- * slices' (set i of every slice side by side). */
+/* sets x ways whose sets lie stride bytes apart from mem on (zeroed: every
+ * set empty), as the emulator lays them out: a slice's sets interleave
+ * with the other slices' (set i of every slice side by side). */
 static void level_init(struct sim_cache *c, uint8_t *mem, size_t stride, uint32_t sets,
 		       uint32_t ways)
 {
@@ -52,11 +53,6 @@ static void level_init(struct sim_cache *c, uint8_t *mem, size_t stride, uint32_
 	c->sets = sets;
 	c->ways = ways;
 	c->setmask = sets - 1;
-	for (uint32_t i = 0; i < sets; i++) {
-		int8_t *rank = cache_set_w(c, i, ways).rank;
-		for (uint32_t w = 0; w < round_up(ways, 16); w++)
-			rank[w] = w < ways ? (int8_t)w : SIM_RANK_PAD;
-	}
 }
 
 static struct sim_cache l1, l2, llc[LLC_SLICES];
@@ -76,10 +72,9 @@ static inline void drop_if(struct sim_cache *c, uint64_t line, uint32_t ways)
 		set_drop(&s, w);
 }
 
-static inline void fill(const struct sim_set *s, int w, uint64_t line)
+static inline void fill(const struct sim_set *s, uint64_t line)
 {
-	set_fill(s, w, line, SIM_E);
-	set_touch(s, w);
+	set_fill(s, line, SIM_E, 0);
 }
 
 /* One load; 1 when it missed all three levels. */
@@ -95,7 +90,7 @@ static int access_line(uint64_t line)
 	s2 = pcache_set_w(&l2, line, SIM_L2W);
 	if ((w = set_find(&s2, line)) >= 0) {
 		set_touch(&s2, w);
-		fill(&s1, set_victim(&s1), line);
+		fill(&s1, line);
 		return 0;
 	}
 	s3 = llc_set(line);
@@ -103,25 +98,24 @@ static int access_line(uint64_t line)
 	if (!miss) {
 		set_touch(&s3, w);
 	} else {
-		w = set_victim(&s3);
-		if (s3.tag[w]) {              /* inclusive: the victim leaves the core */
-			uint64_t v = s3.tag[w] - 1;
-			drop_if(&l2, v, SIM_L2W);
-			drop_if(&l1, v, SIM_L1W);
+		uint64_t ve = s3.e[set_victim(&s3)];
+		if (ve) {                     /* inclusive: the victim leaves the core */
+			drop_if(&l2, e_line(ve), SIM_L2W);
+			drop_if(&l1, e_line(ve), SIM_L1W);
 		}
-		fill(&s3, w, line);
+		fill(&s3, line);
 	}
-	w = set_victim(&s2);
-	if (s2.tag[w])
-		drop_if(&l1, s2.tag[w] - 1, SIM_L1W);
-	fill(&s2, w, line);
-	fill(&s1, set_victim(&s1), line);
+	uint64_t ve = s2.e[set_victim(&s2)];
+	if (ve)
+		drop_if(&l1, e_line(ve), SIM_L1W);
+	fill(&s2, line);
+	fill(&s1, line);
 	return miss;
 }
 
 static void prefetch_set(uint64_t line)
 {
-	const uint8_t *p = (const uint8_t *)llc_set(line).ptag;
+	const uint8_t *p = (const uint8_t *)llc_set(line).e;
 
 	for (size_t off = 0; off < cache_set_bytes(SIM_LLCW); off += 64)
 		__builtin_prefetch(p + off, 0);

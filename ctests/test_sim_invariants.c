@@ -10,7 +10,8 @@
  *  - single writer: a line a core holds E or M is in no other core's caches
  *    and no other socket's LLC; a line an LLC holds E or M is in no other
  *    socket's LLC;
- *  - each set's LRU ranks are a permutation, empty ways ranked last.
+ *  - each set's lanes: the empty ones last, padding lanes empty, no line
+ *    twice.
  */
 #include <stdlib.h>
 
@@ -26,22 +27,21 @@ static int fail(const char *msg, uint64_t line)
 	return -1;
 }
 
-static int ranks_ok(const struct sim_cache *c)
+static int lanes_ok(const struct sim_cache *c)
 {
 	for (uint32_t i = 0; i < c->sets; i++) {
 		struct sim_set s = cache_set_at(c, i);
-		uint32_t seen = 0, valid = 0;
-		for (uint32_t w = 0; w < c->ways; w++) {
-			if (s.rank[w] < 0 || (uint32_t)s.rank[w] >= c->ways)
-				return fail("rank out of range", 0);
-			seen |= 1u << s.rank[w];
-			valid += s.tag[w] != 0;
+		for (uint32_t w = 0; w < round_up(c->ways, 8); w++) {
+			if (w >= c->ways && s.e[w])
+				return fail("a padding lane is not empty", 0);
+			if (w >= c->ways || !s.e[w])
+				continue;
+			if (w > 0 && !s.e[w - 1])
+				return fail("a valid lane after an empty one", e_line(s.e[w]));
+			for (uint32_t o = 0; o < w; o++)
+				if (e_line(s.e[o]) == e_line(s.e[w]))
+					return fail("a line twice in one set", e_line(s.e[w]));
 		}
-		if (seen != (c->ways == 32 ? ~0u : (1u << c->ways) - 1))
-			return fail("ranks not a permutation", 0);
-		for (uint32_t w = 0; w < c->ways; w++)
-			if (!s.tag[w] && (uint32_t)s.rank[w] < valid)
-				return fail("an empty way ranks above a valid one", 0);
 	}
 	return 0;
 }
@@ -59,9 +59,9 @@ static int core_state(struct pmon_sim *m, int gcore, uint64_t line)
 	int w2 = where(&m->pcore[gcore].l2, line, &s), st;
 	if (w2 < 0)
 		return SIM_I;
-	st = s.st[w2];
+	st = e_st(s.e[w2]);
 	int w1 = where(&m->pcore[gcore].l1, line, &s);
-	return (w1 >= 0 && s.st[w1] == SIM_M) ? SIM_M : st;
+	return (w1 >= 0 && e_st(s.e[w1]) == SIM_M) ? SIM_M : st;
 }
 
 static int check(struct pmon_sim *m)
@@ -72,22 +72,22 @@ static int check(struct pmon_sim *m)
 		uint64_t valid = 0;
 		for (int k = 0; k < sh->cores; k++) {
 			const struct sim_cache *c = &m->sock[s].llc[k];
-			if (ranks_ok(c))
+			if (lanes_ok(c))
 				return -1;
 			for (uint32_t i = 0; i < c->sets; i++) {
 				struct sim_set set = cache_set_at(c, i);
 				for (uint32_t w = 0; w < c->ways; w++) {
-					if (!set.tag[w])
+					if (!set.e[w])
 						continue;
-					uint64_t line = set.tag[w] - 1;
+					uint64_t line = e_line(set.e[w]);
 					valid++;
 					if ((int)sim_line_slice(line, sh->cores) != k)
 						return fail("LLC line in the wrong slice", line);
 					if (line % c->sets != i)
 						return fail("LLC line in the wrong set", line);
-					if (set.ptag[w] != ptag_of(line))
-						return fail("partial tag", line);
-					if (set.st[w] == SIM_E || set.st[w] == SIM_M)
+					if (e_st(set.e[w]) == SIM_I)
+						return fail("a valid LLC line in state I", line);
+					if (e_st(set.e[w]) == SIM_E || e_st(set.e[w]) == SIM_M)
 						for (int o = 0; o < sh->sockets; o++) {
 							struct sim_set x;
 							if (o != s && where(&m->sock[o].llc[k], line, &x) >= 0)
@@ -102,24 +102,24 @@ static int check(struct pmon_sim *m)
 	for (int g = 0; g < sh->sockets * sh->cores; g++) {
 		const struct sim_pcore *pc = &m->pcore[g];
 		int s = g / sh->cores, lc = g % sh->cores;
-		if (ranks_ok(&pc->l1) || ranks_ok(&pc->l2))
+		if (lanes_ok(&pc->l1) || lanes_ok(&pc->l2))
 			return -1;
 		for (uint32_t i = 0; i < pc->l1.sets; i++) {
 			struct sim_set set = cache_set_at(&pc->l1, i), x;
 			for (uint32_t w = 0; w < pc->l1.ways; w++)
-				if (set.tag[w] && where(&pc->l2, set.tag[w] - 1, &x) < 0)
-					return fail("L1 line not in the L2", set.tag[w] - 1);
+				if (set.e[w] && where(&pc->l2, e_line(set.e[w]), &x) < 0)
+					return fail("L1 line not in the L2", e_line(set.e[w]));
 		}
 		for (uint32_t i = 0; i < pc->l2.sets; i++) {
 			struct sim_set set = cache_set_at(&pc->l2, i), x;
 			for (uint32_t w = 0; w < pc->l2.ways; w++) {
-				if (!set.tag[w])
+				if (!set.e[w])
 					continue;
-				uint64_t line = set.tag[w] - 1;
+				uint64_t line = e_line(set.e[w]);
 				int lw = where(&m->sock[s].llc[sim_line_slice(line, sh->cores)], line, &x);
 				if (lw < 0)
 					return fail("L2 line not in its LLC", line);
-				if (!(x.cv[lw] & (1u << lc)))
+				if (!(e_cv(x.e[lw]) & (1u << lc)))
 					return fail("L2 line without its core-valid bit", line);
 				int st = core_state(m, g, line);
 				if (st != SIM_E && st != SIM_M)
@@ -175,13 +175,25 @@ int main(void)
 	 * every level */
 	const char *small = "sockets=2,cores=2,threads=2,llc=64K,llcways=4,l1=1K,l1ways=2,"
 			    "l2=4K,l2ways=4";
-	random_traffic(small, 8, 4096, 0);
-	random_traffic(small, 8, 4096, 1);
-	/* a working set that fits: more sharing, fewer evictions */
-	random_traffic(small, 8, 256, 0);
-	/* odd geometry: 3 cores, 5-way LLC with a set count not a power of two */
-	random_traffic("sockets=2,cores=3,threads=1,llc=96K,llcways=5,l1=2K,l1ways=2,l2=8K,"
-		       "l2ways=8", 6, 3000, 1);
+
+	/* each copy of the access path: the base one, then this host's */
+	for (int isa = 0; isa < 2; isa++) {
+		if (isa == 0)
+			setenv("PMON_SIM_ISA", "base", 1);
+		else
+			unsetenv("PMON_SIM_ISA");
+		random_traffic(small, 8, 4096, 0);
+		printf("  (access path: %s)\n", sim->lines_isa);
+		random_traffic(small, 8, 4096, 1);
+		/* a working set that fits: more sharing, fewer evictions */
+		random_traffic(small, 8, 256, 0);
+		/* odd geometry: 3 cores, 5-way LLC with a set count not a power
+		 * of two */
+		random_traffic("sockets=2,cores=3,threads=1,llc=96K,llcways=5,l1=2K,l1ways=2,"
+			       "l2=8K,l2ways=8", 6, 3000, 1);
+		/* the default ways (8/8/20, the constant-way copies) on small sets */
+		random_traffic("sockets=2,cores=2,threads=2,llc=640K,l1=4K,l2=8K", 8, 8192, 0);
+	}
 	sim_teardown();
 	return check_done("test_sim_invariants");
 }

@@ -1,7 +1,8 @@
 /*
- * sim_cache.c - the cores' private caches (L1D and L2, L2 inclusive of L1),
- * the entry of every line access, and the set-associative arrays the LLC
- * shares.  What happens past the L2 is in sim_llc.c.
+ * sim_cache.c - the cache arrays of the hierarchy (the cores' L1D and L2,
+ * the LLC slices): their allocation, emptying and release, and the entry of
+ * every batch of line accesses, which runs the copy of the access path
+ * (sim_path.h) for this host's instruction set.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -16,29 +17,13 @@ static void cache_layout(struct sim_cache *c, uint8_t *mem, size_t stride, uint6
 	c->sets = (uint32_t)sets;
 	c->ways = ways;
 	c->setmask = (sets & (sets - 1)) ? 0 : (uint32_t)(sets - 1);
-	c->off_rank = 2 * round_up(ways, 8);
-	c->off_st = c->off_rank + round_up(ways, 16);
-	c->off_cv = c->off_st + ways;
-	c->off_tag = cache_off_tag(ways);
 }
 
-/* Every set empty, LRU ranks in way order. */
+/* Every set empty (padding lanes too). */
 static void cache_fill(struct sim_cache *c)
 {
-	uint32_t ways = c->ways;
-
-	for (uint32_t i = 0; i < c->sets; i++) {
-		struct sim_set s = cache_set_at(c, i);
-		for (uint32_t w = 0; w < round_up(ways, 16); w++)
-			s.rank[w] = w < ways ? (int8_t)w : SIM_RANK_PAD;
-		for (uint32_t w = 0; w < round_up(ways, 8); w++)
-			s.ptag[w] = 0;
-		for (uint32_t w = 0; w < ways; w++) {
-			s.tag[w] = 0;
-			s.st[w] = SIM_I;
-			s.cv[w] = 0;
-		}
-	}
+	for (uint32_t i = 0; i < c->sets; i++)
+		memset(cache_set_at(c, i).e, 0, cache_set_bytes(c->ways));
 }
 
 void sim_cache_setup(struct sim_cache *c, uint8_t *mem, size_t stride, uint64_t sets,
@@ -63,6 +48,26 @@ static void cache_free(struct sim_cache *c)
 {
 	free(c->alloc);
 	memset(c, 0, sizeof *c);
+}
+
+/* AVX-512F where the host has it, unless $PMON_SIM_ISA says "base" (tests
+ * and benchmarks compare the copies; both count exactly the same). */
+static void path_pick(struct pmon_sim *sim)
+{
+	const char *want = getenv("PMON_SIM_ISA");
+
+	sim->lines = sim_lines_base;
+	sim->lines_isa = "base";
+#if defined(__x86_64__) || defined(__i386__)
+	if ((!want || strcmp(want, "base")) && __builtin_cpu_supports("avx512f") &&
+	    __builtin_cpu_supports("bmi") &&
+	    __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt")) {
+		sim->lines = sim_lines_avx512;
+		sim->lines_isa = "avx512";
+	}
+#else
+	(void)want;
+#endif
 }
 
 int sim_hier_init(struct pmon_sim *sim)
@@ -106,6 +111,7 @@ int sim_hier_init(struct pmon_sim *sim)
 				     setb * (size_t)sh->cores, slice_sets, (uint32_t)sh->llc_ways);
 	}
 	sim->hier_ready = 0;
+	path_pick(sim);
 	return 0;
 }
 
@@ -139,256 +145,12 @@ void sim_hier_free(struct pmon_sim *sim)
 	}
 }
 
-SIM_HOT int core_snoop(struct sim_pcore *pc, uint64_t line, int newst, uint32_t w1, uint32_t w2)
-{
-	struct sim_set s2 = pcache_set_w(&pc->l2, line, w2), s1;
-	int j2 = set_find(&s2, line), j1, st;
-
-	if (j2 < 0)
-		return SIM_I;                 /* the L2 includes the L1 */
-	st = s2.st[j2];
-	s1 = pcache_set_w(&pc->l1, line, w1);
-	j1 = set_find(&s1, line);
-	if (j1 >= 0 && s1.st[j1] == SIM_M)
-		st = SIM_M;
-	if (newst == SIM_I) {
-		set_drop(&s2, j2);
-		if (j1 >= 0)
-			set_drop(&s1, j1);
-	} else if (newst == SIM_S) {
-		s2.st[j2] = SIM_S;
-		if (j1 >= 0)
-			s1.st[j1] = SIM_S;
-	}
-	return st;
-}
-
-int sim_core_snoop(struct sim_pcore *pc, uint64_t line, int newst)
-{
-	if (pc->l1.ways == SIM_L1W && pc->l2.ways == SIM_L2W)
-		return core_snoop(pc, line, newst, SIM_L1W, SIM_L2W);
-	return core_snoop(pc, line, newst, pc->l1.ways, pc->l2.ways);
-}
-
-/* Room in the L1 for a line: a Modified victim's data goes to its L2 copy. */
-SIM_HOT void l1_fill(struct sim_pcore *pc, const struct sim_set *s1, uint64_t line, int st,
-		     uint32_t w2)
-{
-	int w = set_victim(s1);
-
-	if (s1->tag[w] && s1->st[w] == SIM_M) {
-		uint64_t v = s1->tag[w] - 1;
-		struct sim_set s2 = pcache_set_w(&pc->l2, v, w2);
-		int j = set_find(&s2, v);
-		if (j >= 0)
-			s2.st[j] = SIM_M;
-	}
-	set_fill(s1, w, line, st);
-	set_touch(s1, w);
-}
-
-/* Room in the L2: the victim leaves the L1 too; if dirty it is written back
- * to the LLC (WbMtoI), a clean one leaves silently. */
-SIM_HOT void l2_fill(struct sim_ctx *x, const struct sim_set *s2, uint64_t line, int st,
-		     uint32_t w1)
-{
-	int w = set_victim(s2);
-
-	if (s2->tag[w]) {
-		uint64_t v = s2->tag[w] - 1;
-		int vst = s2->st[w];
-		struct sim_set s1 = pcache_set_w(&x->pc->l1, v, w1);
-		int j = set_find(&s1, v);
-		if (j >= 0) {
-			if (s1.st[j] == SIM_M)
-				vst = SIM_M;
-			set_drop(&s1, j);
-		}
-		if (vst == SIM_M)
-			sim_llc_writeback(x, v);
-	}
-	set_fill(s2, w, line, st);
-	set_touch(s2, w);
-}
-
-static inline void offcore(struct sim_ctx *x, uint64_t req, const struct sim_llc_res *r)
-{
-	sim_core_offcore(x->sim, x->cpu, req, r->rsp_sup, r->rsp_snoop);
-}
-
-/* The L2 streamer: line+1 in the same 4 KiB page, into the L2 only. */
-static void prefetch(struct sim_ctx *x, uint64_t line, int rfo)
-{
-	struct sim_llc_res r;
-	uint64_t next = line + 1;
-	struct sim_set s2 = cache_set(&x->pc->l2, next);
-
-	if (!(next & 63) || set_find(&s2, next) >= 0)
-		return;
-	if (sim_line_home(x->sim, next) >= x->sim->shape.sockets)
-		return;                       /* beyond the last socket's memory */
-	x->t->prefetches++;
-	sim_llc_request(x, next, rfo, &r);
-	offcore(x, rfo ? SIM_RSP_PF_RFO : SIM_RSP_PF_DATA_RD, &r);
-	l2_fill(x, &s2, next, r.grant == SIM_M ? SIM_E : r.grant, x->pc->l1.ways);
-}
-
-/* A store to a line the core holds Shared: ownership from the LLC. */
-static int upgrade(struct sim_ctx *x, uint64_t line)
-{
-	struct sim_llc_res r;
-
-	x->t->upgrades++;
-	sim_llc_request(x, line, 1, &r);
-	offcore(x, SIM_RSP_DEMAND_RFO, &r);
-	if (r.hitm)
-		x->t->hitm++;
-	return r.supplier;
-}
-
-/* A load or store by a core (w1, w2: its L1 and L2 way counts); 1 when it
- * missed the L2. */
-SIM_HOT int core_access(struct pmon_sim *sim, struct sim_thread *th, int cpu,
-			 struct sim_pcore *pc, uint64_t line, int store, uint32_t w1, uint32_t w2)
-{
-	struct pmon_sim_cache_truth *t = &th->ctruth;
-	int kind = store ? PMON_SIM_STORE : PMON_SIM_LOAD, w;
-	struct sim_set s1 = pcache_set_w(&pc->l1, line, w1), s2;
-
-	w = set_find(&s1, line);
-	if (w >= 0) {
-		t->l1_hit[kind]++;
-		set_touch(&s1, w);
-		if (store && s1.st[w] < SIM_E) {
-			struct sim_ctx x = { sim, cpu, th->sock, th->lcore, pc, t };
-			t->supplied[upgrade(&x, line)]++;
-			s1.st[w] = SIM_M;
-			s2 = pcache_set_w(&pc->l2, line, w2);
-			int j = set_find(&s2, line);
-			if (j >= 0)
-				s2.st[j] = SIM_M;
-			return 0;
-		}
-		if (store)
-			s1.st[w] = SIM_M;
-		t->supplied[PMON_SIM_SUP_L1]++;
-		return 0;
-	}
-	t->l1_miss[kind]++;
-	s2 = pcache_set_w(&pc->l2, line, w2);
-	w = set_find(&s2, line);
-	if (w >= 0) {
-		int sup = PMON_SIM_SUP_L2;
-		t->l2_hit[kind]++;
-		set_touch(&s2, w);
-		if (store && s2.st[w] < SIM_E) {
-			struct sim_ctx x = { sim, cpu, th->sock, th->lcore, pc, t };
-			sup = upgrade(&x, line);
-		}
-		if (store)
-			s2.st[w] = SIM_M;
-		t->supplied[sup]++;
-		l1_fill(pc, &s1, line, s2.st[w], w2);
-		return 0;
-	}
-	t->l2_miss[kind]++;
-	struct sim_ctx x = { sim, cpu, th->sock, th->lcore, pc, t };
-	struct sim_llc_res r;
-	sim_llc_request(&x, line, store, &r);
-	offcore(&x, store ? SIM_RSP_DEMAND_RFO : SIM_RSP_DEMAND_DATA_RD, &r);
-	t->supplied[r.supplier]++;
-	if (r.supplier == PMON_SIM_SUP_LLC)
-		t->llc_hit[kind]++;
-	else
-		t->llc_miss[kind]++;
-	if (r.hitm)
-		t->hitm++;
-	/* the sets again rather than kept across the call: fewer live values */
-	s2 = pcache_set_w(&pc->l2, line, w2);
-	s1 = pcache_set_w(&pc->l1, line, w1);
-	l2_fill(&x, &s2, line, r.grant, w1);
-	l1_fill(pc, &s1, line, r.grant, w2);
-	if (sim->shape.prefetch)
-		prefetch(&x, line, store);
-	return 1;
-}
-
-/* One access of th (its core pc) to line; 1 when it missed the L2. */
-SIM_HOT int line_access(struct pmon_sim *sim, struct sim_thread *th, int cpu,
-			 struct sim_pcore *pc, uint64_t line, int kind, uint32_t w1, uint32_t w2)
-{
-	int store = kind == PMON_SIM_STORE;
-
-	if (sim_line_home(sim, line) == th->sock) {
-		if (kind == PMON_SIM_LOAD) th->truth.load_local++;
-		else if (store) th->truth.store_local++;
-		else th->truth.nt_local++;
-	} else {
-		if (kind == PMON_SIM_LOAD) th->truth.load_remote++;
-		else if (store) th->truth.store_remote++;
-		else th->truth.nt_remote++;
-	}
-	if (__builtin_expect(kind == PMON_SIM_NT_STORE, 0)) {
-		struct sim_ctx x = { sim, cpu, th->sock, th->lcore, pc, &th->ctruth };
-		sim_llc_nt_store(&x, line);
-		return 0;
-	}
-	return core_access(sim, th, cpu, pc, line, store, w1, w2);
-}
-
-/* Bring the LLC set a coming access to line will look at into the host
- * caches (the core's L1/L2 arrays are small enough to stay there). */
-SIM_HOT void prefetch_llc(const struct pmon_sim *sim, int sock, uint64_t line, uint32_t ways)
-{
-	const struct sim_cache *c = &sim->sock[sock].llc[sim_line_slice(line, sim->shape.cores)];
-	const uint8_t *p = (const uint8_t *)cache_set_w(c, line, ways).ptag;   /* the set's start */
-
-#pragma GCC unroll 8
-	for (size_t off = 0; off < cache_set_bytes(ways); off += 64)     /* sets are 64-byte aligned */
-		__builtin_prefetch(p + off, 0);
-}
-
-SIM_HOT void lines_loop(struct pmon_sim *sim, int cpu, const uint64_t *ref, size_t n,
-			uint32_t w1, uint32_t w2, uint32_t wl)
-{
-	struct sim_thread *th = &sim->cpu[cpu];
-	struct sim_pcore *pc = &sim->pcore[th->gcore];
-
-	int missed = 0, recent = th->pf_recent;
-
-	/* the look-ahead runs while accesses miss the L2 (one did in the last
-	 * 64): streams of L1/L2 hits skip it */
-	for (size_t i = 0; i < n; i++) {
-		if (recent && i + SIM_LOOKAHEAD < n) {
-			uint64_t f = ref[i + SIM_LOOKAHEAD] >> 2;
-			prefetch_llc(sim, th->sock, f, wl);
-			if (missed) {
-				/* while accesses miss the L2: should f miss too,
-				 * a Modified L2 victim is written into the LLC */
-				struct sim_set s2 = pcache_set_w(&pc->l2, f, w2);
-				int v = set_victim(&s2);
-				if (s2.st[v] == SIM_M)
-					prefetch_llc(sim, th->sock, s2.tag[v] - 1, wl);
-			}
-		}
-		missed = line_access(sim, th, cpu, pc, ref[i] >> 2, (int)(ref[i] & 3), w1, w2);
-		recent = missed ? 64 : recent - (recent > 0);
-	}
-	th->pf_recent = recent;
-}
-
 void sim_lines_access(struct pmon_sim *sim, int cpu, const uint64_t *ref, size_t n)
 {
-	const struct sim_pcore *pc = &sim->pcore[sim->cpu[cpu].gcore];
-
 	if (__builtin_expect(!sim->hier_ready, 0))
 		sim_hier_prepare(sim);
 	sim->pend_direct = n == 1;        /* queueing pays only over many accesses */
-	if (pc->l1.ways == SIM_L1W && pc->l2.ways == SIM_L2W &&
-	    sim->sock[0].llc[0].ways == SIM_LLCW)
-		lines_loop(sim, cpu, ref, n, SIM_L1W, SIM_L2W, SIM_LLCW);
-	else
-		lines_loop(sim, cpu, ref, n, pc->l1.ways, pc->l2.ways, sim->sock[0].llc[0].ways);
+	sim->lines(sim, cpu, ref, n);
 }
 
 /* Forget every core's cached lines (after the LLC let go of them). */

@@ -1,16 +1,15 @@
 /*
  * sim_hier.h - private helpers of the memory hierarchy shared by
- * sim_cache.c (the cores' L1/L2) and sim_llc.c (LLC slices, home agents,
- * QPI): the set-associative arrays and the request context.
+ * sim_cache.c (the arrays) and the access path (sim_path.h: the cores'
+ * L1/L2, LLC slices, home agents, QPI): the set-associative arrays, the
+ * DRAM access and the request context.
  *
- * The set operations are branch-free loops over the ways (a scan that
- * exits early mispredicts on most accesses): find compares every tag, the
- * victim is the way of rank ways-1, a touch ages the more recent ways.
+ * A set keeps its lines in most-recently-used order: the victim is the
+ * last lane, a hit or a fill shifts the lanes before it by one.  Finding a
+ * line compares every lane at once (AVX-512) or in a branch-free loop.
  */
 #ifndef PMON_SIM_HIER_H
 #define PMON_SIM_HIER_H
-
-#include <emmintrin.h>
 
 #include "sim_internal.h"
 
@@ -24,42 +23,72 @@ struct sim_ctx {
 	struct pmon_sim_cache_truth *t;
 };
 
+/* A set: its entries in most-recently-used order (lane 0 the most recent,
+ * lane ways-1 the least: the victim), the empty ones last.  An entry is
+ * (line + 1) << 12 | core-valid bits << 4 | state, 0 when empty.  A fill
+ * shifts every lane down one and puts the line in lane 0; a hit moves its
+ * lane to lane 0; a drop closes the gap and leaves an empty lane last.
+ * Lanes from ways to the next multiple of 8 are padding and always 0. */
 struct sim_set {
-	uint64_t *tag;          /* line + 1, 0 empty */
-	uint16_t *ptag;         /* partial tag (never 0) of each way, 0 empty/padding */
-	int8_t *rank;           /* LRU rank 0..ways-1; padding lanes SIM_RANK_PAD */
-	uint8_t *st, *cv;
+	uint64_t *e;
 	uint32_t ways;
 };
 
-#define SIM_RANK_PAD 127
+#define SIM_E_SHIFT 12
+#define SIM_E_CV_SHIFT 4
+#define SIM_E_ST 0x7ull
+#define SIM_E_CV (0xffull << SIM_E_CV_SHIFT)
 
 static inline uint32_t round_up(uint32_t n, uint32_t m)
 {
 	return (n + m - 1) / m * m;
 }
 
-/* Layout of a set, what every access reads first, then the full tags:
- * ptag[ways rounded to 8], rank[ways rounded to 16], st[ways], cv[ways],
- * tag[ways] (8-byte aligned); the whole a multiple of the 64-byte host
- * cache line (the arrays are 64-byte aligned).  A lookup that misses then
- * reads the host lines of the first four arrays (2 for 20 ways) and one
- * full tag, the victim's. */
-static inline uint32_t cache_off_tag(uint32_t ways)
+static inline uint64_t e_key(uint64_t line)
 {
-	return round_up(2 * round_up(ways, 8) + round_up(ways, 16) + 2 * ways, 8);
+	return (line + 1) << SIM_E_SHIFT;
 }
 
+static inline uint64_t e_make(uint64_t line, int st, unsigned cv)
+{
+	return e_key(line) | (uint64_t)cv << SIM_E_CV_SHIFT | (uint64_t)st;
+}
+
+static inline uint64_t e_line(uint64_t e)
+{
+	return (e >> SIM_E_SHIFT) - 1;
+}
+
+static inline int e_st(uint64_t e)
+{
+	return (int)(e & SIM_E_ST);
+}
+
+static inline unsigned e_cv(uint64_t e)
+{
+	return (unsigned)(e >> SIM_E_CV_SHIFT) & 0xff;
+}
+
+static inline void set_st(const struct sim_set *s, int w, int st)
+{
+	s->e[w] = (s->e[w] & ~SIM_E_ST) | (uint64_t)st;
+}
+
+static inline void set_cv(const struct sim_set *s, int w, unsigned cv)
+{
+	s->e[w] = (s->e[w] & ~SIM_E_CV) | (uint64_t)cv << SIM_E_CV_SHIFT;
+}
+
+/* Bytes of a set: its lanes rounded up to 8 (one 64-byte host line per 8
+ * ways; the arrays are 64-byte aligned). */
 static inline size_t cache_set_bytes(uint32_t ways)
 {
-	return round_up(cache_off_tag(ways) + 8 * ways, 64);
+	return 8 * (size_t)round_up(ways, 8);
 }
 
 static inline struct sim_set cache_set_at(const struct sim_cache *c, uint32_t set)
 {
-	uint8_t *p = c->mem + (size_t)set * c->stride;
-	struct sim_set s = { (uint64_t *)(void *)(p + c->off_tag), (uint16_t *)(void *)p,
-			     (int8_t *)(p + c->off_rank), p + c->off_st, p + c->off_cv, c->ways };
+	struct sim_set s = { (uint64_t *)(void *)(c->mem + (size_t)set * c->stride), c->ways };
 
 	return s;
 }
@@ -71,9 +100,11 @@ static inline struct sim_set cache_set(const struct sim_cache *c, uint64_t line)
 }
 
 /* The hot paths are compiled twice: for the default way counts (8-way
- * L1/L2, 20-way LLC) as constants, where the layout offsets fold and the
- * set loops unroll, and for any other count: the way counts are the hot
- * functions' arguments, constants in the one copy, variables in the other. */
+ * L1/L2, 20-way LLC) as constants, where the set loops unroll, and for any
+ * other count: the way counts are the hot functions' arguments, constants
+ * in the one copy, variables in the other.  They are also compiled once
+ * per instruction set (sim_path.h): the set operations below use AVX-512
+ * where the including file enables it, else SSE2 and plain loops. */
 #define SIM_HOT static inline __attribute__((always_inline))
 #define SIM_L1W 8
 #define SIM_L2W 8
@@ -81,116 +112,140 @@ static inline struct sim_set cache_set(const struct sim_cache *c, uint64_t line)
 #define SIM_SOCKETS 2           /* the default machine's sockets */
 
 /* cache_set with the way count passed in (a constant in the specialised
- * copies): offsets from the layout rule instead of the stored ones. */
+ * copies). */
 SIM_HOT struct sim_set cache_set_w(const struct sim_cache *c, uint64_t line, uint32_t ways)
 {
 	uint32_t set = c->setmask ? (uint32_t)(line & c->setmask) : (uint32_t)(line % c->sets);
-	uint8_t *p = c->mem + (size_t)set * c->stride;
-	uint32_t off_rank = 2 * round_up(ways, 8), off_st = off_rank + round_up(ways, 16);
-	struct sim_set s = { (uint64_t *)(void *)(p + cache_off_tag(ways)), (uint16_t *)(void *)p,
-			     (int8_t *)(p + off_rank), p + off_st, p + off_st + ways, ways };
+	struct sim_set s = { (uint64_t *)(void *)(c->mem + (size_t)set * c->stride), ways };
 
 	return s;
-}
-
-static inline uint16_t ptag_of(uint64_t line)
-{
-	return (uint16_t)(((line * 0xD6E8FEB86659FD93ull) >> 48) | 1);
-}
-
-/* v in every 16-bit / 8-bit lane, in registers (the compiler's
- * _mm_set1 goes through memory on plain SSE2). */
-static inline __m128i splat16(uint16_t v)
-{
-	return _mm_shuffle_epi32(_mm_cvtsi32_si128((int)(v * 0x00010001u)), 0);
-}
-
-static inline __m128i splat8(uint8_t v)
-{
-	return _mm_shuffle_epi32(_mm_cvtsi32_si128((int)(v * 0x01010101u)), 0);
-}
-
-/* The way holding line, or -1: the partial tags (8 per compare) pick the
- * candidates, the full tag decides. */
-static inline int set_find(const struct sim_set *s, uint64_t line)
-{
-	__m128i key = splat16(ptag_of(line));
-
-	for (uint32_t k = 0; k < s->ways; k += 8) {
-		unsigned m = (unsigned)_mm_movemask_epi8(
-			_mm_cmpeq_epi16(_mm_loadu_si128((const __m128i *)(const void *)(s->ptag + k)),
-					key));
-		while (m) {
-			uint32_t w = k + ((unsigned)__builtin_ctz(m) >> 1);
-			m &= m - 1;
-			m &= m - 1;           /* two mask bits per 16-bit lane */
-			if (s->tag[w] == line + 1)
-				return (int)w;
-		}
-	}
-	return -1;
-}
-
-/* The way to fill: an empty one if any (empty ways rank last), else the
- * least recently used: the way of rank ways-1. */
-static inline int set_victim(const struct sim_set *s)
-{
-	__m128i key = splat8((uint8_t)(s->ways - 1));
-
-	for (uint32_t k = 0;; k += 16) {
-		unsigned m = (unsigned)_mm_movemask_epi8(
-			_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(s->rank + k)),
-				       key));
-		if (m)
-			return (int)(k + (unsigned)__builtin_ctz(m));
-	}
-}
-
-/* Way w becomes the most recently used: the more recent ways age by one. */
-static inline void set_touch(const struct sim_set *s, int w)
-{
-	__m128i r = splat8((uint8_t)s->rank[w]);
-
-	for (uint32_t k = 0; k < s->ways; k += 16) {
-		__m128i *p = (__m128i *)(void *)(s->rank + k), v = _mm_loadu_si128(p);
-		_mm_storeu_si128(p, _mm_sub_epi8(v, _mm_cmpgt_epi8(r, v)));   /* +1 where v < r */
-	}
-	s->rank[w] = 0;
-}
-
-/* Way w is emptied and becomes the next to fill. */
-static inline void set_drop(const struct sim_set *s, int w)
-{
-	__m128i r = splat8((uint8_t)s->rank[w]), n = splat8((uint8_t)s->ways);
-
-	for (uint32_t k = 0; k < s->ways; k += 16) {
-		__m128i *p = (__m128i *)(void *)(s->rank + k), v = _mm_loadu_si128(p);
-		__m128i older = _mm_and_si128(_mm_cmpgt_epi8(v, r), _mm_cmpgt_epi8(n, v));
-		_mm_storeu_si128(p, _mm_add_epi8(v, older));                  /* -1 where r < v < n */
-	}
-	s->rank[w] = (int8_t)(s->ways - 1);
-	s->tag[w] = 0;
-	s->ptag[w] = 0;
-}
-
-/* Way w now holds line. */
-static inline void set_fill(const struct sim_set *s, int w, uint64_t line, int st)
-{
-	s->tag[w] = line + 1;
-	s->ptag[w] = ptag_of(line);
-	s->st[w] = (uint8_t)st;
 }
 
 /* The same for a core's private cache: a power-of-two number of sets, each
  * cache_set_bytes(ways) apart. */
 SIM_HOT struct sim_set pcache_set_w(const struct sim_cache *c, uint64_t line, uint32_t ways)
 {
-	uint8_t *p = c->mem + (size_t)(line & c->setmask) * cache_set_bytes(ways);
-	uint32_t off_rank = 2 * round_up(ways, 8), off_st = off_rank + round_up(ways, 16);
-	struct sim_set s = { (uint64_t *)(void *)(p + cache_off_tag(ways)), (uint16_t *)(void *)p,
-			     (int8_t *)(p + off_rank), p + off_st, p + off_st + ways, ways };
+	struct sim_set s = { (uint64_t *)(void *)(c->mem + (size_t)(line & c->setmask) *
+						  cache_set_bytes(ways)), ways };
 
 	return s;
+}
+
+#ifdef __AVX512F__
+#include <immintrin.h>
+
+/* The lanes whose tags are line's, as bits (way w: bit w). */
+SIM_HOT uint32_t set_match(const struct sim_set *s, uint64_t line)
+{
+	__m512i key = _mm512_set1_epi64((long long)e_key(line));
+	__m512i tag = _mm512_set1_epi64((long long)~(SIM_E_ST | SIM_E_CV));
+	uint32_t m = 0;
+
+	for (uint32_t k = 0; k < s->ways; k += 8)
+		m |= (uint32_t)_mm512_cmpeq_epi64_mask(
+			_mm512_and_si512(_mm512_loadu_si512(s->e + k), tag), key) << k;
+	return m;
+}
+
+/* Lanes 0..last (last < ways) move one lane down, lane 0 becomes first;
+ * lanes after last keep their entries. */
+SIM_HOT void set_shift_in(const struct sim_set *s, uint32_t last, uint64_t first)
+{
+	__m512i v[4], prev = _mm512_set1_epi64((long long)first);
+	uint64_t keep = (2ull << last) - 1;       /* the lanes written */
+	uint32_t n = (s->ways + 7) / 8;
+
+	for (uint32_t j = 0; j < n; j++)
+		v[j] = _mm512_loadu_si512(s->e + 8 * j);
+	for (uint32_t j = 0; j < n; j++) {
+		__m512i out = _mm512_alignr_epi64(v[j], prev, 7);
+		_mm512_mask_storeu_epi64(s->e + 8 * j, (__mmask8)(keep >> (8 * j)), out);
+		prev = v[j];
+	}
+}
+
+/* Lanes w+1..ways-1 move one lane up, lane ways-1 becomes empty. */
+SIM_HOT void set_shift_out(const struct sim_set *s, uint32_t w)
+{
+	__m512i v[4];
+	uint64_t keep = ((1ull << s->ways) - 1) & ~((1ull << w) - 1);
+	uint32_t n = (s->ways + 7) / 8;
+
+	for (uint32_t j = 0; j < n; j++)
+		v[j] = _mm512_loadu_si512(s->e + 8 * j);
+	for (uint32_t j = 0; j < n; j++) {
+		__m512i next = j + 1 < n ? v[j + 1] : _mm512_setzero_si512();
+		_mm512_mask_storeu_epi64(s->e + 8 * j, (__mmask8)(keep >> (8 * j)),
+					 _mm512_alignr_epi64(next, v[j], 1));
+	}
+	s->e[s->ways - 1] = 0;
+}
+#else
+#include <emmintrin.h>
+
+/* Two lanes a compare: the 32-bit halves compared, a lane matching where
+ * both halves do.  Padding lanes (0) never match. */
+SIM_HOT uint32_t set_match(const struct sim_set *s, uint64_t line)
+{
+	__m128i key = _mm_set1_epi64x((long long)e_key(line));
+	__m128i tag = _mm_set1_epi64x((long long)~(SIM_E_ST | SIM_E_CV));
+	uint32_t m = 0;
+
+	for (uint32_t k = 0; k < s->ways; k += 2) {
+		__m128i c = _mm_cmpeq_epi32(
+			_mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(s->e + k)), tag),
+			key);
+		c = _mm_and_si128(c, _mm_shuffle_epi32(c, _MM_SHUFFLE(2, 3, 0, 1)));
+		m |= (uint32_t)_mm_movemask_pd(_mm_castsi128_pd(c)) << k;
+	}
+	return m;
+}
+
+SIM_HOT void set_shift_in(const struct sim_set *s, uint32_t last, uint64_t first)
+{
+	__builtin_memmove(s->e + 1, s->e, 8 * (size_t)last);
+	s->e[0] = first;
+}
+
+SIM_HOT void set_shift_out(const struct sim_set *s, uint32_t w)
+{
+	__builtin_memmove(s->e + w, s->e + w + 1, 8 * (size_t)(s->ways - 1 - w));
+	s->e[s->ways - 1] = 0;
+}
+#endif
+
+/* The lane holding line, or -1. */
+SIM_HOT int set_find(const struct sim_set *s, uint64_t line)
+{
+	uint32_t m = set_match(s, line);
+
+	return m ? __builtin_ctz(m) : -1;
+}
+
+/* The lane to fill: the last, empty or least recently used. */
+static inline int set_victim(const struct sim_set *s)
+{
+	return (int)s->ways - 1;
+}
+
+/* Lane w becomes the most recently used (lane 0). */
+SIM_HOT void set_touch(const struct sim_set *s, int w)
+{
+	if (w > 0)
+		set_shift_in(s, (uint32_t)w, s->e[w]);
+}
+
+/* Lane w is emptied (the lanes after it close the gap). */
+SIM_HOT void set_drop(const struct sim_set *s, int w)
+{
+	set_shift_out(s, (uint32_t)w);
+}
+
+/* The victim lane (the last) is replaced by line, which becomes the most
+ * recently used. */
+SIM_HOT void set_fill(const struct sim_set *s, uint64_t line, int st, unsigned cv)
+{
+	set_shift_in(s, s->ways - 1, e_make(line, st, cv));
 }
 
 /* ---- DRAM (sim_dram.c; inline here for the home agent's path) ----
@@ -264,18 +319,15 @@ struct sim_llc_res {
 	int hitm;
 };
 
-/* sim_llc.c */
-void sim_llc_request(struct sim_ctx *x, uint64_t line, int rfo, struct sim_llc_res *r);
-void sim_llc_writeback(struct sim_ctx *x, uint64_t line);
-void sim_llc_nt_store(struct sim_ctx *x, uint64_t line);
-/* sim_cache.c: the state a core holds a line in (M when dirty in L1 or L2),
- * then newst: SIM_I drops its copies, SIM_S makes them shared, -1 keeps. */
-int sim_core_snoop(struct sim_pcore *pc, uint64_t line, int newst);
+/* A copy of the access path (sim_path.h), one per instruction set: n line
+ * references of cpu (line << 2 | kind), after sim_lines_access's set-up. */
+typedef void sim_lines_fn(struct pmon_sim *sim, int cpu, const uint64_t *ref, size_t n);
+sim_lines_fn sim_lines_base, sim_lines_avx512;
 /* Fill the cache arrays (empty sets); sim_lines_access does it first. */
 void sim_hier_prepare(struct pmon_sim *sim);
 void sim_cores_clear(struct pmon_sim *sim);
 /* Set up a cache of sets x ways whose sets lie stride bytes apart in mem
- * (ranks initialised: way w has rank w). */
+ * (every set empty). */
 void sim_cache_setup(struct sim_cache *c, uint8_t *mem, size_t stride, uint64_t sets,
 		     uint32_t ways);
 

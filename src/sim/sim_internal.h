@@ -187,23 +187,18 @@ struct sim_chan {
 /* ---- the memory hierarchy ---- */
 enum sim_st { SIM_I = 0, SIM_S = 1, SIM_E = 2, SIM_M = 3, SIM_F = 4 };
 
-/* One set-associative array.  Each set is one block of memory (layout in
- * sim_hier.h: the small per-way arrays first, the full tags last):
- *     uint64_t tag[ways]   line + 1, 0 = empty way
- *     uint16_t ptag[ways]  partial tag, 0 = empty way
- *     uint8_t rank[ways]   LRU rank: 0 most recently used .. ways-1 least;
- *                          empty ways always rank below every valid one
- *     uint8_t st[ways]     enum sim_st
- *     uint8_t cv[ways]     LLC: core-valid bits (bit = core in its socket)
- * Set s starts at mem + s * stride (the LLC slices of a socket interleave
- * their sets, so that neighbouring lines share host cache lines). */
+/* One set-associative array.  Each set is one block of 64-bit entries in
+ * most-recently-used order, (line + 1) << 12 | core-valid bits << 4 | enum
+ * sim_st, 0 when empty (layout and operations in sim_hier.h); the core-valid
+ * bits (bit = core in its socket) are the LLC's.  Set s starts at mem + s *
+ * stride (the LLC slices of a socket interleave their sets, so that
+ * neighbouring lines share host cache lines). */
 struct sim_cache {
 	uint8_t *mem;
 	uint8_t *alloc;         /* what to free (NULL: a slice of a shared block) */
 	size_t stride;
 	uint32_t sets, ways;
 	uint32_t setmask;       /* sets - 1 when sets is a power of two, else 0 */
-	uint32_t off_tag, off_rank, off_st, off_cv;    /* within a set's block (ptag at 0) */
 };
 
 struct sim_pcore {              /* a physical core's private caches */
@@ -313,6 +308,9 @@ struct pmon_sim {
 	/* the memory hierarchy */
 	struct sim_pcore *pcore;                   /* [sockets * cores] */
 	int hier_ready;         /* cache arrays filled (at the first line access) */
+	/* the copy of the access path for this host (sim_cache.c) */
+	void (*lines)(struct pmon_sim *sim, int cpu, const uint64_t *ref, size_t n);
+	const char *lines_isa;
 	uint64_t lines_per_socket;                 /* mem_bytes / 64 */
 	int lps_shift;                             /* log2 of it when a power of two, else -1 */
 	uint64_t occ_uclk[PMON_SIM_NSUPPLIERS];    /* latencies in UCLK cycles */
@@ -477,7 +475,7 @@ void sim_dram_init(struct sim_chan *ch);
 void sim_dram_locate(const struct pmon_sim_shape *sh, uint64_t local_addr,
 		     struct pmon_sim_dram_loc *out);
 
-/* ---- the memory hierarchy (sim_cache.c, sim_llc.c, sim_mem.c) ---- */
+/* ---- the memory hierarchy (sim_cache.c, sim_path.h, sim_mem.c) ---- */
 int sim_hier_init(struct pmon_sim *sim);
 void sim_hier_free(struct pmon_sim *sim);
 /* n line accesses by cpu, lock held: ref[i] = line << 2 | kind (line =

@@ -2,7 +2,7 @@
  * sim_traffic.c - memory traffic by physical address: each cache-line
  * access goes through the issuing core's caches (sim_cache.c), and what
  * misses them through the LLC, the home agents and QPI to DRAM
- * (sim_llc.c).  The load= stream (run while time follows the wall clock)
+ * (sim_llc_path.h).  The load= stream (run while time follows the wall clock)
  * takes the same path, line by line.
  */
 #include <string.h>

@@ -1,10 +1,11 @@
 /*
- * sim_llc.c - past the cores' L2: the LLC slices of each socket (MESIF
+ * sim_llc_path.h - the access path past the cores' L2: the LLC slices of each socket (MESIF
  * states, core-valid bits, inclusive back-invalidation), the home agents
  * (home snoop: the home snoops every socket but the requester's), the DRAM
  * operations they cause and the QPI messages between sockets.  Every CBo,
  * HA and QPI event is raised here, next to the ground truth it mirrors
- * (the cores' offcore responses in sim_cache.c, the iMC's in sim_dram.c).
+ * (the cores' offcore responses in sim_core_path.h, the iMC's in
+ * sim_dram.c).
  *
  * QPI messages and their flits (a flit carries 8 bytes of payload):
  *   request (RdData/RdInvOwn/InvItoE/WbMtoI/WcIL)  HOM_REQ     1 non-data
@@ -15,7 +16,16 @@
  * The link a message takes is bit 0 of its line number (both links join
  * every pair of sockets in the model).
  */
+#ifndef PMON_SIM_LLC_PATH_H
+#define PMON_SIM_LLC_PATH_H
+
 #include "sim_hier.h"
+
+#pragma GCC visibility push(hidden)
+
+/* sim_core_path.h: the state a core holds a line in (M when dirty in L1 or
+ * L2), then newst: SIM_I drops its copies, SIM_S makes them shared, -1 keeps. */
+static int sim_core_snoop(struct sim_pcore *pc, uint64_t line, int newst);
 
 static inline int nid_of(const struct pmon_sim *sim, int socket)
 {
@@ -104,9 +114,9 @@ static void write_home(struct pmon_sim *sim, int from, uint64_t line)
  * copy or a core's).  The entry itself stays as it is. */
 SIM_HOT int llc_inval_cores(struct pmon_sim *sim, int socket, const struct sim_set *s, int w)
 {
-	uint64_t line = s->tag[w] - 1;
-	int dirty = s->st[w] == SIM_M;
-	unsigned cv = s->cv[w];
+	uint64_t line = e_line(s->e[w]);
+	int dirty = e_st(s->e[w]) == SIM_M;
+	unsigned cv = e_cv(s->e[w]);
 
 	while (cv) {
 		int k = __builtin_ctz(cv);
@@ -123,23 +133,21 @@ SIM_HOT int llc_drop(struct pmon_sim *sim, int socket, const struct sim_set *s, 
 {
 	int dirty = llc_inval_cores(sim, socket, s, w);
 
-	s->cv[w] = 0;
-	s->st[w] = SIM_I;
 	set_drop(s, w);
 	sim->sock[socket].llc_valid--;
 	return dirty;
 }
 
-/* The LLC evicts way w, its least recently used, of a slice to make room
- * for a line filled into that way right after: the entry itself is left
- * for the fill to overwrite (dropping it would change nothing else: the
- * way already ranks last). */
+/* The LLC evicts lane w, its least recently used (the last), of a slice to
+ * make room for a line filled right after: the entry itself is left for
+ * the fill to shift out (dropping it would change nothing else: it is
+ * already last). */
 SIM_HOT void llc_evict(struct pmon_sim *sim, int socket, unsigned slice, const struct sim_set *set,
 		   int w)
 {
 	struct sim_socket *s = &sim->sock[socket];
-	uint64_t line = set->tag[w] - 1;
-	int st = set->st[w], home = sim_line_home(sim, line), nid = nid_of(sim, home);
+	uint64_t line = e_line(set->e[w]);
+	int st = e_st(set->e[w]), home = sim_line_home(sim, line), nid = nid_of(sim, home);
 	int dirty = llc_inval_cores(sim, socket, set, w);
 	static const int vidx[] = { [SIM_M] = 0, [SIM_E] = 1, [SIM_S] = 2, [SIM_F] = 3 };
 
@@ -160,12 +168,12 @@ static __attribute__((noinline, cold)) int snoop_found(struct pmon_sim *sim, int
 							const struct sim_set *set, int i, int st,
 							int inval)
 {
-	uint64_t line = set->tag[i] - 1;
+	uint64_t line = e_line(set->e[i]);
 
 	if (inval)
 		return llc_drop(sim, socket, set, i) ? SIM_M : st;
 	if (st == SIM_E || st == SIM_M) {
-		unsigned cv = set->cv[i];
+		unsigned cv = e_cv(set->e[i]);
 		while (cv) {
 			int k = __builtin_ctz(cv);
 			cv &= cv - 1;
@@ -174,7 +182,7 @@ static __attribute__((noinline, cold)) int snoop_found(struct pmon_sim *sim, int
 				st = SIM_M;
 		}
 	}
-	set->st[i] = SIM_S;
+	set_st(set, i, SIM_S);
 	return st;
 }
 
@@ -194,7 +202,7 @@ SIM_HOT int socket_snoop(struct pmon_sim *sim, int socket, const struct sim_at *
 		set = cache_set(&s->llc[slice], line);
 		i = set_find(&set, line);
 	}
-	st = i >= 0 ? set.st[i] : SIM_I;
+	st = i >= 0 ? e_st(set.e[i]) : SIM_I;
 	s->slice_truth[slice].snoops++;
 	sim_cbo_lookup(sim, &s->cbo[slice], SIM_LOOKUP_SNOOP, st, a->nid);
 	if (i < 0)
@@ -294,14 +302,14 @@ SIM_HOT void llc_request(struct sim_ctx *x, uint64_t line, int rfo, struct sim_l
 	int i = set_find(&set, line);
 	int nid = a.nid;
 	unsigned me = 1u << x->lcore, opc = rfo ? SIM_OPC_RFO : SIM_OPC_DRD;
-	int state = i >= 0 ? set.st[i] : SIM_I;
+	int state = i >= 0 ? e_st(set.e[i]) : SIM_I;
 
 	st->lookups++;
 	st->tor_inserts++;
 	sim_cbo_lookup(sim, &s->cbo[slice], SIM_LOOKUP_READ, state, nid);
 	r->hitm = 0;
 	if (i >= 0) {
-		unsigned others = set.cv[i] & ~me;
+		unsigned others = e_cv(set.e[i]) & ~me;
 		int hit = 0, hitm = 0, snooped = others != 0, miss = 0;
 		st->hits++;
 		if (rfo || state == SIM_E || state == SIM_M) {
@@ -320,27 +328,28 @@ SIM_HOT void llc_request(struct sim_ctx *x, uint64_t line, int rfo, struct sim_l
 		}
 		if (hitm) {
 			st->hitm++;
-			set.st[i] = SIM_M;    /* the data came back into the LLC */
+			set_st(&set, i, SIM_M);       /* the data came back into the LLC */
 		}
 		r->hitm = hitm;
 		r->rsp_sup = hit_bits[state];
 		r->rsp_snoop = hitm ? SIM_RSP_SNOOP_HITM : hit ? SIM_RSP_SNOOP_NO_FWD
 			     : snooped ? SIM_RSP_SNOOP_MISS : SIM_RSP_SNOOP_NOT_NEEDED;
+		int now = e_st(set.e[i]);
 		if (rfo) {
-			if (set.st[i] == SIM_S || set.st[i] == SIM_F) {
+			if (now == SIM_S || now == SIM_F) {
 				/* other sockets may share it: ownership from the home */
 				struct sim_llc_res o;
 				miss = 1;
 				st->tor_misses++;
 				ha_read(sim, x->sock, &a, 1, 0, &o, nsock);
-				set.st[i] = SIM_E;
+				set_st(&set, i, SIM_E);
 			}
-			set.cv[i] = (uint8_t)me;
+			set_cv(&set, i, me);
 			r->grant = SIM_M;
 		} else {
-			int shared = hit || hitm || set.st[i] == SIM_S || set.st[i] == SIM_F ||
-				     (set.cv[i] & ~me);
-			set.cv[i] |= (uint8_t)me;
+			unsigned cv = e_cv(set.e[i]);
+			int shared = hit || hitm || now == SIM_S || now == SIM_F || (cv & ~me);
+			set_cv(&set, i, cv | me);
 			r->grant = shared ? SIM_S : SIM_E;
 		}
 		set_touch(&set, i);
@@ -351,26 +360,24 @@ SIM_HOT void llc_request(struct sim_ctx *x, uint64_t line, int rfo, struct sim_l
 	}
 	st->misses++;
 	st->tor_misses++;
-	int v = set_victim(&set);
-	if (set.tag[v])
+	int v = set_victim(&set), fill;
+	if (set.e[v])
 		llc_evict(sim, x->sock, slice, &set, v);
 	else
 		s->llc_valid++;
 	int how = ha_read(sim, x->sock, &a, rfo, 1, r, nsock);
-	set_fill(&set, v, line, SIM_E);
-	set.cv[v] = (uint8_t)me;
 	if (rfo) {
-		set.st[v] = how == 2 ? SIM_M : SIM_E;
+		fill = how == 2 ? SIM_M : SIM_E;
 		r->grant = SIM_M;
 	} else {
-		set.st[v] = how ? SIM_F : SIM_E;
+		fill = how ? SIM_F : SIM_E;
 		r->grant = how ? SIM_S : SIM_E;
 	}
-	set_touch(&set, v);
+	set_fill(&set, line, fill, me);
 	sim_cbo_tor(sim, &s->cbo[slice], SIM_TOR_REQ, opc, 1, nid, sim->occ_uclk[r->supplier]);
 }
 
-void sim_llc_request(struct sim_ctx *x, uint64_t line, int rfo, struct sim_llc_res *r)
+static void sim_llc_request(struct sim_ctx *x, uint64_t line, int rfo, struct sim_llc_res *r)
 {
 	uint32_t ways = x->sim->sock[x->sock].llc[0].ways;
 	int nsock = x->sim->shape.sockets;
@@ -383,7 +390,7 @@ void sim_llc_request(struct sim_ctx *x, uint64_t line, int rfo, struct sim_llc_r
 
 /* A core's dirty L2 victim arrives (WbMtoI): the LLC copy becomes
  * Modified and the core's valid bit clears. */
-void sim_llc_writeback(struct sim_ctx *x, uint64_t line)
+static void sim_llc_writeback(struct sim_ctx *x, uint64_t line)
 {
 	struct pmon_sim *sim = x->sim;
 	struct sim_socket *s = &sim->sock[x->sock];
@@ -399,14 +406,14 @@ void sim_llc_writeback(struct sim_ctx *x, uint64_t line)
 	s->slice_truth[slice].writebacks++;
 	s->slice_truth[slice].tor_inserts++;
 	x->t->writebacks++;
-	sim_cbo_lookup(sim, &s->cbo[slice], SIM_LOOKUP_WRITE, i >= 0 ? set.st[i] : SIM_I, nid);
+	sim_cbo_lookup(sim, &s->cbo[slice], SIM_LOOKUP_WRITE, i >= 0 ? e_st(set.e[i]) : SIM_I, nid);
 	sim_cbo_tor(sim, &s->cbo[slice], SIM_TOR_WB, SIM_OPC_WBMTOI, 0, nid,
 		    sim->occ_uclk[PMON_SIM_SUP_LLC]);
 	sim_core_offcore(sim, x->cpu, SIM_RSP_WB, SIM_RSP_SUPPLIER_NONE,
 				 SIM_RSP_SNOOP_NONE);
 	if (i >= 0) {
-		set.st[i] = SIM_M;
-		set.cv[i] &= (uint8_t)~(1u << x->lcore);
+		set_st(&set, i, SIM_M);
+		set_cv(&set, i, e_cv(set.e[i]) & ~(1u << x->lcore));
 	} else {
 		write_home(sim, x->sock, line);   /* not reached: the LLC is inclusive */
 	}
@@ -414,7 +421,7 @@ void sim_llc_writeback(struct sim_ctx *x, uint64_t line)
 
 /* A streaming store: every cached copy goes, the full line is written at
  * the home without being read. */
-void sim_llc_nt_store(struct sim_ctx *x, uint64_t line)
+static void sim_llc_nt_store(struct sim_ctx *x, uint64_t line)
 {
 	struct pmon_sim *sim = x->sim;
 	struct sim_socket *s = &sim->sock[x->sock];
@@ -429,7 +436,7 @@ void sim_llc_nt_store(struct sim_ctx *x, uint64_t line)
 	s->slice_truth[slice].misses += i < 0;
 	s->slice_truth[slice].tor_inserts++;
 	s->slice_truth[slice].tor_misses++;
-	sim_cbo_lookup(sim, &s->cbo[slice], SIM_LOOKUP_WRITE, i >= 0 ? set.st[i] : SIM_I, nid);
+	sim_cbo_lookup(sim, &s->cbo[slice], SIM_LOOKUP_WRITE, i >= 0 ? e_st(set.e[i]) : SIM_I, nid);
 	sim_core_snoop(x->pc, line, SIM_I);
 	if (i >= 0)
 		llc_drop(sim, x->sock, &set, i);       /* overwritten: no write-back */
@@ -456,39 +463,6 @@ void sim_llc_nt_store(struct sim_ctx *x, uint64_t line)
 				 SIM_RSP_SNOOP_NONE);
 }
 
-void sim_flush(struct pmon_sim *sim)
-{
-	if (!sim->hier_ready)
-		return;                       /* no line ever cached */
-	for (int s = 0; s < sim->shape.sockets; s++)
-		for (int k = 0; k < sim->shape.cores; k++) {
-			struct sim_cache *c = &sim->sock[s].llc[k];
-			for (uint32_t i = 0; i < c->sets && sim->sock[s].llc_valid; i++) {
-				struct sim_set set = cache_set_at(c, i);
-				for (uint32_t w = 0; w < c->ways; w++) {
-					if (!set.tag[w])
-						continue;
-					uint64_t line = set.tag[w] - 1;
-					if (llc_drop(sim, s, &set, (int)w))
-						write_home(sim, s, line);
-				}
-			}
-		}
-	sim_cores_clear(sim);
-}
+#pragma GCC visibility pop
 
-void sim_line_discard(struct pmon_sim *sim, uint64_t line)
-{
-	unsigned slice = sim_line_slice(line, sim->shape.cores);
-
-	if (!sim->hier_ready)
-		return;                       /* no line ever cached */
-	for (int s = 0; s < sim->shape.sockets; s++) {
-		if (!sim->sock[s].llc_valid)
-			continue;
-		struct sim_set set = cache_set(&sim->sock[s].llc[slice], line);
-		int i = set_find(&set, line);
-		if (i >= 0)
-			llc_drop(sim, s, &set, i);
-	}
-}
+#endif
