@@ -76,8 +76,8 @@ int main(void)
 	pmon_sim_vtraffic(sim, 0, base, PMON_SIM_NT_STORE, lines);   /* touch every page */
 	printf("bench sim_mem: default shape (2 sockets x 8 cores, LLC 20M), counters programmed;\n"
 	       "  accesses per second of this thread's CPU time (target >= 50 M/s for L1/L2-hit\n"
-	       "  and DRAM-miss streams); the %s copy of the access path (PMON_SIM_ISA=base:\n"
-	       "  the copy for any x86-64)\n", sim->lines_isa);
+	       "  and DRAM-miss streams); the %s copy of the access path\n"
+	       "  (PMON_SIM_ISA=avx2 or base to compare)\n", sim->lines_isa);
 
 	/* L1 hits: 64 lines (4 KiB) over and over */
 	for (int i = 0; i < NREF; i++)

@@ -14,6 +14,7 @@
  *    twice.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "sim_fixture.h"
 #include "sim/sim_hier.h"
@@ -176,13 +177,13 @@ int main(void)
 	const char *small = "sockets=2,cores=2,threads=2,llc=64K,llcways=4,l1=1K,l1ways=2,"
 			    "l2=4K,l2ways=4";
 
-	/* each copy of the access path: the base one, then this host's */
-	for (int isa = 0; isa < 2; isa++) {
-		if (isa == 0)
-			setenv("PMON_SIM_ISA", "base", 1);
-		else
-			unsetenv("PMON_SIM_ISA");
+	/* each copy of the access path this host can run */
+	static const char *const isas[] = { "base", "avx2", "avx512" };
+	for (size_t isa = 0; isa < sizeof isas / sizeof isas[0]; isa++) {
+		setenv("PMON_SIM_ISA", isas[isa], 1);
 		random_traffic(small, 8, 4096, 0);
+		if (strcmp(sim->lines_isa, isas[isa]))
+			continue;             /* the host cannot: it ran another copy */
 		printf("  (access path: %s)\n", sim->lines_isa);
 		random_traffic(small, 8, 4096, 1);
 		/* a working set that fits: more sharing, fewer evictions */

@@ -50,24 +50,34 @@ static void cache_free(struct sim_cache *c)
 	memset(c, 0, sizeof *c);
 }
 
-/* AVX-512F where the host has it, unless $PMON_SIM_ISA says "base" (tests
- * and benchmarks compare the copies; both count exactly the same). */
+/* The copies of the access path, the most capable first; $PMON_SIM_ISA
+ * names the most capable one to use (tests and benchmarks compare the
+ * copies: all count exactly the same). */
 static void path_pick(struct pmon_sim *sim)
 {
+	static const struct {
+		const char *name;
+		sim_lines_fn *fn;
+	} copies[] = { { "avx512", sim_lines_avx512 }, { "avx2", sim_lines_avx2 },
+		       { "base", sim_lines_base } };
 	const char *want = getenv("PMON_SIM_ISA");
+	size_t i = 0;
 
-	sim->lines = sim_lines_base;
-	sim->lines_isa = "base";
+	if (want)
+		while (i + 1 < sizeof copies / sizeof copies[0] && strcmp(want, copies[i].name))
+			i++;
+	for (; i + 1 < sizeof copies / sizeof copies[0]; i++) {
 #if defined(__x86_64__) || defined(__i386__)
-	if ((!want || strcmp(want, "base")) && __builtin_cpu_supports("avx512f") &&
-	    __builtin_cpu_supports("bmi") &&
-	    __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt")) {
-		sim->lines = sim_lines_avx512;
-		sim->lines_isa = "avx512";
-	}
-#else
-	(void)want;
+		int bmi = __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2") &&
+			  __builtin_cpu_supports("popcnt");
+		if (bmi && !strcmp(copies[i].name, "avx512") && __builtin_cpu_supports("avx512f"))
+			break;
+		if (bmi && !strcmp(copies[i].name, "avx2") && __builtin_cpu_supports("avx2"))
+			break;
 #endif
+	}
+	sim->lines = copies[i].fn;
+	sim->lines_isa = copies[i].name;
 }
 
 int sim_hier_init(struct pmon_sim *sim)

@@ -104,7 +104,7 @@ static inline struct sim_set cache_set(const struct sim_cache *c, uint64_t line)
  * other count: the way counts are the hot functions' arguments, constants
  * in the one copy, variables in the other.  They are also compiled once
  * per instruction set (sim_path.h): the set operations below use AVX-512
- * where the including file enables it, else SSE2 and plain loops. */
+ * or AVX2 where the including file enables it, else SSE2. */
 #define SIM_HOT static inline __attribute__((always_inline))
 #define SIM_L1W 8
 #define SIM_L2W 8
@@ -178,6 +178,35 @@ SIM_HOT void set_shift_out(const struct sim_set *s, uint32_t w)
 		_mm512_mask_storeu_epi64(s->e + 8 * j, (__mmask8)(keep >> (8 * j)),
 					 _mm512_alignr_epi64(next, v[j], 1));
 	}
+	s->e[s->ways - 1] = 0;
+}
+#elif defined(__AVX2__)
+#include <immintrin.h>
+
+/* Four lanes a compare. */
+SIM_HOT uint32_t set_match(const struct sim_set *s, uint64_t line)
+{
+	__m256i key = _mm256_set1_epi64x((long long)e_key(line));
+	__m256i tag = _mm256_set1_epi64x((long long)~(SIM_E_ST | SIM_E_CV));
+	uint32_t m = 0;
+
+	for (uint32_t k = 0; k < s->ways; k += 4) {
+		__m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(s->e + k));
+		m |= (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(
+			     _mm256_cmpeq_epi64(_mm256_and_si256(v, tag), key))) << k;
+	}
+	return m;
+}
+
+SIM_HOT void set_shift_in(const struct sim_set *s, uint32_t last, uint64_t first)
+{
+	__builtin_memmove(s->e + 1, s->e, 8 * (size_t)last);
+	s->e[0] = first;
+}
+
+SIM_HOT void set_shift_out(const struct sim_set *s, uint32_t w)
+{
+	__builtin_memmove(s->e + w, s->e + w + 1, 8 * (size_t)(s->ways - 1 - w));
 	s->e[s->ways - 1] = 0;
 }
 #else
@@ -322,7 +351,7 @@ struct sim_llc_res {
 /* A copy of the access path (sim_path.h), one per instruction set: n line
  * references of cpu (line << 2 | kind), after sim_lines_access's set-up. */
 typedef void sim_lines_fn(struct pmon_sim *sim, int cpu, const uint64_t *ref, size_t n);
-sim_lines_fn sim_lines_base, sim_lines_avx512;
+sim_lines_fn sim_lines_base, sim_lines_avx2, sim_lines_avx512;
 /* Fill the cache arrays (empty sets); sim_lines_access does it first. */
 void sim_hier_prepare(struct pmon_sim *sim);
 void sim_cores_clear(struct pmon_sim *sim);
