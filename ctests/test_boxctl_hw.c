@@ -4,8 +4,10 @@
  * bits of a box control do where they read at all): a freeze written from
  * outside while pmon counts is reported as PMON_EBUSY naming the box control
  * (an iMC's at the next read: it comes with the counters' block; a CBo's at
- * the full check of a reset and at stop), never a count; and a box control's
- * freeze bits found before the count are there again after stop.
+ * the full check of a reset and at stop), never a count, and the stop
+ * leaves that freeze as the other agent wrote it (naming the box control and
+ * the value found) while it puts the rest back; and a box control's freeze
+ * bits found before the count are there again after stop.
  * (The journal and `pmon reset` of a box control: test_reset_hw.)
  */
 #define _GNU_SOURCE
@@ -43,6 +45,14 @@ static int names(const pmon_session_t *s, const char *box, const char *reg)
 	return strstr(msg, box) && strstr(msg, reg) && strstr(msg, "no longer holds what pmon wrote");
 }
 
+/* The stop's error says it left reg as the other agent set it, = found. */
+static int left_theirs(const pmon_session_t *s, const char *reg, const char *found)
+{
+	const char *msg = pmon_session_errmsg(s), *k = strstr(msg, "left as another agent set them");
+	return k && strstr(k, reg) && strstr(k, found) &&
+	       strstr(k, "every other register pmon changed was put back");
+}
+
 /* The CPU whose MSR file holds socket 0's uncore MSRs: the one pmon wrote
  * CBo 0's box control in (FRZ_EN while counting). */
 static int cbo_cpu(void)
@@ -67,9 +77,13 @@ static void imc_frozen_from_outside(pmon_machine_t *m)
 	CHECK_EQ_U64(v[0], 0xdeadbeef, "no count returned");
 	CHECK_EQ_INT(pmon_session_read(s, v), PMON_EBUSY, "and every read after it");
 	CHECK_EQ_INT(pmon_session_stop(s, NULL), PMON_EBUSY, "stop reports it too");
-	CHECK_EQ_U64(fake_pci_get(w.sysfs, 0, BUS1, 16, IMC1, IMC_BOX_CTL), 0, "box control restored to 0");
+	CHECK_EQ_U64(fake_pci_get(w.sysfs, 0, BUS1, 16, IMC1, IMC_BOX_CTL), FRZ_EN | FRZ,
+		     "the outside freeze left as found");
+	CHECK(left_theirs(s, "snbep_unc_imc1 socket 1 BOX_CTL", "= 0x10100"), "stop says so: %s",
+	      pmon_session_errmsg(s));
 	CHECK_EQ_U64(fake_pci_get(w.sysfs, 0, BUS1, 16, IMC1, 0xd8), 0, "CTL0 restored to 0");
 	pmon_session_destroy(s);
+	fake_pci_put(w.sysfs, 0, BUS1, 16, IMC1, IMC_BOX_CTL, 0);      /* the other agent is done */
 }
 
 static void cbo_frozen_from_outside(pmon_machine_t *m)
@@ -92,8 +106,11 @@ static void cbo_frozen_from_outside(pmon_machine_t *m)
 	      "names the box control: %s", pmon_session_errmsg(s));
 	CHECK_EQ_INT(pmon_session_stop(s, NULL), PMON_EBUSY, "stop finds it before it freezes the box");
 	CHECK(names(s, "snbep_unc_cbo0", "BOX_CTL"), "stop names it: %s", pmon_session_errmsg(s));
-	CHECK_EQ_U64(fake_msr_get(w.msr, cpu, CBO0_BOX_CTL), 0, "box control restored to 0");
+	CHECK_EQ_U64(fake_msr_get(w.msr, cpu, CBO0_BOX_CTL), FRZ_EN | FRZ, "the outside freeze left as found");
+	CHECK(left_theirs(s, "snbep_unc_cbo0 socket 0 BOX_CTL (MSR 0xd04)", "= 0x10100"),
+	      "stop says so: %s", pmon_session_errmsg(s));
 	pmon_session_destroy(s);
+	fake_msr_put(w.msr, cpu, CBO0_BOX_CTL, 0);
 
 	/* the same freeze found by stop alone */
 	s = session_of(m, "snbep_unc_cbo0::UNC_C_CLOCKTICKS:socket=0");
@@ -101,8 +118,11 @@ static void cbo_frozen_from_outside(pmon_machine_t *m)
 	fake_msr_put(w.msr, cpu, CBO0_BOX_CTL, FRZ_EN | FRZ);
 	CHECK_EQ_INT(pmon_session_stop(s, v), PMON_EBUSY, "an outside freeze fails the stop");
 	CHECK(names(s, "snbep_unc_cbo0", "BOX_CTL"), "stop names it: %s", pmon_session_errmsg(s));
-	CHECK_EQ_U64(fake_msr_get(w.msr, cpu, CBO0_BOX_CTL), 0, "box control restored to 0");
+	CHECK_EQ_U64(fake_msr_get(w.msr, cpu, CBO0_BOX_CTL), FRZ_EN | FRZ, "the outside freeze left as found");
+	CHECK(left_theirs(s, "snbep_unc_cbo0 socket 0 BOX_CTL (MSR 0xd04)", "= 0x10100"),
+	      "stop says so: %s", pmon_session_errmsg(s));
 	pmon_session_destroy(s);
+	fake_msr_put(w.msr, cpu, CBO0_BOX_CTL, 0);
 }
 
 /* Freeze bits found in a box control are there after a clean count; its

@@ -128,7 +128,11 @@ static void changed_under_us(void)
 	      strstr(pmon_session_errmsg(s), "cpu 3"), "names the register: %s", pmon_session_errmsg(s));
 	CHECK_EQ_INT(pmon_session_stop(s, &v), PMON_EBUSY, "stop reports it too");
 	raw->ops->msr_read(raw, 3, 0x1a6, &v, NULL, 0);
-	CHECK_EQ_U64(v, 0, "RSP_0 restored anyway");
+	CHECK_EQ_U64(v, 0x10002, "RSP_0 left as the other agent wrote it");
+	CHECK(strstr(pmon_session_errmsg(s), "left as another agent set them") &&
+	      strstr(pmon_session_errmsg(s), "OFFCORE_RSP_0 (MSR 0x1a6) = 0x10002"),
+	      "stop says so: %s", pmon_session_errmsg(s));
+	raw->ops->msr_write(raw, 3, 0x1a6, 0, NULL, 0);            /* the other agent is done */
 	pmon_session_destroy(s);
 
 	/* the global control: pmon's enable bit cleared by someone */

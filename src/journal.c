@@ -125,7 +125,7 @@ static int store(const char *dir, int socket, const struct pmon_journal_entry *e
 	if (!f)
 		return pmon_why(why, len, PMON_EIO, "cannot write %s: %s", tmp, strerror(errno));
 	fprintf(f, "# pmon: original values of registers pmon changed on socket %d; "
-		   "`pmon reset` puts them back\n", socket);
+		   "`pmon reset` puts them back (mask=0x0: another agent's, left alone)\n", socket);
 	for (int i = 0; i < n; i++)
 		fprintf(f, "box=%s cpu=%d reg=%s idx=%d value=0x%" PRIx64 " mask=0x%" PRIx64 "\n",
 			e[i].box, e[i].cpu, pmon_reg_kind_name(e[i].kind), e[i].idx, e[i].value,
@@ -174,11 +174,39 @@ int pmon_journal_add(const char *dir, int socket, const struct pmon_journal_entr
 	} else {
 		cur = all;
 		for (int i = 0; i < n; i++) {
-			int dup = 0;
-			for (int j = 0; j < ncur && !dup; j++)
-				dup = same(&cur[j], &e[i]);
-			if (!dup)
-				cur[ncur++] = e[i];
+			int j = 0;
+			while (j < ncur && !same(&cur[j], &e[i]))
+				j++;
+			/* a register another agent had is pmon's again */
+			if (j == ncur || !cur[j].mask)
+				cur[j == ncur ? ncur++ : j] = e[i];
+		}
+		rc = store(dir, socket, cur, ncur, why, len);
+	}
+	free(cur);
+	close(fd);
+	return rc;
+}
+
+int pmon_journal_disown(const char *dir, int socket, const struct pmon_journal_entry *e, int n,
+			char *why, size_t len)
+{
+	struct pmon_journal_entry *cur;
+	int fd, ncur, rc = open_locked(dir, socket, &fd, &cur, &ncur, why, len);
+	if (rc)
+		return rc;
+	struct pmon_journal_entry *all = realloc(cur, sizeof(*all) * (size_t)(ncur + n + 1));
+	if (!all) {
+		rc = pmon_why(why, len, PMON_ENOMEM, "out of memory");
+	} else {
+		cur = all;
+		for (int i = 0; i < n; i++) {
+			int j = 0;
+			while (j < ncur && !same(&cur[j], &e[i]))
+				j++;
+			cur[j] = e[i];
+			cur[j].mask = 0;
+			ncur += j == ncur;
 		}
 		rc = store(dir, socket, cur, ncur, why, len);
 	}
@@ -194,7 +222,7 @@ int pmon_journal_drop(const char *dir, int socket, const char *box, int cpu, cha
 	if (rc)
 		return rc;
 	for (int i = 0; i < ncur; i++)
-		if (strcmp(cur[i].box, box) || cur[i].cpu != cpu)
+		if (strcmp(cur[i].box, box) || cur[i].cpu != cpu || !cur[i].mask)
 			cur[k++] = cur[i];
 	if (k != ncur)
 		rc = store(dir, socket, cur, k, why, len);

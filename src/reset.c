@@ -6,7 +6,9 @@
  * the core PMU of each of its CPUs); if a live process holds one, refuse
  * and write nothing.  Then, if the socket has a journal (journal.h), write
  * every journaled register back (IA32_PERF_GLOBAL_CTRL only in pmon's bits)
- * and remove the journal.  Without a journal, return every PMON control,
+ * and remove its lines; a line of mask 0 (a register another agent took
+ * over while pmon counted) is not written, is named in the report and
+ * stays.  Without a journal, return every PMON control,
  * fixed control, filter and box control of the socket's uncore boxes to its
  * power-on value, 0; the core PMU is left alone then (perf and the NMI
  * watchdog share it, and nothing says pmon touched it).
@@ -80,12 +82,26 @@ static int put(struct pmon_machine *m, const struct pmon_box_regs *r, enum pmon_
 }
 
 static int from_journal(struct pmon_machine *m, int socket, struct pmon_journal_entry *e, int n,
-			int *written, char *left, size_t len)
+			int *written, char *left, size_t len, char *alone, size_t alen)
 {
 	int first = 0;
 	for (int i = 0; i < n; i++) {
 		struct pmon_box_regs r;
 		int pmu = pmon_pmu_find(e[i].box);
+		if (!e[i].mask) {
+			/* another agent's since pmon's stop found it changed */
+			char name[160];
+			if (pmu < 0 || pmon_regs_resolve(m, pmu, socket, e[i].cpu, &r))
+				snprintf(name, sizeof(name), "%s %s %d", e[i].box,
+					 pmon_reg_kind_name(e[i].kind), e[i].idx);
+			else
+				pmon_reg_name(&r, e[i].kind, e[i].idx, name, sizeof(name));
+			size_t k = strlen(alone);
+			if (k < alen)
+				snprintf(alone + k, alen - k, "%s%s (0x%llx when pmon stopped)",
+					 k ? "; " : "", name, (unsigned long long)e[i].value);
+			continue;
+		}
 		if (pmu < 0 || pmon_regs_resolve(m, pmu, socket, e[i].cpu, &r)) {
 			note_failure(left, len, e[i].box, "not present on this machine");
 			first = first ? first : PMON_ENODEV;
@@ -138,7 +154,7 @@ int pmon_machine_reset(pmon_machine_t *m, int socket, char *report, size_t len)
 	for (int s = s0; s <= s1; s++) {
 		struct pmon_boxlocks L;
 		struct pmon_journal_entry *e = NULL;
-		char why[PATH_MAX + 2400], left[2048] = "";
+		char why[PATH_MAX + 4600], left[2048] = "", alone[2048] = "";
 		int ne = 0, written = 0, rc;
 		pmon_boxlocks_init(&L, m->run_dir);
 		rc = lock_socket(m, &L, s, why, sizeof(why));
@@ -146,7 +162,7 @@ int pmon_machine_reset(pmon_machine_t *m, int socket, char *report, size_t len)
 		if (!rc && !m->emulated)
 			rc = pmon_journal_load(m->run_dir, s, &e, &ne, why, sizeof(why));
 		if (!rc) {
-			rc = ne ? from_journal(m, s, e, ne, &written, left, sizeof(left))
+			rc = ne ? from_journal(m, s, e, ne, &written, left, sizeof(left), alone, sizeof(alone))
 				: power_on(m, s, &written, left, sizeof(left));
 			if (rc)
 				snprintf(why, sizeof(why), "socket %d: registers left changed after retries: %s",
@@ -157,6 +173,11 @@ int pmon_machine_reset(pmon_machine_t *m, int socket, char *report, size_t len)
 			else
 				snprintf(why, sizeof(why), "socket %d: no journal; %d PMON control, filter and "
 					 "box control register(s) returned to their power-on value 0", s, written);
+			if (alone[0]) {
+				size_t k = strlen(why);
+				snprintf(why + k, sizeof(why) - k, "; left alone, as another agent took them "
+					 "over while pmon counted (the journal keeps them so): %s", alone);
+			}
 		}
 		/* the journal goes once everything in it is back */
 		for (int i = 0; !rc && i < ne; i++) {

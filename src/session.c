@@ -32,7 +32,17 @@
  * (journal.h) so that `pmon reset` can undo a crash.  Every read, fold and
  * stop checks that the controls and filters still hold what the session
  * wrote; a changed one fails the read with PMON_EBUSY naming the register.
- * Stop restores every register it can, retries the ones that fail, and
+ * A register found so changed (by a read, a fold, or the stop, which reads
+ * every register it wrote before writing any, and marks every changed one
+ * when its final check finds one) is another agent's from then on: the stop
+ * leaves it as found, names it with the value found (PMON_EBUSY) and marks
+ * it in the journal as not pmon's, so that `pmon reset` leaves it too; it
+ * does not freeze the boxes then (no count is returned).  "Holding what
+ * pmon wrote" is what the checks compare: a control whole, a filter in the
+ * fields of the session's events, a box control in its freeze bits where
+ * they read back at start (else it cannot be told and is put back as
+ * before), IA32_PERF_GLOBAL_CTRL in the session's enable bits.  The stop
+ * restores every other register it can, retries the ones that fail, and
  * returns an error naming each register left changed (its journal entries
  * then stay for `pmon reset`).  The machine folds running sessions well
  * within their counters' wrap time (fold.h); a read after a longer gap fails
@@ -65,6 +75,9 @@ struct saved_reg {
 	uint64_t wrote;           /* what the session wrote, checked while counting */
 	int written;
 	uint64_t vmask;           /* the bits of it checked (plan_reads) */
+	int taken;                /* found no longer holding wrote (in the bits of vmask):
+				     another agent's now, never written again (mark_taken) */
+	uint64_t found;           /* what was found in it then */
 };
 
 struct sess_box {
@@ -77,6 +90,9 @@ struct sess_box {
 	struct pmon_reg_also also[2][16];       /* saved[i], read beside the counters */
 	uint64_t global_bits;     /* core PMU: our enable bits in IA32_PERF_GLOBAL_CTRL */
 	uint64_t global_saved;    /* their values before start */
+	int global_on;            /* start set them */
+	int global_taken;         /* found cleared by another agent (global_found) */
+	uint64_t global_found;
 	char lock[80];            /* boxlock name */
 	int locked;               /* 1: holds a reference on the box lock */
 };
@@ -539,6 +555,23 @@ static uint64_t others_filter(pmon_session_t *s, const struct sess_box *bx, int 
 	return v;
 }
 
+/* Register r of bx holds v, not what the session wrote: another agent's
+ * from now on (stop and `pmon reset` leave it as found), for every running
+ * session of the machine that has it.  Caller holds the registry lock. */
+static void mark_taken(pmon_session_t *s, struct sess_box *bx, struct saved_reg *r, uint64_t v)
+{
+	pmon_session_t *x;
+	r->taken = 1;
+	r->found = v;
+	for (int o = -1; (x = next_other(s, &o));)
+		for (int b = 0; b < x->nboxes; b++)
+			for (int j = 0; same_box(&x->boxes[b].regs, &bx->regs) && j < x->boxes[b].nsaved; j++)
+				if (x->boxes[b].saved[j].kind == r->kind && x->boxes[b].saved[j].idx == r->idx) {
+					x->boxes[b].saved[j].taken = 1;
+					x->boxes[b].saved[j].found = v;
+				}
+}
+
 /* Do the controls and filters still hold what the session wrote?  Those a
  * PCI box's counter block brought along at who's read (read_counters has
  * just run) are checked from it; the others (MSR boxes, a PCI box's
@@ -564,17 +597,40 @@ static int check_saved(pmon_session_t *s, struct sess_box *bx, int i, enum reade
 		pmon_reg_name(&bx->regs, r->kind, r->idx, name, sizeof(name));
 	if (rc)
 		return pmon_why(err, errlen, rc, "checking %s failed: %s", name, why);
-	if ((v ^ r->wrote) & mask)
-		return pmon_why(err, errlen, PMON_EBUSY, "%s no longer holds what pmon wrote: another "
-			       "agent (perf, the NMI watchdog, another tool) changed it "
-			       "while pmon was counting, so the counts are not "
-			       "trustworthy and none is returned", name);
-	return PMON_OK;
+	if (!((v ^ r->wrote) & mask))
+		return PMON_OK;
+	mark_taken(s, bx, r, v);
+	return pmon_why(err, errlen, PMON_EBUSY, "%s no longer holds what pmon wrote: another "
+		       "agent (perf, the NMI watchdog, another tool) changed it "
+		       "while pmon was counting, so the counts are not "
+		       "trustworthy and none is returned", name);
+}
+
+/* Does IA32_PERF_GLOBAL_CTRL of core box bx still enable the session's
+ * counters (once start set them)?  Else it is another agent's
+ * (global_taken). */
+static int check_global(pmon_session_t *s, struct sess_box *bx, char *err, size_t errlen)
+{
+	if (!is_core(bx) || !bx->global_bits || !bx->global_on)
+		return PMON_OK;
+	uint64_t g;
+	char why[PMON_WHY_LEN], name[160];
+	int rc = pmon_reg_read(s->m, &bx->regs, REG_GLOBAL_CTL, 0, &g, why, sizeof why);
+	if (rc || (g & bx->global_bits) != bx->global_bits)
+		pmon_reg_name(&bx->regs, REG_GLOBAL_CTL, 0, name, sizeof(name));
+	if (rc)
+		return pmon_why(err, errlen, rc, "checking %s failed: %s", name, why);
+	if ((g & bx->global_bits) == bx->global_bits)
+		return PMON_OK;
+	bx->global_taken = 1;
+	bx->global_found = g;
+	return pmon_why(err, errlen, PMON_EBUSY, "%s no longer enables pmon's counters: another "
+		       "agent changed it while pmon was counting, so the counts "
+		       "are not trustworthy and none is returned", name);
 }
 
 static int verify(pmon_session_t *s, enum reader who, int full, char *err, size_t errlen)
 {
-	char name[160];
 	for (int b = 0; b < s->nboxes; b++) {
 		struct sess_box *bx = &s->boxes[b];
 		for (int i = 0; i < bx->nsaved; i++) {
@@ -582,35 +638,38 @@ static int verify(pmon_session_t *s, enum reader who, int full, char *err, size_
 			if (rc)
 				return rc;
 		}
-		if (full && is_core(bx) && bx->global_bits) {
-			uint64_t g;
-			char why[PMON_WHY_LEN];
-			int rc = pmon_reg_read(s->m, &bx->regs, REG_GLOBAL_CTL, 0, &g, why, sizeof why);
-			if (rc || (g & bx->global_bits) != bx->global_bits)
-				pmon_reg_name(&bx->regs, REG_GLOBAL_CTL, 0, name, sizeof(name));
-			if (rc)
-				return pmon_why(err, errlen, rc, "checking %s failed: %s", name, why);
-			if ((g & bx->global_bits) != bx->global_bits)
-				return pmon_why(err, errlen, PMON_EBUSY, "%s no longer enables pmon's counters: another "
-					       "agent changed it while pmon was counting, so the counts "
-					       "are not trustworthy and none is returned", name);
-		}
+		int rc = full ? check_global(s, bx, err, errlen) : PMON_OK;
+		if (rc)
+			return rc;
 	}
 	return PMON_OK;
 }
 
-/* The box controls, read before stop freezes the boxes (which rewrites
- * them): an outside freeze is reported then too. */
-static int verify_box_ctls(pmon_session_t *s, char *err, size_t errlen)
+/* Before stop writes anything (its freeze rewrites the box controls):
+ * every register the session wrote, read now, and each one changed marked
+ * another agent's (check_saved, check_global), not only the first.  The
+ * first failure or change goes to err; PMON_EBUSY too when none is found
+ * now but one was before. */
+static int find_taken(pmon_session_t *s, char *err, size_t errlen)
 {
-	for (int b = 0; b < s->nboxes; b++)
-		for (int i = 0; i < s->boxes[b].nsaved; i++) {
-			int rc = s->boxes[b].saved[i].kind != REG_BOX_CTL || !s->boxes[b].saved[i].vmask
-				 ? PMON_OK : check_saved(s, &s->boxes[b], i, BY_OWNER, 1, 1, err, errlen);
-			if (rc)
-				return rc;
+	int first = 0, taken = 0;
+	char why[sizeof(s->err)];
+	for (int b = 0; b < s->nboxes; b++) {
+		struct sess_box *bx = &s->boxes[b];
+		for (int i = 0; i <= bx->nsaved; i++) {
+			/* (a register of no checked bit is not read) */
+			int rc = i == bx->nsaved ? check_global(s, bx, why, sizeof why)
+				 : bx->saved[i].vmask ? check_saved(s, bx, i, BY_OWNER, 1, 1, why, sizeof why)
+				 : PMON_OK;
+			if (rc && !first)
+				first = pmon_why(err, errlen, rc, "%s", why);
+			taken |= i < bx->nsaved ? bx->saved[i].taken : bx->global_taken;
 		}
-	return PMON_OK;
+	}
+	if (!first && taken)
+		first = pmon_why(err, errlen, PMON_EBUSY, "another agent changed registers pmon wrote while "
+				 "pmon was counting, so the counts are not trustworthy and none is returned");
+	return first;
 }
 
 /* Do the registers that came with the counters' blocks at who's read
@@ -895,19 +954,43 @@ static int put_back(pmon_session_t *s, struct sess_box *bx, enum pmon_reg_kind k
 	return rc;
 }
 
-/* Put back every register the session changed, release its boxes.  Returns
- * 0, or the first error with left[] naming every register left changed. */
-static int restore_all(pmon_session_t *s, char *left, size_t len)
+/* A register of bx another agent took over: named in kept[] with what was
+ * found in it, and journaled as not pmon's (e[*n], journal.h). */
+static void keep_theirs(struct sess_box *bx, enum pmon_reg_kind k, int idx, uint64_t found,
+			char *kept, size_t klen, struct pmon_journal_entry *e, int *n)
+{
+	char name[160];
+	pmon_reg_name(&bx->regs, k, idx, name, sizeof(name));
+	pmon_why_add(kept, klen, "; ", "%s = 0x%llx", name, (unsigned long long)found);
+	memset(&e[*n], 0, sizeof(e[*n]));
+	snprintf(e[*n].box, sizeof(e[*n].box), "%s", pmon_catalog_pmu(bx->regs.pmu)->name);
+	e[*n].cpu = is_core(bx) ? bx->regs.cpu : -1;
+	e[*n].kind = k;
+	e[*n].idx = idx;
+	e[*n].value = found;
+	(*n)++;
+}
+
+/* Put back every register the session changed but those another agent
+ * took over (taken: named in kept[], and in the journal as not pmon's),
+ * release its boxes.  Returns 0, or the first error with left[]
+ * naming every register left changed. */
+static int restore_all(pmon_session_t *s, char *left, size_t len, char *kept, size_t klen)
 {
 	int first = 0;
-	left[0] = 0;
+	left[0] = kept[0] = 0;
 	for (int b = 0; b < s->nboxes; b++) {
 		struct sess_box *bx = &s->boxes[b];
-		int bad = 0;
+		struct pmon_journal_entry theirs[sizeof(bx->saved) / sizeof(bx->saved[0]) + 1];
+		int bad = 0, ntheirs = 0;
 		for (int i = 0; i < bx->nsaved; i++) {
 			struct saved_reg *r = &bx->saved[i];
 			r->written = 0;
 			expect_written(bx, i);
+			if (r->taken) {
+				keep_theirs(bx, r->kind, r->idx, r->found, kept, klen, theirs, &ntheirs);
+				continue;
+			}
 			if (r->kind == REG_FILTER && hand_over(s, bx, r)) {
 				/* the other users' fields alone stay */
 				bad |= put_back(s, bx, REG_FILTER, r->idx, others_filter(s, bx, r->idx), left,
@@ -921,8 +1004,28 @@ static int restore_all(pmon_session_t *s, char *left, size_t len)
 			}
 			bad |= put_back(s, bx, r->kind, r->idx, r->value, left, len, &first) != 0;
 		}
-		if (is_core(bx) && bx->global_bits)
-			bad |= put_back(s, bx, REG_GLOBAL_CTL, 0, 0, left, len, &first) != 0;
+		if (is_core(bx) && bx->global_bits) {
+			if (bx->global_taken)
+				keep_theirs(bx, REG_GLOBAL_CTL, 0, bx->global_found, kept, klen, theirs,
+					    &ntheirs);
+			else
+				bad |= put_back(s, bx, REG_GLOBAL_CTL, 0, 0, left, len, &first) != 0;
+			bx->global_on = 0;
+		}
+		/* `pmon reset` must not put the original back over the other
+		 * agent's value either */
+		if (ntheirs && !s->m->emulated) {
+			char why[512];
+			int rc = pmon_journal_disown(s->m->run_dir, bx->regs.socket, theirs, ntheirs, why,
+						     sizeof(why));
+			if (rc) {
+				bad = 1;
+				first = first ? first : rc;
+				pmon_why_add(left, len, "; ", "%s (cannot mark them as another agent's in the "
+					     "journal, where `pmon reset` would put their old values back: %s)",
+					     pmon_catalog_pmu(bx->regs.pmu)->name, why);
+			}
+		}
 		if (!bx->locked)
 			continue;
 		/* the last user of the box in this machine: its journal lines go,
@@ -945,16 +1048,30 @@ static int restore_all(pmon_session_t *s, char *left, size_t len)
 }
 
 /* The error of an operation that ended with restore_all(): rc and s->err
- * describe what failed first, rr and left what stayed changed. */
-static int restore_error(pmon_session_t *s, int rc, int rr, const char *left)
+ * describe what failed first, rr and left what stayed changed, kept what
+ * was left to another agent (PMON_EBUSY when nothing failed before). */
+static int restore_error(pmon_session_t *s, int rc, int rr, const char *left, const char *kept)
 {
-	if (!rr)
+	if (!rr && !kept[0])
 		return rc;
 	char first[sizeof(s->err)];
-	snprintf(first, sizeof(first), "%s", rc ? s->err : "");
-	return pmon_why(s->err, sizeof(s->err), rc ? rc : rr, "%s%sregisters left changed after retries: %s; "
-		       "`pmon reset` puts them back once the device answers", first,
-		       rc ? "; " : "", left);
+	if (rc)
+		snprintf(first, sizeof(first), "%s", s->err);
+	else if (kept[0])
+		snprintf(first, sizeof(first), "another agent changed registers pmon wrote");
+	else
+		first[0] = 0;
+	int code = rc ? rc : kept[0] ? PMON_EBUSY : rr;
+	s->err[0] = 0;
+	pmon_why_add(s->err, sizeof(s->err), "", "%s", first);
+	if (kept[0])
+		pmon_why_add(s->err, sizeof(s->err), "; ", "left as another agent set them (neither this "
+			     "stop nor `pmon reset` writes them): %s%s", kept,
+			     rr ? "" : "; every other register pmon changed was put back");
+	if (rr)
+		pmon_why_add(s->err, sizeof(s->err), "; ", "registers left changed after retries: %s; "
+			     "`pmon reset` puts them back once the device answers", left);
+	return code;
 }
 
 static int freeze_all(pmon_session_t *s, uint32_t value)
@@ -1042,7 +1159,7 @@ static int fold_setup(pmon_session_t *s)
 static int start_locked(pmon_session_t *s)
 {
 	int rc;
-	char left[1024];
+	char left[1024], kept[1024];
 	if ((rc = prepare(s)) || (rc = plan_reads(s)) || (rc = journal_boxes(s))) {
 		release_locks(s);
 		return rc;
@@ -1062,10 +1179,12 @@ static int start_locked(pmon_session_t *s)
 	for (int i = 0; i < s->n; i++)
 		if (late(&s->boxes[s->ev[i].box]) && (rc = program(s, &s->ev[i])))
 			goto undo;
-	for (int b = 0; b < s->nboxes; b++)
+	for (int b = 0; b < s->nboxes; b++) {
 		if (is_core(&s->boxes[b]) && s->boxes[b].global_bits &&
 		    (rc = global_update(s, &s->boxes[b], 1)))
 			goto undo;
+		s->boxes[b].global_on = s->boxes[b].global_bits != 0;
+	}
 	if ((rc = freeze_all(s, PMON_BOX_FRZ_EN)) || (rc = box_ctl_readable(s)))
 		goto undo;
 	if ((rc = fold_setup(s))) {
@@ -1077,7 +1196,7 @@ static int start_locked(pmon_session_t *s)
 	s->running = 1;
 	return PMON_OK;
 undo:
-	return restore_error(s, rc, restore_all(s, left, sizeof(left)), left);
+	return restore_error(s, rc, restore_all(s, left, sizeof(left), kept, sizeof(kept)), left, kept);
 }
 
 int pmon_session_start(pmon_session_t *s)
@@ -1288,17 +1407,24 @@ int pmon_session_reset(pmon_session_t *s)
 
 int pmon_session_stop(pmon_session_t *s, uint64_t *values)
 {
-	char left[1024];
+	char left[1024], kept[1024];
 	if (!s->running)
 		return pmon_why(s->err, sizeof(s->err), PMON_EINVAL, "not counting");
 	pmon_registry_lock(&s->m->sessions);
-	int rc = s->fault ? PMON_OK : verify_box_ctls(s, s->err, sizeof(s->err));
+	/* what another agent changed is found before anything is written; the
+	 * boxes are frozen for the final read only when none was */
+	int rc = find_taken(s, s->err, sizeof(s->err));
+	if (s->fault)
+		rc = pmon_why(s->err, sizeof(s->err), s->fault, "%s", s->fault_msg);
 	if (!rc)
 		rc = freeze_all(s, PMON_BOX_FRZ_EN | PMON_BOX_FRZ);
-	if (!rc)
-		rc = check_and_fold(s, BY_OWNER, values, 1, NULL, s->err, sizeof(s->err));
+	if (!rc && (rc = check_and_fold(s, BY_OWNER, values, 1, NULL, s->err, sizeof(s->err))) == PMON_EBUSY) {
+		/* the final check stops at the first change: mark every one */
+		char why[sizeof(s->err)];
+		find_taken(s, why, sizeof(why));
+	}
 	s->running = 0;
-	rc = restore_error(s, rc, restore_all(s, left, sizeof(left)), left);
+	rc = restore_error(s, rc, restore_all(s, left, sizeof(left), kept, sizeof(kept)), left, kept);
 	pmon_registry_unlock(&s->m->sessions);
 	return rc;
 }
