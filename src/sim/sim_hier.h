@@ -159,7 +159,8 @@ SIM_HOT void set_shift_in(const struct sim_set *s, uint32_t last, uint64_t first
 		v[j] = _mm512_loadu_si512(s->e + 8 * j);
 	for (uint32_t j = 0; j < n; j++) {
 		__m512i out = _mm512_alignr_epi64(v[j], prev, 7);
-		_mm512_mask_storeu_epi64(s->e + 8 * j, (__mmask8)(keep >> (8 * j)), out);
+		_mm512_storeu_si512(s->e + 8 * j,
+				    _mm512_mask_blend_epi64((__mmask8)(keep >> (8 * j)), v[j], out));
 		prev = v[j];
 	}
 }
@@ -175,8 +176,9 @@ SIM_HOT void set_shift_out(const struct sim_set *s, uint32_t w)
 		v[j] = _mm512_loadu_si512(s->e + 8 * j);
 	for (uint32_t j = 0; j < n; j++) {
 		__m512i next = j + 1 < n ? v[j + 1] : _mm512_setzero_si512();
-		_mm512_mask_storeu_epi64(s->e + 8 * j, (__mmask8)(keep >> (8 * j)),
-					 _mm512_alignr_epi64(next, v[j], 1));
+		_mm512_storeu_si512(s->e + 8 * j,
+				    _mm512_mask_blend_epi64((__mmask8)(keep >> (8 * j)), v[j],
+							    _mm512_alignr_epi64(next, v[j], 1)));
 	}
 	s->e[s->ways - 1] = 0;
 }
