@@ -11,30 +11,6 @@
 
 #pragma GCC visibility push(hidden)
 
-SIM_HOT int core_snoop(struct sim_pcore *pc, uint64_t line, int newst, uint32_t w1, uint32_t w2)
-{
-	struct sim_set s2 = pcache_set_w(&pc->l2, line, w2), s1;
-	int j2 = set_find(&s2, line), j1, st;
-
-	if (j2 < 0)
-		return SIM_I;                 /* the L2 includes the L1 */
-	st = e_st(s2.e[j2]);
-	s1 = pcache_set_w(&pc->l1, line, w1);
-	j1 = set_find(&s1, line);
-	if (j1 >= 0 && e_st(s1.e[j1]) == SIM_M)
-		st = SIM_M;
-	if (newst == SIM_I) {
-		set_drop(&s2, j2);
-		if (j1 >= 0)
-			set_drop(&s1, j1);
-	} else if (newst == SIM_S) {
-		set_st(&s2, j2, SIM_S);
-		if (j1 >= 0)
-			set_st(&s1, j1, SIM_S);
-	}
-	return st;
-}
-
 static int sim_core_snoop(struct sim_pcore *pc, uint64_t line, int newst)
 {
 	if (pc->l1.ways == SIM_L1W && pc->l2.ways == SIM_L2W)

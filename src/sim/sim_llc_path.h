@@ -23,8 +23,35 @@
 
 #pragma GCC visibility push(hidden)
 
-/* sim_core_path.h: the state a core holds a line in (M when dirty in L1 or
- * L2), then newst: SIM_I drops its copies, SIM_S makes them shared, -1 keeps. */
+/* A snoop of one core's private caches (w1, w2: its L1 and L2 way counts):
+ * the state the core holds line in (M when dirty in L1 or L2), then newst:
+ * SIM_I drops its copies, SIM_S makes them shared, -1 keeps.  Here rather
+ * than in sim_core_path.h: an LLC eviction's back-invalidation inlines it. */
+SIM_HOT int core_snoop(struct sim_pcore *pc, uint64_t line, int newst, uint32_t w1, uint32_t w2)
+{
+	struct sim_set s2 = pcache_set_w(&pc->l2, line, w2), s1;
+	int j2 = set_find(&s2, line), j1, st;
+
+	if (j2 < 0)
+		return SIM_I;                 /* the L2 includes the L1 */
+	st = e_st(s2.e[j2]);
+	s1 = pcache_set_w(&pc->l1, line, w1);
+	j1 = set_find(&s1, line);
+	if (j1 >= 0 && e_st(s1.e[j1]) == SIM_M)
+		st = SIM_M;
+	if (newst == SIM_I) {
+		set_drop(&s2, j2);
+		if (j1 >= 0)
+			set_drop(&s1, j1);
+	} else if (newst == SIM_S) {
+		set_st(&s2, j2, SIM_S);
+		if (j1 >= 0)
+			set_st(&s1, j1, SIM_S);
+	}
+	return st;
+}
+
+/* core_snoop with the core's way counts (sim_core_path.h), out of line. */
 static int sim_core_snoop(struct sim_pcore *pc, uint64_t line, int newst);
 
 static inline int nid_of(const struct pmon_sim *sim, int socket)
@@ -121,7 +148,12 @@ SIM_HOT int llc_inval_cores(struct pmon_sim *sim, int socket, const struct sim_s
 	while (cv) {
 		int k = __builtin_ctz(cv);
 		cv &= cv - 1;
-		if (sim_core_snoop(&sim->pcore[socket * sim->shape.cores + k], line, SIM_I) == SIM_M)
+		struct sim_pcore *pc = &sim->pcore[socket * sim->shape.cores + k];
+		/* inlined: most evictions snoop a core whose copy is gone */
+		int cs = pc->l1.ways == SIM_L1W && pc->l2.ways == SIM_L2W
+			 ? core_snoop(pc, line, SIM_I, SIM_L1W, SIM_L2W)
+			 : core_snoop(pc, line, SIM_I, pc->l1.ways, pc->l2.ways);
+		if (cs == SIM_M)
 			dirty = 1;
 	}
 	return dirty;
