@@ -323,6 +323,9 @@ struct pmon_sim {
 	uint32_t rel_any;       /* the SIM_REL_* bits of every CBo and QPI port together */
 	struct sim_pendq *pend;                    /* queues holding events */
 	int pend_direct;        /* match events at once (a call of one access) */
+	/* clean reads of the current batch, by cell (sim_llc_path.h) */
+	uint32_t clean[SIM_MAX_SOCKETS * SIM_MAX_CORES * 4];
+	uint64_t clean_used[SIM_MAX_SOCKETS * SIM_MAX_CORES * 4 / 64];
 };
 
 /* ---- counters and boxes (sim_box.c) ---- */
@@ -530,7 +533,8 @@ void sim_core_offcore_counted(struct pmon_sim *sim, int cpu, uint64_t req, uint6
 			      uint64_t snoop, uint64_t n);
 
 /* ---- queued events (sim_pend.c) ---- */
-void sim_pend_new(struct pmon_sim *sim, struct sim_pendq *q, uint64_t k, uint64_t occ);
+void sim_pend_new(struct pmon_sim *sim, struct sim_pendq *q, uint64_t k, uint64_t occ,
+		  uint64_t n);
 /* Match every queued event; every traffic entry point calls it before it
  * lets the lock go. */
 void sim_pend_match_all(struct pmon_sim *sim);
@@ -545,18 +549,18 @@ static inline unsigned sim_pend_slot(uint64_t k)
 }
 static inline __attribute__((always_inline)) void sim_pend_add(struct pmon_sim *sim,
 							       struct sim_pendq *q, uint64_t k,
-							       uint64_t occ)
+							       uint64_t occ, uint64_t n)
 {
 	struct sim_pend *e = &q->e[sim_pend_slot(k)];
 
 	if (e->k != k)
 		e = &q->e[sim_pend_slot(k) ^ 1];
 	if (e->k == k) {
-		e->n++;
-		e->occ += occ;
+		e->n += n;
+		e->occ += occ * n;
 		return;
 	}
-	sim_pend_new(sim, q, k, occ);
+	sim_pend_new(sim, q, k, occ, n);
 }
 /* Keys: bits 63:56 the event, the rest its arguments. */
 #define SIM_PK(ev) ((uint64_t)(ev) << 56)
@@ -574,54 +578,54 @@ enum { SIM_PK_LOOKUP = 1, SIM_PK_VICTIM, SIM_PK_TOR, SIM_PK_HA_REQ, SIM_PK_HA_IM
 #define SIM_REL_QPI(rx, cls)   (1u << (16 + 5 * (unsigned)(rx) + (unsigned)(cls)))
 
 static inline void sim_cbo_lookup(struct pmon_sim *sim, struct sim_box *b, unsigned type,
-				  int state, int nid)
+				  int state, int nid, uint64_t n)
 {
 	if ((sim->rel_any & SIM_REL_LOOKUP(type)) && (b->rel & SIM_REL_LOOKUP(type)))
 		sim_pend_add(sim, &b->pq, SIM_PK(SIM_PK_LOOKUP) | type << 16 | (unsigned)state << 8 |
-			     (unsigned)nid, 0);
+			     (unsigned)nid, 0, n);
 }
 static inline void sim_cbo_victim(struct pmon_sim *sim, struct sim_box *b, int state, int nid)
 {
 	if (b->mon & SIM_SIG_LLC_VICTIM)
 		sim_pend_add(sim, &b->pq, SIM_PK(SIM_PK_VICTIM) | (unsigned)state << 8 |
-			     (unsigned)nid, 0);
+			     (unsigned)nid, 0, 1);
 }
 static inline void sim_cbo_tor(struct pmon_sim *sim, struct sim_box *b, enum sim_tor_class cls,
-			       unsigned opc, int miss, int nid, uint64_t occ_cycles)
+			       unsigned opc, int miss, int nid, uint64_t occ_cycles, uint64_t n)
 {
 	if ((sim->rel_any & SIM_REL_TOR(cls, miss)) && (b->rel & SIM_REL_TOR(cls, miss)))
 		sim_pend_add(sim, &b->pq, SIM_PK(SIM_PK_TOR) | (uint64_t)cls << 32 |
-			     (unsigned)miss << 24 | opc << 8 | (unsigned)nid, occ_cycles);
+			     (unsigned)miss << 24 | opc << 8 | (unsigned)nid, occ_cycles, n);
 }
 static inline void sim_ha_request(struct pmon_sim *sim, struct sim_box *b, enum sim_ha_what what,
-				  int local)
+				  int local, uint64_t n)
 {
 	if (b->mon & (SIM_SIG_HA_REQ | SIM_SIG_HA_TRACKER))
 		sim_pend_add(sim, &b->pq, SIM_PK(SIM_PK_HA_REQ) | (unsigned)what << 8 |
-			     (unsigned)local, 0);
+			     (unsigned)local, 0, n);
 }
 static inline void sim_ha_imc_write(struct pmon_sim *sim, struct sim_box *b)
 {
 	if (b->mon & SIM_SIG_HA_IMC_WR)
-		sim_pend_add(sim, &b->pq, SIM_PK(SIM_PK_HA_IMC_WR), 0);
+		sim_pend_add(sim, &b->pq, SIM_PK(SIM_PK_HA_IMC_WR), 0, 1);
 }
-static inline void sim_ha_txr_bl(struct pmon_sim *sim, struct sim_box *b, int to_qpi)
+static inline void sim_ha_txr_bl(struct pmon_sim *sim, struct sim_box *b, int to_qpi, uint64_t n)
 {
 	if (b->mon & SIM_SIG_HA_TXR_BL)
-		sim_pend_add(sim, &b->pq, SIM_PK(SIM_PK_HA_TXR_BL) | (unsigned)to_qpi, 0);
+		sim_pend_add(sim, &b->pq, SIM_PK(SIM_PK_HA_TXR_BL) | (unsigned)to_qpi, 0, n);
 }
 static inline void sim_qpi_count(struct pmon_sim *sim, struct sim_box *b, int rx,
-				 enum sim_qpi_class cls, unsigned data_flits)
+				 enum sim_qpi_class cls, unsigned data_flits, uint64_t n)
 {
 	if ((sim->rel_any & SIM_REL_QPI(rx, cls)) && (b->rel & SIM_REL_QPI(rx, cls)))
 		sim_pend_add(sim, &b->pq, SIM_PK(SIM_PK_QPI) | data_flits << 16 | (unsigned)rx << 8 |
-			     (unsigned)cls, 0);
+			     (unsigned)cls, 0, n);
 }
 /* iMC signals of one DRAM access (sim_box_signal, queued). */
 static inline void sim_imc_signal(struct pmon_sim *sim, struct sim_box *b, uint32_t sigs)
 {
 	if (b->mon & sigs)
-		sim_pend_add(sim, &b->pq, SIM_PK(SIM_PK_IMC) | sigs, 0);
+		sim_pend_add(sim, &b->pq, SIM_PK(SIM_PK_IMC) | sigs, 0, 1);
 }
 /* An offcore response of cpu's access (counted when some counter of the
  * CPU, or of a sibling with AnyThread, counts offcore responses). */
@@ -629,7 +633,7 @@ static inline void sim_core_offcore(struct pmon_sim *sim, int cpu, uint64_t req,
 				    uint64_t snoop)
 {
 	if (sim->cpu[cpu].offcore_on)
-		sim_pend_add(sim, &sim->cpu[cpu].pq, req | supplier | snoop, 0);
+		sim_pend_add(sim, &sim->cpu[cpu].pq, req | supplier | snoop, 0, 1);
 }
 
 /* ---- log and violations (sim_log.c) ---- */

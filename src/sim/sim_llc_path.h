@@ -77,19 +77,26 @@ SIM_HOT struct sim_at line_at(const struct pmon_sim *sim, uint64_t line)
 	return a;
 }
 
-SIM_HOT void qpi_msg(struct pmon_sim *sim, int from, int to, uint64_t line, enum sim_qpi_class cls)
+/* n messages of one class from socket `from` to `to` on a link. */
+SIM_HOT void qpi_msgs(struct pmon_sim *sim, int from, int to, int link, enum sim_qpi_class cls,
+		      uint64_t n)
 {
 	unsigned data = SIM_QPI_DATA_FLITS(cls);
-	int link = (int)(line & 1);
 	struct pmon_sim_qpi_truth *tx = &sim->sock[from].qpi_truth[link];
 	struct pmon_sim_qpi_truth *rx = &sim->sock[to].qpi_truth[link];
 
-	tx->tx_data += data;
-	tx->tx_nondata++;
-	rx->rx_data += data;
-	rx->rx_nondata++;
-	sim_qpi_count(sim, &sim->sock[from].qpi[link], 0, cls, data);
-	sim_qpi_count(sim, &sim->sock[to].qpi[link], 1, cls, data);
+	tx->tx_data += data * n;
+	tx->tx_nondata += n;
+	rx->rx_data += data * n;
+	rx->rx_nondata += n;
+	sim_qpi_count(sim, &sim->sock[from].qpi[link], 0, cls, data, n);
+	sim_qpi_count(sim, &sim->sock[to].qpi[link], 1, cls, data, n);
+}
+
+/* A message about a line: it takes the link of the line's bit 0. */
+SIM_HOT void qpi_msg(struct pmon_sim *sim, int from, int to, uint64_t line, enum sim_qpi_class cls)
+{
+	qpi_msgs(sim, from, to, (int)(line & 1), cls, 1);
 }
 
 static inline uint64_t local_addr(const struct pmon_sim *sim, uint64_t line, int home)
@@ -118,7 +125,7 @@ SIM_HOT void ha_request(struct pmon_sim *sim, int home, int from, enum sim_ha_wh
 	} else {
 		if (local) h->ha_truth.writes_local++; else h->ha_truth.writes_remote++;
 	}
-	sim_ha_request(sim, &h->ha, what, local);
+	sim_ha_request(sim, &h->ha, what, local, 1);
 }
 
 /* A Modified line leaves socket `from` for memory (WbMtoI + data). */
@@ -188,7 +195,7 @@ SIM_HOT void llc_evict(struct pmon_sim *sim, int socket, unsigned slice, const s
 	s->slice_truth[slice].victims[vidx[st]]++;
 	s->slice_truth[slice].tor_inserts++;
 	sim_cbo_victim(sim, &s->cbo[slice], st, nid);
-	sim_cbo_tor(sim, &s->cbo[slice], SIM_TOR_EVICT, 0, 0, nid, sim->occ_uclk[PMON_SIM_SUP_LLC]);
+	sim_cbo_tor(sim, &s->cbo[slice], SIM_TOR_EVICT, 0, 0, nid, sim->occ_uclk[PMON_SIM_SUP_LLC], 1);
 	if (dirty)
 		write_home(sim, socket, line);
 }
@@ -236,7 +243,7 @@ SIM_HOT int socket_snoop(struct pmon_sim *sim, int socket, const struct sim_at *
 	}
 	st = i >= 0 ? e_st(set.e[i]) : SIM_I;
 	s->slice_truth[slice].snoops++;
-	sim_cbo_lookup(sim, &s->cbo[slice], SIM_LOOKUP_SNOOP, st, a->nid);
+	sim_cbo_lookup(sim, &s->cbo[slice], SIM_LOOKUP_SNOOP, st, a->nid, 1);
 	if (i < 0)
 		return SIM_I;
 	return snoop_found(sim, socket, &set, i, st, inval);
@@ -300,7 +307,7 @@ SIM_HOT int ha_read(struct pmon_sim *sim, int req, const struct sim_at *a, int r
 	} else if (need_data) {
 		h->ha_truth.imc_reads++;
 		dram_access(sim, home, local_addr(sim, line, home), 0);
-		sim_ha_txr_bl(sim, &h->ha, !local);
+		sim_ha_txr_bl(sim, &h->ha, !local, 1);
 		if (!local)
 			qpi_msg(sim, home, req, line, SIM_QPI_DRS);
 		r->supplier = local ? PMON_SIM_SUP_DRAM : PMON_SIM_SUP_RDRAM;
@@ -313,6 +320,104 @@ SIM_HOT int ha_read(struct pmon_sim *sim, int req, const struct sim_at *a, int r
 	if (rfo)
 		return hitm ? 2 : 0;
 	return shared ? 1 : 0;
+}
+
+/* The common LLC miss, a clean read: every other socket's snoop misses
+ * (its LLC is empty or lacks the line), the home reads the line from DRAM.
+ * Its counts other than the DRAM bank's and the core's are the same for
+ * every such read of one requester, home, slice, QPI link and kind, so a
+ * batch tallies them (sim->clean, by cell) and adds them once per cell, n
+ * at a time, when the batch ends (clean_flush): counting is additive and
+ * nothing reads a count before the traffic call returns. */
+#define SIM_CLEAN_CELL(home, slice, link, rfo) \
+	((((unsigned)(home) * SIM_MAX_CORES + (slice)) * 2 + (unsigned)(link)) * 2 + (unsigned)(rfo))
+
+/* 1 when no other socket holds line (the home snoop would find nothing). */
+SIM_HOT int snoops_miss(struct pmon_sim *sim, int req, const struct sim_at *a, int nsock)
+{
+	for (int o = 0; o < nsock; o++) {
+		struct sim_socket *s = &sim->sock[o];
+		if (o == req || !s->llc_valid)
+			continue;
+		struct sim_set set = cache_set(&s->llc[a->slice], a->line);
+		if (set_find(&set, a->line) >= 0)
+			return 0;
+	}
+	return 1;
+}
+
+/* The counts of n clean reads by socket req (home, slice, link, rfo: the
+ * tally's cell): the slice's lookup and TOR entry, the home agent's read
+ * and DRAM read, the home snoop of every other socket (its lookup and the
+ * QPI messages), the data over QPI when the home is remote.  The same
+ * messages and events, in the same classes, as ha_read's path for such a
+ * read. */
+static void clean_count(struct pmon_sim *sim, int req, int home, unsigned slice, int link,
+			int rfo, uint64_t n)
+{
+	struct sim_socket *s = &sim->sock[req], *h = &sim->sock[home];
+	struct pmon_sim_slice_truth *st = &s->slice_truth[slice];
+	int nid = nid_of(sim, home), local = home == req;
+
+	st->lookups += n;
+	st->tor_inserts += n;
+	st->misses += n;
+	st->tor_misses += n;
+	sim_cbo_lookup(sim, &s->cbo[slice], SIM_LOOKUP_READ, SIM_I, nid, n);
+	if (local)
+		h->ha_truth.reads_local += n;
+	else
+		h->ha_truth.reads_remote += n;
+	sim_ha_request(sim, &h->ha, SIM_HA_READ, local, n);
+	if (!local)
+		qpi_msgs(sim, req, home, link, SIM_QPI_HOM_REQ, n);
+	for (int o = 0; o < sim->shape.sockets; o++) {
+		if (o == req)
+			continue;
+		if (o != home)
+			qpi_msgs(sim, home, o, link, SIM_QPI_SNP, n);
+		sim->sock[o].slice_truth[slice].snoops += n;
+		sim_cbo_lookup(sim, &sim->sock[o].cbo[slice], SIM_LOOKUP_SNOOP, SIM_I, nid, n);
+		if (o != home)
+			qpi_msgs(sim, o, home, link, SIM_QPI_HOM_NONREQ, n);
+	}
+	h->ha_truth.imc_reads += n;
+	sim_ha_txr_bl(sim, &h->ha, !local, n);
+	if (!local)
+		qpi_msgs(sim, home, req, link, SIM_QPI_DRS, n);
+	sim_cbo_tor(sim, &s->cbo[slice], SIM_TOR_REQ, rfo ? SIM_OPC_RFO : SIM_OPC_DRD, 1, nid,
+		    sim->occ_uclk[local ? PMON_SIM_SUP_DRAM : PMON_SIM_SUP_RDRAM], n);
+}
+
+/* A clean read by socket req: the DRAM access now (its bank's open row
+ * depends on the order of accesses), the rest tallied; fills r. */
+SIM_HOT void clean_read(struct pmon_sim *sim, int req, const struct sim_at *a, int rfo,
+			struct sim_llc_res *r, int nsock)
+{
+	int home = a->home, local = home == req;
+	unsigned cell = SIM_CLEAN_CELL(home, a->slice, a->line & 1, rfo);
+
+	dram_access(sim, home, local_addr(sim, a->line, home), 0);
+	if (!sim->clean[cell]++)
+		sim->clean_used[cell / 64] |= 1ull << (cell % 64);
+	r->hitm = 0;
+	r->supplier = local ? PMON_SIM_SUP_DRAM : PMON_SIM_SUP_RDRAM;
+	r->rsp_sup = local ? SIM_RSP_LOCAL_DRAM : SIM_RSP_REMOTE_DRAM;
+	r->rsp_snoop = nsock > 1 ? SIM_RSP_SNOOP_MISS : SIM_RSP_SNOOP_NOT_NEEDED;
+}
+
+/* Add the batch's tallied clean reads by socket req. */
+static void clean_flush(struct pmon_sim *sim, int req)
+{
+	for (unsigned w = 0; w < sizeof sim->clean_used / sizeof sim->clean_used[0]; w++)
+		while (sim->clean_used[w]) {
+			unsigned cell = w * 64 + (unsigned)__builtin_ctzll(sim->clean_used[w]);
+			sim->clean_used[w] &= sim->clean_used[w] - 1;
+			clean_count(sim, req, (int)(cell / (SIM_MAX_CORES * 4)),
+				    cell / 4 % SIM_MAX_CORES, (int)(cell / 2 % 2), (int)(cell % 2),
+				    sim->clean[cell]);
+			sim->clean[cell] = 0;
+		}
 }
 
 static const uint64_t hit_bits[] = {
@@ -336,13 +441,13 @@ SIM_HOT void llc_request(struct sim_ctx *x, uint64_t line, int rfo, struct sim_l
 	unsigned me = 1u << x->lcore, opc = rfo ? SIM_OPC_RFO : SIM_OPC_DRD;
 	int state = i >= 0 ? e_st(set.e[i]) : SIM_I;
 
-	st->lookups++;
-	st->tor_inserts++;
-	sim_cbo_lookup(sim, &s->cbo[slice], SIM_LOOKUP_READ, state, nid);
 	r->hitm = 0;
 	if (i >= 0) {
 		unsigned others = e_cv(set.e[i]) & ~me;
 		int hit = 0, hitm = 0, snooped = others != 0, miss = 0;
+		st->lookups++;
+		st->tor_inserts++;
+		sim_cbo_lookup(sim, &s->cbo[slice], SIM_LOOKUP_READ, state, nid, 1);
 		st->hits++;
 		if (rfo || state == SIM_E || state == SIM_M) {
 			while (others) {
@@ -387,16 +492,25 @@ SIM_HOT void llc_request(struct sim_ctx *x, uint64_t line, int rfo, struct sim_l
 		set_touch(&set, i);
 		r->supplier = PMON_SIM_SUP_LLC;
 		sim_cbo_tor(sim, &s->cbo[slice], SIM_TOR_REQ, opc, miss, nid,
-			    sim->occ_uclk[PMON_SIM_SUP_LLC]);
+			    sim->occ_uclk[PMON_SIM_SUP_LLC], 1);
 		return;
 	}
-	st->misses++;
-	st->tor_misses++;
 	int v = set_victim(&set), fill;
 	if (set.e[v])
 		llc_evict(sim, x->sock, slice, &set, v);
 	else
 		s->llc_valid++;
+	if (snoops_miss(sim, x->sock, &a, nsock)) {
+		clean_read(sim, x->sock, &a, rfo, r, nsock);
+		set_fill(&set, line, SIM_E, me);
+		r->grant = rfo ? SIM_M : SIM_E;
+		return;
+	}
+	st->lookups++;
+	st->tor_inserts++;
+	st->misses++;
+	st->tor_misses++;
+	sim_cbo_lookup(sim, &s->cbo[slice], SIM_LOOKUP_READ, SIM_I, nid, 1);
 	int how = ha_read(sim, x->sock, &a, rfo, 1, r, nsock);
 	if (rfo) {
 		fill = how == 2 ? SIM_M : SIM_E;
@@ -406,7 +520,7 @@ SIM_HOT void llc_request(struct sim_ctx *x, uint64_t line, int rfo, struct sim_l
 		r->grant = how ? SIM_S : SIM_E;
 	}
 	set_fill(&set, line, fill, me);
-	sim_cbo_tor(sim, &s->cbo[slice], SIM_TOR_REQ, opc, 1, nid, sim->occ_uclk[r->supplier]);
+	sim_cbo_tor(sim, &s->cbo[slice], SIM_TOR_REQ, opc, 1, nid, sim->occ_uclk[r->supplier], 1);
 }
 
 static void sim_llc_request(struct sim_ctx *x, uint64_t line, int rfo, struct sim_llc_res *r)
@@ -438,9 +552,9 @@ static void sim_llc_writeback(struct sim_ctx *x, uint64_t line)
 	s->slice_truth[slice].writebacks++;
 	s->slice_truth[slice].tor_inserts++;
 	x->t->writebacks++;
-	sim_cbo_lookup(sim, &s->cbo[slice], SIM_LOOKUP_WRITE, i >= 0 ? e_st(set.e[i]) : SIM_I, nid);
+	sim_cbo_lookup(sim, &s->cbo[slice], SIM_LOOKUP_WRITE, i >= 0 ? e_st(set.e[i]) : SIM_I, nid, 1);
 	sim_cbo_tor(sim, &s->cbo[slice], SIM_TOR_WB, SIM_OPC_WBMTOI, 0, nid,
-		    sim->occ_uclk[PMON_SIM_SUP_LLC]);
+		    sim->occ_uclk[PMON_SIM_SUP_LLC], 1);
 	sim_core_offcore(sim, x->cpu, SIM_RSP_WB, SIM_RSP_SUPPLIER_NONE,
 				 SIM_RSP_SNOOP_NONE);
 	if (i >= 0) {
@@ -468,7 +582,7 @@ static void sim_llc_nt_store(struct sim_ctx *x, uint64_t line)
 	s->slice_truth[slice].misses += i < 0;
 	s->slice_truth[slice].tor_inserts++;
 	s->slice_truth[slice].tor_misses++;
-	sim_cbo_lookup(sim, &s->cbo[slice], SIM_LOOKUP_WRITE, i >= 0 ? e_st(set.e[i]) : SIM_I, nid);
+	sim_cbo_lookup(sim, &s->cbo[slice], SIM_LOOKUP_WRITE, i >= 0 ? e_st(set.e[i]) : SIM_I, nid, 1);
 	sim_core_snoop(x->pc, line, SIM_I);
 	if (i >= 0)
 		llc_drop(sim, x->sock, &set, i);       /* overwritten: no write-back */
@@ -490,7 +604,7 @@ static void sim_llc_nt_store(struct sim_ctx *x, uint64_t line)
 	if (!local)
 		qpi_msg(sim, home, x->sock, line, SIM_QPI_NDR);
 	sim_cbo_tor(sim, &s->cbo[slice], SIM_TOR_REQ, SIM_OPC_WCILF, 1, nid,
-		    sim->occ_uclk[local ? PMON_SIM_SUP_DRAM : PMON_SIM_SUP_RDRAM]);
+		    sim->occ_uclk[local ? PMON_SIM_SUP_DRAM : PMON_SIM_SUP_RDRAM], 1);
 	sim_core_offcore(sim, x->cpu, SIM_RSP_STREAMING_STORES, SIM_RSP_SUPPLIER_NONE,
 				 SIM_RSP_SNOOP_NONE);
 }

@@ -76,12 +76,13 @@ static void replay(struct pmon_sim *sim, struct sim_pendq *q, struct sim_pend *e
 }
 
 /* An event whose two slots hold other events (or nothing). */
-void sim_pend_new(struct pmon_sim *sim, struct sim_pendq *q, uint64_t k, uint64_t occ)
+void sim_pend_new(struct pmon_sim *sim, struct sim_pendq *q, uint64_t k, uint64_t occ,
+		  uint64_t n)
 {
 	struct sim_pend *e = &q->e[sim_pend_slot(k)];
 
 	if (sim->pend_direct) {       /* one access: nothing to share a match with */
-		struct sim_pend one = { k, 1, occ };
+		struct sim_pend one = { k, n, occ * n };
 		match(sim, q, &one);
 		return;
 	}
@@ -94,7 +95,7 @@ void sim_pend_new(struct pmon_sim *sim, struct sim_pendq *q, uint64_t k, uint64_
 		sim->pend = q;
 	}
 	q->used |= (uint16_t)(1u << (e - q->e));
-	*e = (struct sim_pend){ k, 1, occ };
+	*e = (struct sim_pend){ k, n, occ * n };
 }
 
 void sim_pend_match_all(struct pmon_sim *sim)
