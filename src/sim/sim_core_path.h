@@ -234,7 +234,7 @@ void SIM_PATH_LINES(struct pmon_sim *sim, int cpu, const uint64_t *ref, size_t n
 		lines_loop(sim, cpu, ref, n, SIM_L1W, SIM_L2W, SIM_LLCW);
 	else
 		lines_loop(sim, cpu, ref, n, pc->l1.ways, pc->l2.ways, sim->sock[0].llc[0].ways);
-	clean_flush(sim, sim->cpu[cpu].sock);
+	tally_flush(sim, sim->cpu[cpu].sock);
 }
 
 #pragma GCC visibility pop

@@ -264,6 +264,15 @@ struct sim_cur {
 
 #define SIM_MAX_TICKS 16
 
+/* How many of some event a batch of accesses raised, by cell (the event's
+ * arguments packed into a number below SIM_TALLY_CELLS), with the cells in
+ * use as bits (sim_llc_path.h). */
+#define SIM_TALLY_CELLS 256
+struct sim_tally {
+	uint32_t n[SIM_TALLY_CELLS];
+	uint64_t used[SIM_TALLY_CELLS / 64];
+};
+
 struct pmon_sim {
 	struct pmon_sim_shape shape;
 	pthread_mutex_t lock;
@@ -323,9 +332,9 @@ struct pmon_sim {
 	uint32_t rel_any;       /* the SIM_REL_* bits of every CBo and QPI port together */
 	struct sim_pendq *pend;                    /* queues holding events */
 	int pend_direct;        /* match events at once (a call of one access) */
-	/* clean reads of the current batch, by cell (sim_llc_path.h) */
-	uint32_t clean[SIM_MAX_SOCKETS * SIM_MAX_CORES * 4];
-	uint64_t clean_used[SIM_MAX_SOCKETS * SIM_MAX_CORES * 4 / 64];
+	/* the current batch's clean reads and LLC evictions, tallied
+	 * (sim_llc_path.h) */
+	struct sim_tally clean, evicts;
 };
 
 /* ---- counters and boxes (sim_box.c) ---- */
@@ -584,11 +593,12 @@ static inline void sim_cbo_lookup(struct pmon_sim *sim, struct sim_box *b, unsig
 		sim_pend_add(sim, &b->pq, SIM_PK(SIM_PK_LOOKUP) | type << 16 | (unsigned)state << 8 |
 			     (unsigned)nid, 0, n);
 }
-static inline void sim_cbo_victim(struct pmon_sim *sim, struct sim_box *b, int state, int nid)
+static inline void sim_cbo_victim(struct pmon_sim *sim, struct sim_box *b, int state, int nid,
+				  uint64_t n)
 {
 	if (b->mon & SIM_SIG_LLC_VICTIM)
 		sim_pend_add(sim, &b->pq, SIM_PK(SIM_PK_VICTIM) | (unsigned)state << 8 |
-			     (unsigned)nid, 0, 1);
+			     (unsigned)nid, 0, n);
 }
 static inline void sim_cbo_tor(struct pmon_sim *sim, struct sim_box *b, enum sim_tor_class cls,
 			       unsigned opc, int miss, int nid, uint64_t occ_cycles, uint64_t n)

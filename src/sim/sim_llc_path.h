@@ -181,21 +181,62 @@ SIM_HOT int llc_drop(struct pmon_sim *sim, int socket, const struct sim_set *s, 
  * make room for a line filled right after: the entry itself is left for
  * the fill to shift out (dropping it would change nothing else: it is
  * already last). */
+/* Tallies of a batch (struct sim_tally): a cell's count goes up by one. */
+SIM_HOT void tally_add(struct sim_tally *t, unsigned cell)
+{
+	if (!t->n[cell]++)
+		t->used[cell / 64] |= 1ull << (cell % 64);
+}
+
+/* The next cell with a count, its count in *n (the cell emptied), or -1. */
+static inline int tally_next(struct sim_tally *t, uint64_t *n)
+{
+	for (unsigned w = 0; w < SIM_TALLY_CELLS / 64; w++)
+		if (t->used[w]) {
+			unsigned cell = w * 64 + (unsigned)__builtin_ctzll(t->used[w]);
+			t->used[w] &= t->used[w] - 1;
+			*n = t->n[cell];
+			t->n[cell] = 0;
+			return (int)cell;
+		}
+	return -1;
+}
+
+/* An LLC eviction's counts: the victim by state (0 M, 1 E, 2 S, 3 F), its
+ * TOR entry; the same for every victim of one slice, state and home node
+ * ID of a batch (the requester's socket), so tallied by those and added n
+ * at a time when the batch ends (tally_flush). */
+#define SIM_EVICT_CELL(slice, vi, nid) \
+	((((unsigned)(slice) * 4 + (unsigned)(vi)) * SIM_MAX_SOCKETS) + (unsigned)(nid))
+
+_Static_assert(SIM_MAX_CORES * 4 * SIM_MAX_SOCKETS <= SIM_TALLY_CELLS &&
+	       SIM_MAX_SOCKETS * SIM_MAX_CORES * 4 <= SIM_TALLY_CELLS,
+	       "a tally's cells hold every eviction and clean-read cell");
+_Static_assert(SIM_MAX_SOCKETS >= 8, "node IDs (0..7, the nodeids key) index a cell");
+
+static void evict_count(struct pmon_sim *sim, int socket, unsigned slice, int vi, int nid,
+			uint64_t n)
+{
+	static const int state[] = { SIM_M, SIM_E, SIM_S, SIM_F };
+	struct sim_socket *s = &sim->sock[socket];
+
+	s->slice_truth[slice].victims[vi] += n;
+	s->slice_truth[slice].tor_inserts += n;
+	sim_cbo_victim(sim, &s->cbo[slice], state[vi], nid, n);
+	sim_cbo_tor(sim, &s->cbo[slice], SIM_TOR_EVICT, 0, 0, nid, sim->occ_uclk[PMON_SIM_SUP_LLC], n);
+}
+
 SIM_HOT void llc_evict(struct pmon_sim *sim, int socket, unsigned slice, const struct sim_set *set,
 		   int w)
 {
-	struct sim_socket *s = &sim->sock[socket];
 	uint64_t line = e_line(set->e[w]);
-	int st = e_st(set->e[w]), home = sim_line_home(sim, line), nid = nid_of(sim, home);
+	int st = e_st(set->e[w]), nid = nid_of(sim, sim_line_home(sim, line));
 	int dirty = llc_inval_cores(sim, socket, set, w);
 	static const int vidx[] = { [SIM_M] = 0, [SIM_E] = 1, [SIM_S] = 2, [SIM_F] = 3 };
 
 	if (dirty)
 		st = SIM_M;
-	s->slice_truth[slice].victims[vidx[st]]++;
-	s->slice_truth[slice].tor_inserts++;
-	sim_cbo_victim(sim, &s->cbo[slice], st, nid);
-	sim_cbo_tor(sim, &s->cbo[slice], SIM_TOR_EVICT, 0, 0, nid, sim->occ_uclk[PMON_SIM_SUP_LLC], 1);
+	tally_add(&sim->evicts, SIM_EVICT_CELL(slice, vidx[st], nid));
 	if (dirty)
 		write_home(sim, socket, line);
 }
@@ -327,7 +368,7 @@ SIM_HOT int ha_read(struct pmon_sim *sim, int req, const struct sim_at *a, int r
  * Its counts other than the DRAM bank's and the core's are the same for
  * every such read of one requester, home, slice, QPI link and kind, so a
  * batch tallies them (sim->clean, by cell) and adds them once per cell, n
- * at a time, when the batch ends (clean_flush): counting is additive and
+ * at a time, when the batch ends (tally_flush): counting is additive and
  * nothing reads a count before the traffic call returns. */
 #define SIM_CLEAN_CELL(home, slice, link, rfo) \
 	((((unsigned)(home) * SIM_MAX_CORES + (slice)) * 2 + (unsigned)(link)) * 2 + (unsigned)(rfo))
@@ -395,29 +436,27 @@ SIM_HOT void clean_read(struct pmon_sim *sim, int req, const struct sim_at *a, i
 			struct sim_llc_res *r, int nsock)
 {
 	int home = a->home, local = home == req;
-	unsigned cell = SIM_CLEAN_CELL(home, a->slice, a->line & 1, rfo);
 
 	dram_access(sim, home, local_addr(sim, a->line, home), 0);
-	if (!sim->clean[cell]++)
-		sim->clean_used[cell / 64] |= 1ull << (cell % 64);
+	tally_add(&sim->clean, SIM_CLEAN_CELL(home, a->slice, a->line & 1, rfo));
 	r->hitm = 0;
 	r->supplier = local ? PMON_SIM_SUP_DRAM : PMON_SIM_SUP_RDRAM;
 	r->rsp_sup = local ? SIM_RSP_LOCAL_DRAM : SIM_RSP_REMOTE_DRAM;
 	r->rsp_snoop = nsock > 1 ? SIM_RSP_SNOOP_MISS : SIM_RSP_SNOOP_NOT_NEEDED;
 }
 
-/* Add the batch's tallied clean reads by socket req. */
-static void clean_flush(struct pmon_sim *sim, int req)
+/* Add the batch's tallies (clean reads, LLC evictions) of socket req. */
+static void tally_flush(struct pmon_sim *sim, int req)
 {
-	for (unsigned w = 0; w < sizeof sim->clean_used / sizeof sim->clean_used[0]; w++)
-		while (sim->clean_used[w]) {
-			unsigned cell = w * 64 + (unsigned)__builtin_ctzll(sim->clean_used[w]);
-			sim->clean_used[w] &= sim->clean_used[w] - 1;
-			clean_count(sim, req, (int)(cell / (SIM_MAX_CORES * 4)),
-				    cell / 4 % SIM_MAX_CORES, (int)(cell / 2 % 2), (int)(cell % 2),
-				    sim->clean[cell]);
-			sim->clean[cell] = 0;
-		}
+	uint64_t n;
+	int c;
+
+	while ((c = tally_next(&sim->clean, &n)) >= 0)
+		clean_count(sim, req, c / (SIM_MAX_CORES * 4), (unsigned)c / 4 % SIM_MAX_CORES,
+			    c / 2 % 2, c % 2, n);
+	while ((c = tally_next(&sim->evicts, &n)) >= 0)
+		evict_count(sim, req, (unsigned)c / (4 * SIM_MAX_SOCKETS), c / SIM_MAX_SOCKETS % 4,
+			    c % SIM_MAX_SOCKETS, n);
 }
 
 static const uint64_t hit_bits[] = {
