@@ -6,10 +6,12 @@
  * interleaved memory) on machines of several shapes, with CBo, HA, QPI,
  * iMC and offcore counters programmed; every ground-truth count and every
  * counter must come out the same.  Skipped where the host runs only the
- * base copy (nothing to compare).
+ * base copy (nothing to compare).  Also: an unknown PMON_SIM_ISA is named on
+ * stderr and changes nothing.
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sim_fixture.h"
 #include "sim/sim_internal.h"
@@ -196,8 +198,46 @@ static void compare(const char *spec, uint64_t seed, const char *isa)
 	      (unsigned long long)sum);
 }
 
+/* What a machine created with PMON_SIM_ISA=value runs, and what the
+ * emulator wrote on stderr meanwhile (into err). */
+static const char *isa_with(const char *value, char *err, size_t len)
+{
+	int saved = dup(2);
+	FILE *f = tmpfile();
+
+	fflush(stderr);
+	dup2(fileno(f), 2);
+	setenv("PMON_SIM_ISA", value, 1);
+	machine("");
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	rewind(f);
+	size_t got = fread(err, 1, len - 1, f);
+	err[got] = 0;
+	fclose(f);
+	return sim->lines_isa;
+}
+
+/* An unknown PMON_SIM_ISA is named on stderr and runs the copy an unset
+ * one runs; a known one runs without a word. */
+static void isa_values(void)
+{
+	char err[512], best[16];
+
+	unsetenv("PMON_SIM_ISA");
+	machine("");
+	snprintf(best, sizeof best, "%s", sim->lines_isa);
+	CHECK(!strcmp(isa_with("AVX2", err, sizeof err), best), "PMON_SIM_ISA=AVX2 runs %s", best);
+	CHECK(strstr(err, "PMON_SIM_ISA=AVX2 is not avx512, avx2 or base") != NULL,
+	      "an unknown PMON_SIM_ISA is named: %s", err);
+	CHECK(!strcmp(isa_with("base", err, sizeof err), "base") && !err[0],
+	      "PMON_SIM_ISA=base runs the base copy, silently (%s)", err);
+}
+
 int main(void)
 {
+	isa_values();
 	static const char *const isas[] = { "avx512", "avx2" };
 	int compared = 0;
 

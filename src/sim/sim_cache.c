@@ -4,6 +4,7 @@
  * every batch of line accesses, which runs the copy of the access path
  * (sim_path.h) for this host's instruction set.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,12 +62,18 @@ static void path_pick(struct pmon_sim *sim)
 	} copies[] = { { "avx512", sim_lines_avx512 }, { "avx2", sim_lines_avx2 },
 		       { "base", sim_lines_base } };
 	const char *want = getenv("PMON_SIM_ISA");
-	size_t i = 0;
+	size_t i = 0, ncopies = sizeof copies / sizeof copies[0];
 
-	if (want)
-		while (i + 1 < sizeof copies / sizeof copies[0] && strcmp(want, copies[i].name))
+	if (want && *want) {
+		while (i < ncopies && strcmp(want, copies[i].name))
 			i++;
-	for (; i + 1 < sizeof copies / sizeof copies[0]; i++) {
+		if (i == ncopies) {
+			fprintf(stderr, "pmon: PMON_SIM_ISA=%s is not avx512, avx2 or base: "
+				"the emulator runs the most capable copy this host supports\n", want);
+			i = 0;
+		}
+	}
+	for (; i + 1 < ncopies; i++) {
 #if defined(__x86_64__) || defined(__i386__)
 		int bmi = __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2") &&
 			  __builtin_cpu_supports("popcnt");
