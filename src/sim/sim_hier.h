@@ -200,15 +200,52 @@ SIM_HOT uint32_t set_match(const struct sim_set *s, uint64_t line)
 	return m;
 }
 
-SIM_HOT void set_shift_in(const struct sim_set *s, uint32_t last, uint64_t first)
+/* Which lanes k..k+3 of a set are at most lim (all ones where so). */
+SIM_HOT __m256i lanes_upto(uint32_t k, uint32_t lim)
 {
-	__builtin_memmove(s->e + 1, s->e, 8 * (size_t)last);
-	s->e[0] = first;
+	__m256i idx = _mm256_add_epi64(_mm256_set1_epi64x((long long)k), _mm256_set_epi64x(3, 2, 1, 0));
+
+	return _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)lim + 1), idx);
 }
 
+/* Lanes 0..last move one lane down, lane 0 becomes first: each vector
+ * rotated up one lane, its lane 0 the previous vector's lane 3, blended
+ * with the lanes that stay into a full store (as the AVX-512 copy). */
+SIM_HOT void set_shift_in(const struct sim_set *s, uint32_t last, uint64_t first)
+{
+	__m256i v[8], prev = _mm256_set1_epi64x((long long)first);
+	uint32_t n = (s->ways + 3) / 4;
+
+	for (uint32_t j = 0; j < n; j++)
+		v[j] = _mm256_loadu_si256((const __m256i *)(const void *)(s->e + 4 * j));
+	for (uint32_t j = 0; j < n; j++) {
+		__m256i up = _mm256_permute4x64_epi64(v[j], _MM_SHUFFLE(2, 1, 0, 3));
+		__m256i out = _mm256_blend_epi32(up, _mm256_permute4x64_epi64(prev, _MM_SHUFFLE(2, 1, 0, 3)),
+						 0x03);
+		_mm256_storeu_si256((__m256i *)(void *)(s->e + 4 * j),
+				    _mm256_blendv_epi8(v[j], out, lanes_upto(4 * j, last)));
+		prev = v[j];
+	}
+}
+
+/* Lanes w+1..ways-1 move one lane up, lane ways-1 becomes empty. */
 SIM_HOT void set_shift_out(const struct sim_set *s, uint32_t w)
 {
-	__builtin_memmove(s->e + w, s->e + w + 1, 8 * (size_t)(s->ways - 1 - w));
+	__m256i v[8];
+	uint32_t n = (s->ways + 3) / 4;
+
+	for (uint32_t j = 0; j < n; j++)
+		v[j] = _mm256_loadu_si256((const __m256i *)(const void *)(s->e + 4 * j));
+	for (uint32_t j = 0; j < n; j++) {
+		__m256i next = j + 1 < n ? v[j + 1] : _mm256_setzero_si256();
+		__m256i down = _mm256_permute4x64_epi64(v[j], _MM_SHUFFLE(0, 3, 2, 1));
+		__m256i out = _mm256_blend_epi32(down, _mm256_permute4x64_epi64(next, _MM_SHUFFLE(0, 3, 2, 1)),
+						 0xC0);
+		/* the lanes from w on: all but those below w */
+		__m256i keep = _mm256_xor_si256(_mm256_set1_epi64x(-1),
+						w ? lanes_upto(4 * j, w - 1) : _mm256_setzero_si256());
+		_mm256_storeu_si256((__m256i *)(void *)(s->e + 4 * j), _mm256_blendv_epi8(v[j], out, keep));
+	}
 	s->e[s->ways - 1] = 0;
 }
 #else

@@ -1,6 +1,6 @@
 /*
  * sim_path_avx2.c - the access path compiled for AVX2 (a set's lanes
- * compared four at a time); sim_cache.c runs it where the host has AVX2
+ * compared and shifted four at a time); sim_cache.c runs it where the host has AVX2
  * but not AVX-512F.
  */
 #if defined(__x86_64__) || defined(__i386__)
