@@ -457,4 +457,24 @@ static inline int fake_snbep_world(const char *base, int with_ubox, struct fake_
 	return 0;
 }
 
+/* Run the pmon tool as a user runs it ($PMON_BIN, else build/bin/pmon)
+ * with args, its stdout and stderr into out; its exit status, or -1 when it
+ * could not run. */
+static inline int fake_run_tool(const char *args, char *out, size_t len)
+{
+	const char *tool = getenv("PMON_BIN");
+	char cmd[512];
+
+	if (!tool || !*tool)
+		tool = "build/bin/pmon";
+	snprintf(cmd, sizeof(cmd), "%s %s 2>&1", tool, args);
+	FILE *p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	size_t n = fread(out, 1, len - 1, p);
+	out[n] = 0;
+	int st = pclose(p);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
 #endif

@@ -23,7 +23,6 @@
 
 static char base[128];
 static struct fake_world w;
-static const char *tool;
 
 /* socket 1's four iMC functions (bus 0x7f, device 16, functions 0 1 4 5) */
 static const unsigned imc_func[4] = { 0, 1, 4, 5 };
@@ -62,19 +61,6 @@ static pmon_session_t *imc_session(pmon_machine_t *m, const char *ev)
 		return NULL;
 	}
 	return s;
-}
-
-static int run_tool(const char *args, char *out, size_t len)
-{
-	char cmd[512];
-	snprintf(cmd, sizeof(cmd), "%s %s 2>&1", tool, args);
-	FILE *p = popen(cmd, "r");
-	if (!p)
-		return -1;
-	size_t n = fread(out, 1, len - 1, p);
-	out[n] = 0;
-	int st = pclose(p);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
 /* A child that starts counting on socket 1's iMC channel 1 and waits. */
@@ -142,7 +128,7 @@ static void killed_then_reset(void)
 	CHECK(same_snap(&during, &after), "the refused start wrote nothing");
 
 	/* reset while the child lives: refused, nothing written */
-	int rc = run_tool("reset --socket 1", out, sizeof(out));
+	int rc = fake_run_tool("reset --socket 1", out, sizeof(out));
 	CHECK(rc == 1 && strstr(out, pidtxt), "reset refused while the child counts: %s", out);
 	snapshot(&after);
 	CHECK(same_snap(&during, &after), "the refused reset wrote nothing");
@@ -152,7 +138,7 @@ static void killed_then_reset(void)
 	snapshot(&after);
 	CHECK(same_snap(&during, &after), "the killed child restored nothing");
 
-	rc = run_tool("reset --socket 1", out, sizeof(out));
+	rc = fake_run_tool("reset --socket 1", out, sizeof(out));
 	CHECK(rc == 0 && strstr(out, "put back from the journal"), "reset: %s", out);
 	snapshot(&after);
 	CHECK(same_snap(&before, &after), "every register as before the count");
@@ -169,7 +155,7 @@ static void killed_then_reset(void)
 
 	/* no journal: the controls go to their power-on value */
 	fake_pci_put(w.sysfs, 0, 0x7f, 16, 4, 0xdc, 0x400104);
-	rc = run_tool("reset --socket 1", out, sizeof(out));
+	rc = fake_run_tool("reset --socket 1", out, sizeof(out));
 	CHECK(rc == 0 && strstr(out, "power-on"), "reset without journal: %s", out);
 	CHECK_EQ_U64(fake_pci_get(w.sysfs, 0, 0x7f, 16, 4, 0xdc), 0, "iMC2 CTL1 at power-on 0");
 	CHECK_EQ_U64(fake_pci_get(w.sysfs, 0, 0x7f, 16, 1, 0xe4), 0, "iMC1 CTL3 at power-on 0");
@@ -262,9 +248,6 @@ static void two_processes(int rounds, int racing, int *both, int *none, int *cha
 
 int main(void)
 {
-	tool = getenv("PMON_BIN");
-	if (!tool || !*tool)
-		tool = "build/bin/pmon";
 	if (fake_tmpdir(base, sizeof(base)) || fake_snbep_world(base, 1, &w)) {
 		CHECK(0, "fake device files");
 		return check_done("test_reset_hw");

@@ -25,7 +25,6 @@
 
 static char base[128];
 static struct fake_world w;
-static const char *tool;
 static pmon_machine_t *m;
 
 #define CBO0_BOX_CTL 0xd04u
@@ -53,19 +52,6 @@ static pmon_session_t *session_of(const char *ev1, const char *ev2)
 		CHECK_EQ_INT(pmon_session_add(s, &e), PMON_OK, pmon_session_errmsg(s));
 	}
 	return s;
-}
-
-static int run_tool(const char *args, char *out, size_t len)
-{
-	char cmd[512];
-	snprintf(cmd, sizeof(cmd), "%s %s 2>&1", tool, args);
-	FILE *p = popen(cmd, "r");
-	if (!p)
-		return -1;
-	size_t n = fread(out, 1, len - 1, p);
-	out[n] = 0;
-	int st = pclose(p);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
 /* The socket's journal, whole ("" when there is none). */
@@ -145,7 +131,7 @@ static void cbo_ctl0(void)
 
 	/* `pmon reset`, twice: their CTL0 stays */
 	for (int i = 0; i < 2; i++) {
-		int rc = run_tool("reset --socket 0", out, sizeof(out));
+		int rc = fake_run_tool("reset --socket 0", out, sizeof(out));
 		CHECK(rc == 0 && strstr(out, "left alone") &&
 		      strstr(out, "snbep_unc_cbo0 socket 0 CTL0 (MSR 0xd10) (0x441234 when pmon stopped)"),
 		      "reset %d says it leaves CTL0: %s", i + 1, out);
@@ -231,7 +217,7 @@ static void imc_ctl0(void)
 	      lines_of(j, "snbep_unc_imc1") == 1, "the journal keeps CTL0 as theirs, nothing else: %s", j);
 	pmon_session_destroy(s);
 
-	int rc = run_tool("reset --socket 1", out, sizeof(out));
+	int rc = fake_run_tool("reset --socket 1", out, sizeof(out));
 	CHECK(rc == 0 && strstr(out, "0 register(s) put back") && strstr(out, "left alone") &&
 	      strstr(out, "snbep_unc_imc1 socket 1 CTL0 (PCI 0000:7f:10.1 offset 0xd8) (0x430f01 when pmon stopped)"),
 	      "reset says it leaves CTL0: %s", out);
@@ -242,9 +228,6 @@ static void imc_ctl0(void)
 
 int main(void)
 {
-	tool = getenv("PMON_BIN");
-	if (!tool || !*tool)
-		tool = "build/bin/pmon";
 	if (fake_tmpdir(base, sizeof(base)) || fake_snbep_world(base, 1, &w)) {
 		CHECK(0, "fake device files");
 		return check_done("test_taken_hw");

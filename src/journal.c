@@ -161,8 +161,12 @@ static int same(const struct pmon_journal_entry *a, const struct pmon_journal_en
 	return !strcmp(a->box, b->box) && a->cpu == b->cpu && a->kind == b->kind && a->idx == b->idx;
 }
 
-int pmon_journal_add(const char *dir, int socket, const struct pmon_journal_entry *e, int n,
-		     char *why, size_t len)
+/* Merge e[0..n) into a socket's journal under its lock; a register not
+ * there yet is appended.  One already there: add keeps its entry (the
+ * oldest value) unless that is another agent's (mask 0), which the new one
+ * replaces; disown replaces it with the new one marked another agent's. */
+static int merge(const char *dir, int socket, const struct pmon_journal_entry *e, int n,
+		 int disown, char *why, size_t len)
 {
 	struct pmon_journal_entry *cur;
 	int fd, ncur, rc = open_locked(dir, socket, &fd, &cur, &ncur, why, len);
@@ -177,9 +181,13 @@ int pmon_journal_add(const char *dir, int socket, const struct pmon_journal_entr
 			int j = 0;
 			while (j < ncur && !same(&cur[j], &e[i]))
 				j++;
-			/* a register another agent had is pmon's again */
-			if (j == ncur || !cur[j].mask)
-				cur[j == ncur ? ncur++ : j] = e[i];
+			/* add: a register another agent had is pmon's again */
+			if (!disown && j < ncur && cur[j].mask)
+				continue;
+			cur[j] = e[i];
+			if (disown)
+				cur[j].mask = 0;
+			ncur += j == ncur;
 		}
 		rc = store(dir, socket, cur, ncur, why, len);
 	}
@@ -188,31 +196,16 @@ int pmon_journal_add(const char *dir, int socket, const struct pmon_journal_entr
 	return rc;
 }
 
+int pmon_journal_add(const char *dir, int socket, const struct pmon_journal_entry *e, int n,
+		     char *why, size_t len)
+{
+	return merge(dir, socket, e, n, 0, why, len);
+}
+
 int pmon_journal_disown(const char *dir, int socket, const struct pmon_journal_entry *e, int n,
 			char *why, size_t len)
 {
-	struct pmon_journal_entry *cur;
-	int fd, ncur, rc = open_locked(dir, socket, &fd, &cur, &ncur, why, len);
-	if (rc)
-		return rc;
-	struct pmon_journal_entry *all = realloc(cur, sizeof(*all) * (size_t)(ncur + n + 1));
-	if (!all) {
-		rc = pmon_why(why, len, PMON_ENOMEM, "out of memory");
-	} else {
-		cur = all;
-		for (int i = 0; i < n; i++) {
-			int j = 0;
-			while (j < ncur && !same(&cur[j], &e[i]))
-				j++;
-			cur[j] = e[i];
-			cur[j].mask = 0;
-			ncur += j == ncur;
-		}
-		rc = store(dir, socket, cur, ncur, why, len);
-	}
-	free(cur);
-	close(fd);
-	return rc;
+	return merge(dir, socket, e, n, 1, why, len);
 }
 
 int pmon_journal_drop(const char *dir, int socket, const char *box, int cpu, char *why, size_t len)
