@@ -93,6 +93,45 @@ int main(void)
 	CHECK_EQ_INT(enc("snbep_unc_cbo0::UNC_C_TOR_INSERTS:NID_MISS_OPCODE:OPC_DRD:nf=1"), PMON_OK,
 		     "NID_MISS_OPCODE:OPC_DRD");
 	CHECK_EQ_INT(enc("snbep_unc_cbo0::UNC_C_LLC_LOOKUP:DATA_READ:STATE_I"), PMON_OK, "a state umask");
+	/* HA addr=: the home agent compares PA[45:12] (uncore guide L1617), so
+	 * only a 4 KiB page address is accepted, written in place into
+	 * ADDRMATCH1:ADDRMATCH0 (filt[0]: PA[31:6] in bits 31:6, PA[45:32] in
+	 * 45:32); anything else is refused, naming the value and what is matched */
+	expect_ok("snbep_unc_ha::UNC_H_ADDR_OPC_MATCH:addr=0x12345000:opc=3", 0x320,
+		  "snbep_unc_ha::UNC_H_ADDR_OPC_MATCH:FILT:addr=0x12345000:opc=3:socket=0");
+	CHECK_EQ_U64(e.filt[0], 0x12345000, "addr=0x12345000: ADDRMATCH1:ADDRMATCH0");
+	CHECK_EQ_U64(e.filt[1], 3, "opc=3: OPCODEMATCH");
+	expect_ok("snbep_unc_ha::UNC_H_ADDR_OPC_MATCH:addr=0x3ffffffff000:opc=0", 0x320, NULL);
+	CHECK_EQ_U64(e.filt[0], 0x3ffffffff000ull, "highest page: ADDRMATCH1 0x3fff, ADDRMATCH0 0xfffff000");
+	expect_ok("snbep_unc_ha::UNC_H_ADDR_OPC_MATCH:addr=4096:opc=1", 0x320,
+		  "snbep_unc_ha::UNC_H_ADDR_OPC_MATCH:FILT:addr=0x1000:opc=1:socket=0");
+	CHECK_EQ_U64(e.filt[0], 0x1000, "addr=4096");
+	expect_ok("snbep_unc_ha::UNC_H_ADDR_OPC_MATCH:addr=0:opc=1", 0x320, NULL);
+	CHECK_EQ_U64(e.filt[0], 0, "addr=0");
+	CHECK_EQ_INT(enc("snbep_unc_ha::UNC_H_ADDR_OPC_MATCH:addr=0x12345678:opc=3"), PMON_ERANGE,
+		     "addr below the page");
+	CHECK(!strcmp(err, "addr=0x12345678 sets address bits below bit 12, which snbep_unc_ha does "
+		      "not compare: it matches 4 KiB pages (physical address bits 45:12); the page "
+		      "holding this address is addr=0x12345000"), "addr=0x12345678: '%s'", err);
+	/* a line address (bits 11:6, which ADDRMATCH0 holds but the HA ignores) */
+	CHECK_EQ_INT(enc("snbep_unc_ha::UNC_H_ADDR_OPC_MATCH:addr=0x12345fc0:opc=3"), PMON_ERANGE,
+		     "line address");
+	CHECK(!strcmp(err, "addr=0x12345fc0 sets address bits below bit 12, which snbep_unc_ha does "
+		      "not compare: it matches 4 KiB pages (physical address bits 45:12); the page "
+		      "holding this address is addr=0x12345000"), "addr=0x12345fc0: '%s'", err);
+	CHECK_EQ_INT(enc("snbep_unc_ha::UNC_H_ADDR_OPC_MATCH:addr=0x3fffffffffff:opc=3"), PMON_ERANGE,
+		     "PA[45:0] all set");
+	CHECK(strstr(err, "addr=0x3fffffffffff sets address bits below bit 12") &&
+	      strstr(err, "is addr=0x3ffffffff000"), "addr=0x3fffffffffff: '%s'", err);
+	CHECK_EQ_INT(enc("snbep_unc_ha::UNC_H_ADDR_OPC_MATCH:addr=0x400000000000:opc=3"), PMON_ERANGE,
+		     "PA bit 46");
+	CHECK(!strcmp(err, "addr=0x400000000000 is above physical address bit 45, the highest "
+		      "snbep_unc_ha compares (largest addr=0x3ffffffff000)"),
+	      "addr=0x400000000000: '%s'", err);
+	CHECK_EQ_INT(enc("snbep_unc_ha::UNC_H_ADDR_OPC_MATCH:addr=0x8000000000001000:opc=3"),
+		     PMON_ERANGE, "PA bit 63");
+	CHECK(strstr(err, "is above physical address bit 45") != NULL, "addr bit 63: '%s'", err);
+
 	/* no machine (0: unchecked): pmon's own bounds, no machine named */
 	CHECK_EQ_INT(pmon_encode("snbep_unc_imc0::UNC_M_CAS_COUNT:RD:socket=9", 0, 0, &e, err,
 				 sizeof(err)), PMON_ERANGE, "socket=9, no machine");

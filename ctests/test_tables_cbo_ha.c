@@ -233,8 +233,12 @@ static void test_ha(void)
 	}
 	CHECK(maddr == 3 && mopc == 4, "HA modifier order e i t addr opc");
 	if (maddr >= 0 && mopc >= 0) {
+		/* the HA compares PA[45:12] (guide L1617): 4 KiB pages up to PA[45] */
 		CHECK(t->mods[maddr].kind == PMON_MOD_ADDR && t->mods[maddr].field == addr &&
-		      t->mods[maddr].max == 0x3fffffffffffull, "addr: physical address up to PA[45]");
+		      t->mods[maddr].shift == 12 && t->mods[maddr].max == 0x3ffffffff000ull,
+		      "addr: a 4 KiB page address up to PA[45]");
+		CHECK(strstr(t->mods[maddr].desc, "4 KiB page") && strstr(t->mods[maddr].desc, "PA[45:12]") &&
+		      !strstr(t->mods[maddr].desc, "PA[45:6]"), "addr help: one granularity, 4 KiB");
 		CHECK(t->mods[mopc].kind == PMON_MOD_FILTER && t->mods[mopc].field == opc &&
 		      t->mods[mopc].max == 63, "opc: 0-63");
 	}

@@ -102,8 +102,12 @@ static void check_modifiers(const struct pmon_box_type *t)
 			continue;
 		const struct pmon_filter_field *F = &t->fields[M->field];
 		if (M->kind == PMON_MOD_ADDR) {
-			/* an address: its bits above the field are not kept, so none may be set */
-			CHECK_EQ_U64(M->max, ones(F->shift + F->width), M->name);
+			/* an address: the hardware compares bits M->shift up to the
+			 * field's top; no other bit may be set */
+			CHECK(M->shift >= F->shift && M->shift < F->shift + F->width,
+			      "%s: modifier %s compares from bit %u, outside field %s", bn, M->name,
+			      M->shift, F->name);
+			CHECK_EQ_U64(M->max, ones(F->shift + F->width) & ~ones(M->shift), M->name);
 		} else {
 			unsigned w = M->width ? M->width : F->width;
 			CHECK(M->shift + w <= F->width, "%s: modifier %s does not fit field %s", bn, M->name,

@@ -366,12 +366,24 @@ static int apply_modifier(struct encode_state *st, const char *name, const char 
 	int f = mod_field(t, ev, md);
 	const struct pmon_filter_field *fd = &t->fields[f];
 	if (md->kind == PMON_MOD_ADDR) {
-		uint64_t keep = pmon_bits(fd->width) << fd->shift;
-		if (v > md->max || (v & ~(keep | pmon_bits(fd->shift))))
+		/* the hardware compares address bits md->shift..top: any other
+		 * bit set would be dropped or ignored, so the match would not be
+		 * what was asked for */
+		unsigned top = fd->shift + fd->width - 1;
+		if ((v >> top) > 1)
 			return pmon_why(st->err, st->errlen, PMON_ERANGE,
-					"%s=%s outside the matchable address range (max 0x%llx)",
-					md->name, val, (unsigned long long)md->max);
-		st->filt[fd->word] |= v & keep;
+					"%s=%s is above physical address bit %u, the highest %s compares "
+					"(largest %s=0x%llx)", md->name, val, top, st->pmu->name,
+					md->name, (unsigned long long)md->max);
+		if (v & pmon_bits(md->shift))
+			return pmon_why(st->err, st->errlen, PMON_ERANGE,
+					"%s=%s sets address bits below bit %u, which %s does not compare: "
+					"it matches %llu KiB pages (physical address bits %u:%u); the page "
+					"holding this address is %s=0x%llx", md->name, val, md->shift,
+					st->pmu->name, (unsigned long long)(1ull << md->shift) / 1024,
+					top, md->shift, md->name,
+					(unsigned long long)(v & ~pmon_bits(md->shift)));
+		st->filt[fd->word] |= v;
 	} else {
 		unsigned w = md->width ? md->width : fd->width;
 		if (v > pmon_bits(w))

@@ -135,7 +135,7 @@ int pmon_event_example(int pmu, int evi, int um, char *buf, size_t len)
 		const struct pmon_modifier *md = &t->mods[m];
 		if (md->kind == PMON_MOD_ADDR)
 			n += (size_t)snprintf(buf + n, len - n, ":%s=0x%llx", md->name,
-					      1ull << t->fields[f].shift);
+					      1ull << md->shift);
 		else
 			n += (size_t)snprintf(buf + n, len - n, ":%s=%llu", md->name,
 					      (unsigned long long)(md->min > 1 ? md->min : 1));

@@ -110,9 +110,12 @@ struct pmon_modifier {
 	 * value lands at bit (field.shift + shift) of filter word field.word, and
 	 * is width bits wide (width 0 = the whole field), so two modifiers can
 	 * share one field (CBo tf and cf both live in the tid field).
-	 * PMON_MOD_ADDR: the value is a physical address; its bits inside the
-	 * field's range (field.shift..field.shift+field.width-1) are kept in place
-	 * (HA: PA[45:6] -> filt[0] = ADDRMATCH1:ADDRMATCH0). */
+	 * PMON_MOD_ADDR: the value is a physical address, written in place into
+	 * the field (field.shift..field.shift+field.width-1; HA: PA[45:6] ->
+	 * filt[0] = ADDRMATCH1:ADDRMATCH0).  shift is the lowest address bit the
+	 * hardware compares (HA: 12, 4 KiB pages): an address with a bit below
+	 * it, or above the field, is refused, since the hardware would match
+	 * something other than what was asked. */
 	uint8_t shift, width;
 	uint8_t field;           /* PMON_MOD_FILTER: index into the box's fields */
 	uint64_t min, max;

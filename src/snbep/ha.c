@@ -8,7 +8,9 @@ enum { HA_F_ADDR, HA_F_OPC };
 
 static const struct pmon_filter_reg ha_fregs[] = {
 	/* filt[0] = ADDRMATCH1:ADDRMATCH0 = PA[45:6] in place:
-	 * ADDRMATCH0 (0x40) bits 31:6 = PA[31:6], ADDRMATCH1 (0x44) bits 13:0 = PA[45:32] */
+	 * ADDRMATCH0 (0x40) bits 31:6 = PA[31:6], ADDRMATCH1 (0x44) bits 13:0 = PA[45:32].
+	 * The registers hold a line address, but the comparison ignores PA[11:0]
+	 * (the note under Table 2-39, L1617): the HA matches 4 KiB pages. */
 	{ .name = "HA_PCI_PMON_BOX_ADDRMATCH", .word = 0, .lo_off = 0x40, .hi_off = 0x44,
 	  .valid = 0x00003fffffffffc0ull },
 	/* filt[1] = OPCODEMATCH (0x48), opcode in bits 5:0 */
@@ -25,10 +27,14 @@ static const struct pmon_modifier ha_mods[] = {
 	SNBEP_MOD_EDGE, SNBEP_MOD_INV, SNBEP_MOD_THRESH8,
 	/* libpfm4 reserves the name "addr" (its SNB-EP ADDR_OPC_MATCH is compiled
 	 * out); there the value is the line number PA>>6, here it is the byte
-	 * address.  Only ADDR_OPC_MATCH needs the field, so only it accepts it. */
+	 * address.  Only ADDR_OPC_MATCH needs the field, so only it accepts it.
+	 * shift 12: the HA compares PA[45:12], so only a 4 KiB page address is
+	 * accepted (bits 11:6 of ADDRMATCH0 are written as 0). */
 	{ .name = "addr",
-	  .desc = "physical address to match (PA[45:6] is used; the HA compares at 4 KiB granularity)",
-	  .kind = PMON_MOD_ADDR, .field = HA_F_ADDR, .min = 0, .max = 0x3fffffffffffull },
+	  .desc = "physical address of a 4 KiB page, a multiple of 0x1000 (the HA compares "
+		  "PA[45:12]; other values are refused)",
+	  .kind = PMON_MOD_ADDR, .field = HA_F_ADDR, .shift = 12, .min = 0,
+	  .max = 0x3ffffffff000ull },
 	{ .name = "opc",
 	  .desc = "request opcode to match (6 bits, 0-63)",
 	  .kind = PMON_MOD_FILTER, .field = HA_F_OPC, .shift = 0, .width = 0, .min = 0, .max = 63 },
