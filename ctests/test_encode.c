@@ -69,6 +69,24 @@ int main(void)
 
 	/* bad input: each names the problem */
 	expect_err("snbep_unc_imc0::UNC_M_NOPE", PMON_ENOEVNT, "unknown event 'UNC_M_NOPE'");
+	/* an event left out on purpose is named with its reason, not as unknown */
+	static const char filter_match_why[] =
+		"UNC_U_FILTER_MATCH is not offered for PMU snbep_unc_ubo: it is in Intel's event list, "
+		"not in the uncore guide's, and its ENABLE and U2C_ENABLE umasks need a UBox filter "
+		"register (UBoxFilter[3:0]) that the guide's UBox does not have (a documented "
+		"divergence: doc/divergences.md, \"Not in the E5-2600 guide\")";
+	CHECK_EQ_INT(enc("snbep_unc_ubo::UNC_U_FILTER_MATCH"), PMON_ENOEVNT, "FILTER_MATCH");
+	CHECK(!strcmp(err, filter_match_why), "FILTER_MATCH: '%s'", err);
+	CHECK_EQ_INT(enc("snbep_unc_ubo::unc_u_filter_match:ENABLE"), PMON_ENOEVNT, "filter_match:ENABLE");
+	CHECK(!strcmp(err, filter_match_why), "filter_match:ENABLE: '%s'", err);
+	CHECK_EQ_INT(enc("snbep_unc_ubo::UNC_U_PHOLD_CYCLES"), PMON_ENOEVNT, "PHOLD_CYCLES");
+	CHECK(!strcmp(err, "UNC_U_PHOLD_CYCLES is not offered for PMU snbep_unc_ubo: it is in Intel's "
+		      "event list, not in the uncore guide's, and needs an extra event-select bit that "
+		      "U_MSR_PMON_CTL does not have (a documented divergence: doc/divergences.md, "
+		      "\"Not in the E5-2600 guide\")"), "PHOLD_CYCLES: '%s'", err);
+	expect_err("snbep_unc_ubo::UNC_U_FILTER", PMON_ENOEVNT, "unknown event 'UNC_U_FILTER' for PMU snbep_unc_ubo");
+	expect_err("snbep_unc_imc0::UNC_U_FILTER_MATCH", PMON_ENOEVNT,
+		   "unknown event 'UNC_U_FILTER_MATCH' for PMU snbep_unc_imc0");
 	expect_err("snbep_unc_imc7::UNC_M_CAS_COUNT", PMON_ENOEVNT, "instances 0-3");
 	expect_err("snbep_unc_zz::UNC_M_CAS_COUNT", PMON_ENOEVNT, "unknown PMU 'snbep_unc_zz'");
 	expect_err("UNC_M_CAS_COUNT", PMON_ENOEVNT, "names no PMU");

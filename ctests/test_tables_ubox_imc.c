@@ -8,8 +8,40 @@
 #include <string.h>
 
 #include "check.h"
+#include "divergences.h"
 #include "snbep/snbep.h"
 #include "tables_check.h"
+
+/* The UBox events pmon leaves out on purpose are exactly the UBOX rows of
+ * the divergence table's "not in the guide" list (doc/divergences.md), each
+ * with a reason, and none is also an event of the table. */
+static void test_ubox_excluded(void)
+{
+	const struct pmon_box_type *t = &pmon_snbep_ubox;
+	int n = 0;
+
+	CHECK(t->excluded != NULL, "UBox lists its excluded events");
+	for (const struct pmon_excluded_event *x = t->excluded; x && x->name; x++, n++) {
+		char intel[128];
+		snprintf(intel, sizeof(intel), "%s.", x->name);
+		CHECK(div_find_not_in_guide("UBOX", intel) >= 0, "%s: a not-in-guide row", x->name);
+		CHECK(tc_find_event(t, x->name) == NULL, "%s: excluded, yet an event", x->name);
+		CHECK(x->why && tc_one_line(x->why, 200), "%s: one-line reason", x->name);
+	}
+	for (int i = 0; i < pmon_nnot_in_guide; i++) {
+		const struct pmon_not_in_guide *g = &pmon_not_in_guide[i];
+		if (strcmp(g->unit, "UBOX") || !g->event)
+			continue;
+		int found = 0;
+		for (const struct pmon_excluded_event *x = t->excluded; x && x->name; x++) {
+			size_t len = strlen(x->name);
+			found |= !strncmp(g->event, x->name, len) && !strcmp(g->event + len, ".*");
+		}
+		CHECK(found, "not-in-guide row UBOX/%s: the encoder names it as excluded", g->event);
+	}
+	CHECK_EQ_INT(n, 4, "UBox excluded events (FILTER_MATCH, MSG_CHNL_SIZE_COUNT, PHOLD_CYCLES, "
+		     "RACU_REQUESTS)");
+}
 
 static void test_ubox(void)
 {
@@ -132,6 +164,7 @@ static void test_imc(void)
 int main(void)
 {
 	test_ubox();
+	test_ubox_excluded();
 	test_imc();
 	return check_done("test_tables_ubox_imc");
 }

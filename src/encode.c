@@ -517,9 +517,17 @@ int pmon_encode_pmu(int pmu_idx, const char *evname, char **attrs, int nattrs,
 	st.t = st.pmu->type;
 	st.is_core = st.t->space == PMON_SPACE_CORE;
 	int e = pmon_catalog_event(st.pmu, evname);
-	if (e < 0)
+	if (e < 0) {
+		for (const struct pmon_excluded_event *x = st.t->excluded; x && x->name; x++)
+			if (!strcasecmp(x->name, evname))
+				return pmon_why(err, errlen, PMON_ENOEVNT,
+						"%s is not offered for PMU %s: %s (a documented "
+						"divergence: doc/divergences.md, \"Not in the E5-2600 "
+						"guide\")",
+						x->name, st.pmu->name, x->why);
 		return pmon_why(err, errlen, PMON_ENOEVNT, "unknown event '%s' for PMU %s",
 				evname, st.pmu->name);
+	}
 	st.ev = &st.t->events[e];
 	if ((rc = parse_attrs(&st, evname, attrs, nattrs)) || (rc = umask_rules(&st)))
 		return rc;

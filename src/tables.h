@@ -164,6 +164,14 @@ struct pmon_pci_fn {
 	uint16_t devid;          /* vendor is always 0x8086 */
 };
 
+/* An event of the vendor's lists that pmon deliberately does not offer.
+ * The encoder refuses its name with the reason instead of "unknown event";
+ * doc/divergences.md has the evidence (ctests/divergences.c, the same rows). */
+struct pmon_excluded_event {
+	const char *name;          /* "UNC_U_FILTER_MATCH" */
+	const char *why;           /* one clause: why pmon has no such event */
+};
+
 struct pmon_box_type {
 	const char *name;          /* "imc" */
 	const char *pmu_prefix;    /* "snbep_unc_imc"; the instance number is appended
@@ -200,6 +208,8 @@ struct pmon_box_type {
 	const struct pmon_modifier *mods;
 	uint8_t nmods;
 	const struct pmon_event *events;   /* ends with an entry whose name is NULL */
+	/* events not offered on purpose, or NULL; ends with a NULL name */
+	const struct pmon_excluded_event *excluded;
 
 	/* Core PMU box types only: the CPU models (family 6) this PMU is native
 	 * to, 0-terminated.  Other generations' tables encode but do not count. */

@@ -61,4 +61,7 @@ extern const struct pmon_box_type pmon_snbep_ubox, pmon_snbep_cbo, pmon_snbep_ha
 SNBEP_EVENTS(ubox); SNBEP_EVENTS(cbo); SNBEP_EVENTS(ha); SNBEP_EVENTS(imc);
 SNBEP_EVENTS(pcu); SNBEP_EVENTS(qpi); SNBEP_EVENTS(r2pcie); SNBEP_EVENTS(r3qpi);
 
+/* The UBox events of Intel's list that pmon does not offer (ubox_events.c). */
+extern const struct pmon_excluded_event pmon_snbep_ubox_excluded[];
+
 #endif

@@ -31,4 +31,5 @@ const struct pmon_box_type pmon_snbep_ubox = {
 	.mods = ubox_mods,
 	.nmods = PMON_ARRAY_SIZE(ubox_mods),
 	.events = pmon_snbep_ubox_events,
+	.excluded = pmon_snbep_ubox_excluded,
 };

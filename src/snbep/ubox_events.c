@@ -60,3 +60,23 @@ const struct pmon_event pmon_snbep_ubox_events[] = {
 		  "uncore guide; from Intel's event list)" },
 	{ .name = NULL }
 };
+
+/* In Intel's event data (V24) but deliberately not offered: the guide's UBox
+ * has two events, EVENT_MSG and LOCK_CYCLES (L652-L653).  The encoder names
+ * these with their reason; doc/divergences.md ("Not in the E5-2600 guide")
+ * has the evidence, and test_tables_ubox_imc keeps the two lists in step. */
+const struct pmon_excluded_event pmon_snbep_ubox_excluded[] = {
+	{ "UNC_U_FILTER_MATCH",
+	  "it is in Intel's event list, not in the uncore guide's, and its ENABLE and U2C_ENABLE "
+	  "umasks need a UBox filter register (UBoxFilter[3:0]) that the guide's UBox does not have" },
+	{ "UNC_U_MSG_CHNL_SIZE_COUNT",
+	  "it is in Intel's event list, not in the uncore guide's, and needs an extra event-select "
+	  "bit that U_MSR_PMON_CTL does not have" },
+	{ "UNC_U_PHOLD_CYCLES",
+	  "it is in Intel's event list, not in the uncore guide's, and needs an extra event-select "
+	  "bit that U_MSR_PMON_CTL does not have" },
+	{ "UNC_U_RACU_REQUESTS",
+	  "it is in Intel's event list, not in the uncore guide's, and needs an extra event-select "
+	  "bit that U_MSR_PMON_CTL does not have" },
+	{ NULL, NULL }
+};
