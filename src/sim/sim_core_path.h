@@ -92,6 +92,15 @@ static int upgrade(struct sim_ctx *x, uint64_t line)
 	return r.supplier;
 }
 
+/* Who issues a request: cpu, its thread th, on the core pc. */
+SIM_HOT struct sim_ctx ctx_of(struct pmon_sim *sim, struct sim_thread *th, int cpu,
+			      struct sim_pcore *pc)
+{
+	struct sim_ctx x = { sim, cpu, th->sock, th->lcore, pc, &th->ctruth };
+
+	return x;
+}
+
 /* A load or store by a core (w1, w2: its L1 and L2 way counts); 1 when it
  * missed the L2. */
 SIM_HOT int core_access(struct pmon_sim *sim, struct sim_thread *th, int cpu,
@@ -106,7 +115,7 @@ SIM_HOT int core_access(struct pmon_sim *sim, struct sim_thread *th, int cpu,
 		t->l1_hit[kind]++;
 		set_touch(&s1, w);            /* the line is in lane 0 now */
 		if (store && e_st(s1.e[0]) < SIM_E) {
-			struct sim_ctx x = { sim, cpu, th->sock, th->lcore, pc, t };
+			struct sim_ctx x = ctx_of(sim, th, cpu, pc);
 			t->supplied[upgrade(&x, line)]++;
 			set_st(&s1, 0, SIM_M);
 			s2 = pcache_set_w(&pc->l2, line, w2);
@@ -128,7 +137,7 @@ SIM_HOT int core_access(struct pmon_sim *sim, struct sim_thread *th, int cpu,
 		t->l2_hit[kind]++;
 		set_touch(&s2, w);            /* the line is in lane 0 now */
 		if (store && e_st(s2.e[0]) < SIM_E) {
-			struct sim_ctx x = { sim, cpu, th->sock, th->lcore, pc, t };
+			struct sim_ctx x = ctx_of(sim, th, cpu, pc);
 			sup = upgrade(&x, line);
 		}
 		if (store)
@@ -138,7 +147,7 @@ SIM_HOT int core_access(struct pmon_sim *sim, struct sim_thread *th, int cpu,
 		return 0;
 	}
 	t->l2_miss[kind]++;
-	struct sim_ctx x = { sim, cpu, th->sock, th->lcore, pc, t };
+	struct sim_ctx x = ctx_of(sim, th, cpu, pc);
 	struct sim_llc_res r;
 	sim_llc_request(&x, line, store, &r);
 	offcore(&x, store ? SIM_RSP_DEMAND_RFO : SIM_RSP_DEMAND_DATA_RD, &r);
@@ -175,7 +184,7 @@ SIM_HOT int line_access(struct pmon_sim *sim, struct sim_thread *th, int cpu,
 		else th->truth.nt_remote++;
 	}
 	if (__builtin_expect(kind == PMON_SIM_NT_STORE, 0)) {
-		struct sim_ctx x = { sim, cpu, th->sock, th->lcore, pc, &th->ctruth };
+		struct sim_ctx x = ctx_of(sim, th, cpu, pc);
 		sim_llc_nt_store(&x, line);
 		return 0;
 	}
