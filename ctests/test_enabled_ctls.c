@@ -4,7 +4,8 @@
  * each one's box, register (MSR address, or PCI function + offset) and value
  * (the first four, then "and N more") and writes nothing;
  * pmon_machine_enabled_ctls lists them per socket with reads only; `pmon
- * info` shows them as warnings, and its --json lists them per socket.
+ * info` shows them as warnings, and its --json lists them per socket;
+ * pmon_enabled_ctls_text is the one wording of such a list.
  *
  * Addresses from Intel's SNB-EP uncore guide: CBo N's CTL0 is MSR
  * 0xd10 + 0x20 * N; iMC channel 1 is device 16 function 1, CTL0 at 0xd8.
@@ -101,12 +102,41 @@ static void tool_info(const char *want_reg)
 	json_decref(doc);
 }
 
+/* pmon_enabled_ctls_text: the first four as "register = 0xvalue" with "; "
+ * between, then " and N more"; the text starts at buf[0]; a short buffer
+ * ends in "..." (pmon_why_add). */
+static void list_text(void)
+{
+	pmon_enabled_ctl_t c[6] = { { .reg = "A", .value = 1 }, { .reg = "B", .value = 2 },
+				    { .reg = "C", .value = 3 }, { .reg = "D", .value = 0x400034 },
+				    { .reg = "E", .value = 5 }, { .reg = "F", .value = 6 } };
+	static const struct {
+		int n;
+		size_t len;
+		const char *want;
+	} t[] = {
+		{ 0, 128, "" },
+		{ 1, 128, "A = 0x1" },
+		{ 4, 128, "A = 0x1; B = 0x2; C = 0x3; D = 0x400034" },
+		{ 6, 128, "A = 0x1; B = 0x2; C = 0x3; D = 0x400034 and 2 more" },
+		{ 41, 128, "A = 0x1; B = 0x2; C = 0x3; D = 0x400034 and 37 more" },
+		{ 6, 16, "A = 0x1; B =..." },   /* 15 characters and the NUL */
+	};
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+		char buf[128] = "old text";
+		pmon_enabled_ctls_text(buf, t[i].len, c, t[i].n);
+		CHECK(!strcmp(buf, t[i].want), "%d in %zu bytes: \"%s\", want \"%s\"", t[i].n, t[i].len,
+		      buf, t[i].want);
+	}
+}
+
 int main(void)
 {
 	char base[128], err[512], msg[1024];
 	struct fake_world w;
 	pmon_machine_t *m;
 	pmon_enabled_ctl_t found[8];
+	list_text();
 	if (fake_tmpdir(base, sizeof(base)) || fake_snbep_world(base, 1, &w)) {
 		CHECK(0, "fake device files");
 		return check_done("test_enabled_ctls");

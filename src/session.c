@@ -54,6 +54,7 @@
 #include <unistd.h>
 
 #include "regs.h"
+#include "enabled.h"
 #include "assign.h"
 #include "rsp.h"
 #include "why.h"
@@ -359,35 +360,24 @@ static int forced(void)
 
 /* Counters already enabled by someone else are not ours to take: read every
  * control of the boxes involved (reads only) and place the events again on
- * the free counters. */
-#define PMON_BUSY_NAMED 4      /* enabled controls a refusal names, then "and N more" */
+ * the free counters.  A refusal names the first PMON_ENABLED_NAMED. */
 static int avoid_busy(pmon_session_t *s)
 {
 	uint32_t busy[PMON_SCHED_MAX] = { 0 };
-	char why[PMON_WHY_LEN], found[PMON_BUSY_NAMED * 128] = "";
-	int rc, any = 0;
+	char why[PMON_WHY_LEN], found[PMON_ENABLED_NAMED * 128];
+	pmon_enabled_ctl_t named[PMON_ENABLED_NAMED];
+	struct pmon_enabled_walk w = { .ctl = named, .max = PMON_ENABLED_NAMED };
+	int rc;
 	for (int b = 0; b < s->nboxes; b++) {
 		struct sess_box *bx = &s->boxes[b];
-		for (int c = 0; c < bx->regs.t->ncounters; c++) {
-			uint64_t v;
-			if ((rc = pmon_reg_read(s->m, &bx->regs, REG_CTL, c, &v, why, sizeof why)))
-				return pmon_why(s->err, sizeof(s->err), rc, "reading a %s control failed: %s",
-					       pmon_catalog_pmu(bx->regs.pmu)->name, why);
-			if (v & PMON_CTL_EN) {
-				busy[b] |= 1u << c;
-				if (any++ < PMON_BUSY_NAMED) {
-					char reg[128];
-					pmon_reg_name(&bx->regs, REG_CTL, c, reg, sizeof reg);
-					pmon_why_add(found, sizeof found, "; ", "%s = 0x%llx", reg,
-						     (unsigned long long)v);
-				}
-			}
-		}
+		if ((rc = pmon_box_enabled(s->m, &bx->regs, 0, &w, why, sizeof why)))
+			return pmon_why(s->err, sizeof(s->err), rc, "reading a %s control failed: %s",
+				       pmon_catalog_pmu(bx->regs.pmu)->name, why);
+		busy[b] = w.ctls;
 	}
-	if (any > PMON_BUSY_NAMED)
-		pmon_why_add(found, sizeof found, "", " and %d more", any - PMON_BUSY_NAMED);
-	if (!any)
+	if (!w.n)
 		return PMON_OK;
+	pmon_enabled_ctls_text(found, sizeof found, named, w.n);
 	pmon_encoding_t *enc = malloc(sizeof(*enc) * (size_t)s->n);
 	int *ctr = malloc(sizeof(int) * (size_t)s->n);
 	if (!enc || !ctr) {

@@ -298,10 +298,9 @@ static json_t *box_json(const char *name, const pmon_box_where_t *w)
 
 /* Enabled uncore controls of each socket (reads only): another agent is
  * counting.  Kept per socket for --json; one warning line per socket (the
- * first ENABLED_NAMED named, then "and N more") added to warn. */
+ * first PMON_ENABLED_NAMED named, then "and N more") added to warn. */
 #define ENABLED_MAX 64
 #define PMON_MAX_SOCKETS_TOOL 8   /* sockets scanned (SNB-EP: at most 2, 4 with 4S parts) */
-#define ENABLED_NAMED 4
 struct enabled_scan {
 	int n[PMON_MAX_SOCKETS_TOOL];              /* how many (< 0: the read failed) */
 	pmon_enabled_ctl_t ctl[PMON_MAX_SOCKETS_TOOL][ENABLED_MAX];
@@ -323,11 +322,10 @@ static void scan_enabled(pmon_machine_t *m, struct enabled_scan *sc, char *warn,
 		at += (size_t)snprintf(warn + at, len - at, "%ssocket %d: %d PMON control(s) enabled by "
 				       "another agent (perf, PCM, another tool or pmon process), pmon "
 				       "will not use them: ", at ? "\n" : "", s, n);
-		for (int i = 0; i < n && i < ENABLED_NAMED && at < len; i++)
-			at += (size_t)snprintf(warn + at, len - at, "%s%s = 0x%llx", i ? "; " : "",
-					       sc->ctl[s][i].reg, (unsigned long long)sc->ctl[s][i].value);
-		if (n > ENABLED_NAMED && at < len)
-			at += (size_t)snprintf(warn + at, len - at, " and %d more", n - ENABLED_NAMED);
+		if (at < len) {
+			pmon_enabled_ctls_text(warn + at, len - at, sc->ctl[s], n);
+			at += strlen(warn + at);
+		}
 	}
 }
 

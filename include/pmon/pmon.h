@@ -191,6 +191,13 @@ typedef struct pmon_enabled_ctl {
  * an error code with why saying which read failed. */
 int pmon_machine_enabled_ctls(pmon_machine_t *m, int socket, pmon_enabled_ctl_t *out, int max,
 			      char *why, size_t whylen);
+/* n enabled controls as one line of text into buf (len bytes, from buf[0]):
+ * the first PMON_ENABLED_NAMED (ctl holds at least those) as "register =
+ * 0xvalue" with "; " between, then " and N more" for the rest (text that
+ * does not fit ends in "...").  Refusals of busy counters and `pmon info`
+ * name them so. */
+#define PMON_ENABLED_NAMED 4
+void pmon_enabled_ctls_text(char *buf, size_t len, const pmon_enabled_ctl_t *ctl, int n);
 /* Encode against this machine: checks socket/cpu ranges, box presence and,
  * on the emulated machine, that the event is modeled. */
 int pmon_machine_encode(const pmon_machine_t *m, const char *name, pmon_encoding_t *out,
