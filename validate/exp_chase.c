@@ -121,67 +121,64 @@ static int run_pass(struct vctx *c, struct carg *a)
 	return rc;
 }
 
-/* Lines of the set that a private cache (sets x ways, set = physical line
- * mod sets: the emulated machine's documented indexing) cannot keep: a set
- * that receives more lines than it has ways loses every one of them on each
- * pass of a cyclic chase under LRU; the others stay.  Physical addresses
- * come from the machine's page table (pmon_sim_mem_translate, as
- * /proc/self/pagemap would give them on Linux).  -1 if unknown. */
-static long priv_conflicts(struct vctx *c, const struct karr *x, uint64_t sets, int ways,
-			   uint8_t *map)
+/* The set's physical line numbers (physical address / 64), line i for its
+ * i-th 64 bytes, from the machine's page table (pmon_sim_mem_translate, as
+ * /proc/self/pagemap would give them on Linux); malloc'd, NULL if unknown. */
+static uint64_t *phys_lines(struct vctx *c, const struct karr *x)
 {
 	uint64_t n = x->bytes / 64;
 	uint64_t *line = malloc(sizeof(*line) * (n ? n : 1));
-	long lost = -1;
-	if (!line || !c->sim || (sets & (sets - 1))) {
+	if (!line || !c->sim) {
 		free(line);
-		return -1;
+		return NULL;
 	}
 	for (uint64_t i = 0; i < n; i++) {
 		uint64_t pa;
 		if (pmon_sim_mem_translate(c->sim, x->vbase + i * 64, &pa) != 0) {
 			free(line);
-			return -1;
+			return NULL;
 		}
 		line[i] = pa / 64;
 	}
-	lost = overfull_lines(line, n, sets, ways, map);
-	free(line);
-	return lost;
+	return line;
+}
+
+/* Lines of the set that a private cache (sets x ways, set = physical line
+ * mod sets: the emulated machine's documented indexing) cannot keep: a set
+ * that receives more lines than it has ways loses every one of them on each
+ * pass of a cyclic chase under LRU; the others stay.  -1 if unknown. */
+static long priv_conflicts(const uint64_t *line, uint64_t n, uint64_t sets, int ways, uint8_t *map)
+{
+	if (sets & (sets - 1))
+		return -1;
+	return overfull_lines(line, n, sets, ways, map);
 }
 
 /* Lines of the set that the LLC cannot keep: the documented slice hash
  * (vgeom_llc_slice, computed from its formula) and set = line mod sets, sets = llc / cores / 64 /
  * ways (whole sets); a set that receives more lines than ways loses every
- * one of them on each pass of a cyclic chase under LRU.  -1 if unknown. */
-static long llc_conflicts(struct vctx *c, const struct karr *x, uint8_t *lostmap)
+ * one of them on each pass of a cyclic chase under LRU.  Each line's LLC set
+ * of all slices is slice * sets + its set, one cache of cores * sets sets
+ * for overfull_lines.  -1 if unknown. */
+static long llc_conflicts(const struct vgeom *g, const uint64_t *line, uint64_t n, uint8_t *lostmap)
 {
-	uint64_t sets = c->g.llc_bytes / (uint64_t)c->g.cores / 64 / (uint64_t)c->g.llc_ways;
-	uint64_t cells = sets * (uint64_t)c->g.cores;
-	long lost = 0;
-	if (!c->sim || sets == 0)
+	uint64_t sets = g->llc_bytes / (uint64_t)g->cores / 64 / (uint64_t)g->llc_ways;
+	uint64_t *cell = malloc(sizeof(*cell) * (n ? n : 1));
+	long lost = -1;
+	if (!cell || sets == 0) {
+		free(cell);
 		return -1;
-	uint32_t *cnt = calloc(cells, sizeof(*cnt));
-	if (!cnt)
-		return -1;
-	for (uint64_t off = 0; off < x->bytes; off += 64) {
-		uint64_t pa;
-		int sl;
-		if (pmon_sim_mem_translate(c->sim, x->vbase + off, &pa) != 0 ||
-		    (sl = vgeom_llc_slice(&c->g, pa)) < 0 || sl >= c->g.cores) {
-			free(cnt);
+	}
+	for (uint64_t i = 0; i < n; i++) {
+		int sl = vgeom_llc_slice(g, line[i] * 64);
+		if (sl < 0 || sl >= g->cores) {
+			free(cell);
 			return -1;
 		}
-		cnt[(uint64_t)sl * sets + (pa / 64) % sets]++;
+		cell[i] = (uint64_t)sl * sets + line[i] % sets;
 	}
-	for (uint64_t off = 0; off < x->bytes; off += 64) {
-		uint64_t pa;
-		pmon_sim_mem_translate(c->sim, x->vbase + off, &pa);
-		uint32_t k = cnt[(uint64_t)vgeom_llc_slice(&c->g, pa) * sets + (pa / 64) % sets];
-		lostmap[off / 64] = k > (uint32_t)c->g.llc_ways;
-		lost += lostmap[off / 64];
-	}
-	free(cnt);
+	lost = overfull_lines(cell, n, sets * (uint64_t)g->cores, g->llc_ways, lostmap);
+	free(cell);
 	return lost;
 }
 
@@ -422,9 +419,10 @@ static int chase_one(struct vctx *c, enum chase_level lvl, int page, int home)
 	 * at any level; the others stay. */
 	long lost = 0, llost = 0, reach = 0;
 	if (lvl != CL_MEM && c->sim) {
+		uint64_t *line = phys_lines(c, &x);
 		lostmap = calloc(n, 1);
 		reachmap = calloc(n, 1);
-		llost = lostmap && reachmap ? llc_conflicts(c, &x, lostmap) : -1;
+		llost = line && lostmap && reachmap ? llc_conflicts(&c->g, line, n, lostmap) : -1;
 		/* An LLC set apart from the L2 by size (at least twice it) may
 		 * still leave some L2 sets with no more lines than ways (few
 		 * pages of one colour): the L2 keeps those lines.  Decided
@@ -432,8 +430,9 @@ static int chase_one(struct vctx *c, enum chase_level lvl, int page, int home)
 		 * decides which lines reach the LLC, as above. */
 		int llc_l2 = lvl == CL_LLC && !derived;
 		if (llost >= 0 && (derived || llc_l2))
-			lost = priv_conflicts(c, &x, c->g.l2_bytes / 64 / (uint64_t)c->g.l2_ways,
+			lost = priv_conflicts(line, n, c->g.l2_bytes / 64 / (uint64_t)c->g.l2_ways,
 					      c->g.l2_ways, reachmap);
+		free(line);
 		if (llost < 0 || lost < 0) {
 			snprintf(c->err, sizeof(c->err), "chase: physical addresses of the set unknown");
 			rc = -1;
