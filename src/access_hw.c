@@ -21,6 +21,7 @@
 #include "pmon/pmon.h"
 #include "access.h"
 #include "cpuinfo.h"
+#include "env.h"
 #include "fold.h"
 #include "why.h"
 
@@ -138,16 +139,9 @@ static const struct pmon_access_ops hw_ops = {
 	.close = hw_close,
 };
 
-static const char *env_or(const char *name, const char *def)
-{
-	const char *v = getenv(name);
-
-	return v && *v ? v : def;
-}
-
 int pmon_hw_access_open(struct pmon_access **out, int ncpus, char *why, size_t whylen)
 {
-	const char *cpuinfo = env_or("PMON_CPUINFO", HW_DEFAULT_CPUINFO);
+	const char *cpuinfo = pmon_env_or("PMON_CPUINFO", HW_DEFAULT_CPUINFO);
 	struct pmon_access *a;
 	struct hw_priv *h;
 	int rc;

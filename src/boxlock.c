@@ -10,12 +10,12 @@
 
 #include "pmon/pmon.h"
 #include "boxlock.h"
+#include "env.h"
 #include "why.h"
 
 void pmon_run_dir(char *buf, size_t len)
 {
-	const char *d = getenv("PMON_RUN_DIR");
-	snprintf(buf, len, "%s", d && *d ? d : PMON_RUN_DIR_DEFAULT);
+	snprintf(buf, len, "%s", pmon_env_or("PMON_RUN_DIR", PMON_RUN_DIR_DEFAULT));
 }
 
 void pmon_boxlock_name(char *buf, size_t len, const char *pmu, int socket, int cpu)

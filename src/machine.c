@@ -18,6 +18,7 @@
 #include "pmu_users.h"
 #include "cpuinfo.h"
 #include "encode.h"
+#include "env.h"
 #include "why.h"
 
 #define SNBEP_MODEL 45
@@ -175,8 +176,7 @@ int pmon_machine_open(pmon_machine_t **out, const char *backend, char *why, size
 	pmon_run_dir(m->run_dir, sizeof(m->run_dir));
 	if (is_sim) {
 		char base[PATH_MAX - 64];
-		const char *d = getenv("PMON_RUN_DIR"), *t = getenv("TMPDIR");
-		snprintf(base, sizeof(base), "%s", d && *d ? d : t && *t ? t : "/tmp");
+		snprintf(base, sizeof(base), "%s", pmon_env_or("PMON_RUN_DIR", pmon_env_or("TMPDIR", "/tmp")));
 		snprintf(m->run_dir, sizeof(m->run_dir), "%s/pmon-sim-%ld-%lx", base, (long)getpid(),
 			 (unsigned long)(uintptr_t)m->acc->priv);   /* the emulated machine */
 	}
