@@ -5,8 +5,8 @@
  *
  * It runs the emulator's own set operations (sim_hier.h: lanes in
  * most-recently-used order; find, touch, drop, fill), in the copy built for
- * any x86-64 (SSE2, sim_path_base.c; the emulator runs an AVX-512 copy
- * where the host has it, which this floor does not measure), over one core's L1D (64 sets x 8 ways),
+ * any x86-64 (SSE2; sim_floor_avx2.c and sim_floor_avx512.c build this
+ * file for the emulator's AVX2 and AVX-512 copies), over one core's L1D (64 sets x 8 ways),
  * L2 (512 x 8) and one socket's LLC (8 slices x 2048 sets x 20 ways, the
  * emulator's slice hash), with the LLC inclusive (its victim is dropped
  * from the L2 and L1) and the L2 inclusive of the L1, and the emulator's
@@ -163,14 +163,22 @@ static int report(const char *what, double rate)
 	return 0;
 }
 
-int main(void)
+/* sim_floor_avx2.c and sim_floor_avx512.c build this file for their
+ * instruction set, under another name for main. */
+#ifndef SIM_FLOOR_COPY
+#define SIM_FLOOR_COPY "copy: base\n  (any x86-64)"
+#define SIM_FLOOR_MAIN main
+#endif
+
+int SIM_FLOOR_MAIN(void)
 {
 	int bad;
 
 	printf("bench sim_floor: the emulator's set operations alone (L1D, L2, LLC: lookups,\n"
 	       "  LRU, inclusive victims; no states, coherence, DRAM or events) on a stream\n"
 	       "  of lines that misses every level, this thread's CPU time (the target of\n"
-	       "  bench/sim_mem's DRAM-miss streams, 50 M/s, is 20 ns a line)\n");
+	       "  bench/sim_mem's DRAM-miss streams, 50 M/s, is 20 ns a line); %s\n",
+	       SIM_FLOOR_COPY);
 	bad = report("floor, default LLC (2048 sets a slice)", floor_rate(LLC_SETS));
 	bad |= report("floor, LLC of 128 sets a slice (host-cached)", floor_rate(SMALL_SETS));
 	return bad;
