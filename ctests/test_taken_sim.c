@@ -7,7 +7,8 @@
  * agent's value stays, puts the filter (as another agent had left it before
  * the count) and the other control back, and names the register with the
  * value found.  Two sessions of the process sharing the CBo's filter both
- * leave it to another agent that changed the field of one of them.
+ * leave it to another agent that changed the field of one of them, and a
+ * session starting while one of them holds it so is refused.
  * Emulated time is manual.
  */
 #define _GNU_SOURCE
@@ -29,6 +30,7 @@ static char err[512];
 #define CBO0_CTL0 0xd10u
 #define CBO0_CTL1 0xd11u
 #define CBO0_FILTER 0xd14u
+#define CBO0_BOX_CTL 0xd04u
 #define THEIRS_MSR 0x401134ull          /* another agent's LLC_LOOKUP in CBo 0 CTL0 */
 #define FILTER_LEFT (0x1fu << 18)       /* every state: left by another agent before */
 #define IMC_CTL0 0xd8u
@@ -158,6 +160,49 @@ static void shared_filter(void)
 	raw->ops->msr_write(raw, cpu, CBO0_FILTER, 0, NULL, 0);
 }
 
+/* A session starting while another session of this process holds a
+ * register it found taken over (here CBo 0's filter, A's state field
+ * rewritten) is refused with nothing written: it would write the filter
+ * (its fields merged with A's) and, having saved A's original in place of
+ * what it found, put that back at its stop, so the other agent's value
+ * would be lost. */
+static void start_over_taken(void)
+{
+	int cpu = pmon_machine_socket_cpu(m, 0);
+	uint64_t v[1];
+	pmon_session_t *a, *c;
+	pmon_encoding_t e;
+	pmon_session_create(m, &a);
+	CHECK_EQ_INT(pmon_machine_encode(m, "snbep_unc_cbo0::UNC_C_LLC_LOOKUP:DATA_READ:STATE_M:socket=0",
+					 &e, err, sizeof(err)), PMON_OK, err);
+	CHECK_EQ_INT(pmon_session_add(a, &e), PMON_OK, pmon_session_errmsg(a));
+	CHECK_EQ_INT(pmon_session_start(a), PMON_OK, pmon_session_errmsg(a));
+	CHECK_EQ_U64(msr(cpu, CBO0_CTL0), 0x400334, "A's CTL0 = LLC_LOOKUP DATA_READ | en");
+	CHECK_EQ_U64(msr(cpu, CBO0_FILTER), 0x200000, "filter: A's state M");
+	raw->ops->msr_write(raw, cpu, CBO0_FILTER, 0x100000, NULL, 0);   /* state E */
+	pmon_sim_advance_ns(sim, PMON_VERIFY_NS);
+	CHECK_EQ_INT(pmon_session_read(a, v), PMON_EBUSY, "A's field changed");
+	pmon_session_create(m, &c);
+	CHECK_EQ_INT(pmon_machine_encode(m, "snbep_unc_cbo0::UNC_C_TOR_INSERTS:NID_ALL:nf=1:socket=0",
+					 &e, err, sizeof(err)), PMON_OK, err);
+	CHECK_EQ_INT(pmon_session_add(c, &e), PMON_OK, pmon_session_errmsg(c));
+	size_t log0 = pmon_sim_log_count(sim);
+	CHECK_EQ_INT(pmon_session_start(c), PMON_EBUSY, "a session needing the taken filter");
+	CHECK(strstr(pmon_session_errmsg(c), "snbep_unc_cbo0 socket 0 Cn_MSR_PMON_BOX_FILTER (MSR 0xd14) "
+		     "is another agent's") && strstr(pmon_session_errmsg(c), "(0x100000)") &&
+	      strstr(pmon_session_errmsg(c), "nothing was written"), "names it: %s",
+	      pmon_session_errmsg(c));
+	CHECK_EQ_INT(log_writes(log0, cpu, CBO0_FILTER, NULL, 0), 0, "the refused start wrote no filter");
+	CHECK_EQ_INT(log_writes(log0, cpu, CBO0_BOX_CTL, NULL, 0), 0, "nor the box control");
+	CHECK_EQ_U64(msr(cpu, CBO0_FILTER), 0x100000, "theirs");
+	CHECK_EQ_INT(pmon_session_stop(a, v), PMON_EBUSY, "A's stop");
+	CHECK_EQ_U64(msr(cpu, CBO0_FILTER), 0x100000, "theirs after A's stop");
+	CHECK_EQ_U64(msr(cpu, CBO0_CTL0), 0, "CTL0 put back");
+	pmon_session_destroy(a);
+	pmon_session_destroy(c);
+	raw->ops->msr_write(raw, cpu, CBO0_FILTER, 0, NULL, 0);
+}
+
 static void imc_ctl0(void)
 {
 	pmon_pci_addr_t ch0[2];
@@ -203,6 +248,7 @@ int main(void)
 	CHECK_EQ_INT(pmon_sim_access_open(&raw, err, sizeof(err)), PMON_OK, err);
 	cbo_ctl0();
 	shared_filter();
+	start_over_taken();
 	imc_ctl0();
 	raw->ops->close(raw);
 	pmon_machine_close(m);

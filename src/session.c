@@ -3,8 +3,9 @@
  *
  * start:  read-only pre-pass: save every register the session will write,
  *         and refuse (PMON_EBUSY, nothing written) when a counter it needs is
- *         already enabled, or when a running session on this machine holds a
- *         shared filter with another value.  Then freeze the boxes
+ *         already enabled, when a running session on this machine holds a
+ *         shared filter with another value, or when one found a register
+ *         this session needs taken over by another agent.  Then freeze the boxes
  *         (frz_en|frz), write filters and controls (with the enable bit),
  *         take each counter's starting value while frozen, program the UBox
  *         last (it cannot be frozen), enable the core counters in
@@ -276,6 +277,8 @@ static int uses_filter(const pmon_session_t *s, int box, int r)
 
 static struct sess_box *filter_user(pmon_session_t *s, const struct sess_box *bx, int r);
 static struct sess_box *successor(pmon_session_t *s, const struct sess_box *bx);
+static const struct saved_reg *taken_by_other(pmon_session_t *s, const struct sess_box *bx,
+					      enum pmon_reg_kind k, int idx);
 
 /* The bits of a box control pmon saves, checks and restores: the freeze
  * bits (the reset bits act once and are never kept). */
@@ -292,6 +295,17 @@ static int save(pmon_session_t *s, struct sess_box *bx, enum pmon_reg_kind k, in
 	struct saved_reg *r = &bx->saved[bx->nsaved];
 	char why[PMON_WHY_LEN];
 	int rc = PMON_OK;
+	/* another running session found it taken over: the other agent's, and
+	 * that session's original is no longer the value to put back */
+	const struct saved_reg *t = taken_by_other(s, bx, k, idx);
+	if (t) {
+		char name[160];
+		pmon_reg_name(&bx->regs, k, idx, name, sizeof(name));
+		return pmon_why(s->err, sizeof(s->err), PMON_EBUSY, "%s is another agent's: a running "
+			       "session of this process found it changed from what pmon wrote "
+			       "(0x%llx), and pmon leaves it to that agent; nothing was written",
+			       name, (unsigned long long)t->found);
+	}
 	/* a filter another running session uses holds that session's fields:
 	 * the value from before is the one that session saved */
 	const struct sess_box *o = k == REG_FILTER ? filter_user(s, bx, idx)
@@ -336,6 +350,22 @@ static pmon_session_t *next_other(const pmon_session_t *s, int *o)
 		if (x != s && x->running)
 			return x;
 	}
+	return NULL;
+}
+
+/* Register k idx of bx's box as another running session saved it, when
+ * that session found it taken over by another agent (mark_taken); else
+ * NULL.  Caller holds the registry lock. */
+static const struct saved_reg *taken_by_other(pmon_session_t *s, const struct sess_box *bx,
+					      enum pmon_reg_kind k, int idx)
+{
+	pmon_session_t *x;
+	for (int o = -1; (x = next_other(s, &o));)
+		for (int b = 0; b < x->nboxes; b++)
+			for (int j = 0; same_box(&x->boxes[b].regs, &bx->regs) && j < x->boxes[b].nsaved; j++)
+				if (x->boxes[b].saved[j].kind == k && x->boxes[b].saved[j].idx == idx &&
+				    x->boxes[b].saved[j].taken)
+					return &x->boxes[b].saved[j];
 	return NULL;
 }
 
