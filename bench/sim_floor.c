@@ -57,13 +57,13 @@ static void level_init(struct sim_cache *c, uint8_t *mem, size_t stride, uint32_
 
 static struct sim_cache l1, l2, llc[LLC_SLICES];
 
-static inline struct sim_set llc_set(uint64_t line)
+SIM_HOT struct sim_set llc_set(uint64_t line)
 {
 	return cache_set_w(&llc[sim_line_slice(line, LLC_SLICES)], line, SIM_LLCW);
 }
 
 /* Drop line from a private cache if it is there. */
-static inline void drop_if(struct sim_cache *c, uint64_t line, uint32_t ways)
+SIM_HOT void drop_if(struct sim_cache *c, uint64_t line, uint32_t ways)
 {
 	struct sim_set s = pcache_set_w(c, line, ways);
 	int w = set_find(&s, line);
@@ -72,13 +72,13 @@ static inline void drop_if(struct sim_cache *c, uint64_t line, uint32_t ways)
 		set_drop(&s, w);
 }
 
-static inline void fill(const struct sim_set *s, uint64_t line)
+SIM_HOT void fill(const struct sim_set *s, uint64_t line)
 {
 	set_fill(s, line, SIM_E, 0);
 }
 
 /* One load; 1 when it missed all three levels. */
-static int access_line(uint64_t line)
+SIM_HOT int access_line(uint64_t line)
 {
 	struct sim_set s1 = pcache_set_w(&l1, line, SIM_L1W), s2, s3;
 	int w = set_find(&s1, line);
@@ -113,7 +113,7 @@ static int access_line(uint64_t line)
 	return miss;
 }
 
-static void prefetch_set(uint64_t line)
+SIM_HOT void prefetch_set(uint64_t line)
 {
 	const uint8_t *p = (const uint8_t *)llc_set(line).e;
 

@@ -151,34 +151,34 @@ SIM_HOT uint32_t set_match(const struct sim_set *s, uint64_t line)
  * lanes after last keep their entries. */
 SIM_HOT void set_shift_in(const struct sim_set *s, uint32_t last, uint64_t first)
 {
-	__m512i v[4], prev = _mm512_set1_epi64((long long)first);
+	__m512i prev = _mm512_set1_epi64((long long)first);
 	uint64_t keep = (2ull << last) - 1;       /* the lanes written */
-	uint32_t n = (s->ways + 7) / 8;
 
-	for (uint32_t j = 0; j < n; j++)
-		v[j] = _mm512_loadu_si512(s->e + 8 * j);
-	for (uint32_t j = 0; j < n; j++) {
-		__m512i out = _mm512_alignr_epi64(v[j], prev, 7);
-		_mm512_storeu_si512(s->e + 8 * j,
-				    _mm512_mask_blend_epi64((__mmask8)(keep >> (8 * j)), v[j], out));
-		prev = v[j];
+	/* a vector's store leaves the next one's lanes alone: load, shift,
+	 * store one at a time (no copy of the set: with a variable way count
+	 * the compiler made a copy loop a memcpy call) */
+	for (uint32_t k = 0; k < s->ways; k += 8) {
+		__m512i v = _mm512_loadu_si512(s->e + k);
+		_mm512_storeu_si512(s->e + k, _mm512_mask_blend_epi64((__mmask8)(keep >> k), v,
+									_mm512_alignr_epi64(v, prev, 7)));
+		prev = v;
 	}
 }
 
 /* Lanes w+1..ways-1 move one lane up, lane ways-1 becomes empty. */
 SIM_HOT void set_shift_out(const struct sim_set *s, uint32_t w)
 {
-	__m512i v[4];
 	uint64_t keep = ((1ull << s->ways) - 1) & ~((1ull << w) - 1);
-	uint32_t n = (s->ways + 7) / 8;
+	__m512i v = _mm512_loadu_si512(s->e);
 
-	for (uint32_t j = 0; j < n; j++)
-		v[j] = _mm512_loadu_si512(s->e + 8 * j);
-	for (uint32_t j = 0; j < n; j++) {
-		__m512i next = j + 1 < n ? v[j + 1] : _mm512_setzero_si512();
-		_mm512_storeu_si512(s->e + 8 * j,
-				    _mm512_mask_blend_epi64((__mmask8)(keep >> (8 * j)), v[j],
-							    _mm512_alignr_epi64(next, v[j], 1)));
+	/* the next vector is loaded before this one's store (which leaves it
+	 * alone) */
+	for (uint32_t k = 0; k < s->ways; k += 8) {
+		__m512i next = k + 8 < s->ways ? _mm512_loadu_si512(s->e + k + 8)
+					       : _mm512_setzero_si512();
+		_mm512_storeu_si512(s->e + k, _mm512_mask_blend_epi64((__mmask8)(keep >> k), v,
+									_mm512_alignr_epi64(next, v, 1)));
+		v = next;
 	}
 	s->e[s->ways - 1] = 0;
 }
@@ -213,38 +213,36 @@ SIM_HOT __m256i lanes_upto(uint32_t k, uint32_t lim)
  * with the lanes that stay into a full store (as the AVX-512 copy). */
 SIM_HOT void set_shift_in(const struct sim_set *s, uint32_t last, uint64_t first)
 {
-	__m256i v[8], prev = _mm256_set1_epi64x((long long)first);
-	uint32_t n = (s->ways + 3) / 4;
+	__m256i prev = _mm256_set1_epi64x((long long)first);
 
-	for (uint32_t j = 0; j < n; j++)
-		v[j] = _mm256_loadu_si256((const __m256i *)(const void *)(s->e + 4 * j));
-	for (uint32_t j = 0; j < n; j++) {
-		__m256i up = _mm256_permute4x64_epi64(v[j], _MM_SHUFFLE(2, 1, 0, 3));
+	for (uint32_t k = 0; k < s->ways; k += 4) {    /* one vector at a time */
+		__m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(s->e + k));
+		__m256i up = _mm256_permute4x64_epi64(v, _MM_SHUFFLE(2, 1, 0, 3));
 		__m256i out = _mm256_blend_epi32(up, _mm256_permute4x64_epi64(prev, _MM_SHUFFLE(2, 1, 0, 3)),
 						 0x03);
-		_mm256_storeu_si256((__m256i *)(void *)(s->e + 4 * j),
-				    _mm256_blendv_epi8(v[j], out, lanes_upto(4 * j, last)));
-		prev = v[j];
+		_mm256_storeu_si256((__m256i *)(void *)(s->e + k),
+				    _mm256_blendv_epi8(v, out, lanes_upto(k, last)));
+		prev = v;
 	}
 }
 
 /* Lanes w+1..ways-1 move one lane up, lane ways-1 becomes empty. */
 SIM_HOT void set_shift_out(const struct sim_set *s, uint32_t w)
 {
-	__m256i v[8];
-	uint32_t n = (s->ways + 3) / 4;
+	__m256i v = _mm256_loadu_si256((const __m256i *)(const void *)s->e);
 
-	for (uint32_t j = 0; j < n; j++)
-		v[j] = _mm256_loadu_si256((const __m256i *)(const void *)(s->e + 4 * j));
-	for (uint32_t j = 0; j < n; j++) {
-		__m256i next = j + 1 < n ? v[j + 1] : _mm256_setzero_si256();
-		__m256i down = _mm256_permute4x64_epi64(v[j], _MM_SHUFFLE(0, 3, 2, 1));
+	for (uint32_t k = 0; k < s->ways; k += 4) {    /* the next one loaded first */
+		__m256i next = k + 4 < s->ways
+			       ? _mm256_loadu_si256((const __m256i *)(const void *)(s->e + k + 4))
+			       : _mm256_setzero_si256();
+		__m256i down = _mm256_permute4x64_epi64(v, _MM_SHUFFLE(0, 3, 2, 1));
 		__m256i out = _mm256_blend_epi32(down, _mm256_permute4x64_epi64(next, _MM_SHUFFLE(0, 3, 2, 1)),
 						 0xC0);
 		/* the lanes from w on: all but those below w */
 		__m256i keep = _mm256_xor_si256(_mm256_set1_epi64x(-1),
-						w ? lanes_upto(4 * j, w - 1) : _mm256_setzero_si256());
-		_mm256_storeu_si256((__m256i *)(void *)(s->e + 4 * j), _mm256_blendv_epi8(v[j], out, keep));
+						w ? lanes_upto(k, w - 1) : _mm256_setzero_si256());
+		_mm256_storeu_si256((__m256i *)(void *)(s->e + k), _mm256_blendv_epi8(v, out, keep));
+		v = next;
 	}
 	s->e[s->ways - 1] = 0;
 }
