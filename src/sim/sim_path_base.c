@@ -1,7 +1,8 @@
 /*
- * sim_path_base.c - the access path compiled for any x86-64 (SSE2, the set
- * operations as plain loops), and the hierarchy's whole-machine operations
- * (flush, discard), which run rarely and need no other copy.
+ * sim_path_base.c - the access path compiled for any x86-64 (a set's lanes
+ * compared two at a time with SSE2, shifted with memmove), and the
+ * hierarchy's whole-machine operations (flush, discard), which run rarely
+ * and need no other copy.
  */
 #define SIM_PATH_LINES sim_lines_base
 #include "sim_path.h"
