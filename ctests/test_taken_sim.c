@@ -189,8 +189,9 @@ static void start_over_taken(void)
 	size_t log0 = pmon_sim_log_count(sim);
 	CHECK_EQ_INT(pmon_session_start(c), PMON_EBUSY, "a session needing the taken filter");
 	CHECK(strstr(pmon_session_errmsg(c), "snbep_unc_cbo0 socket 0 Cn_MSR_PMON_BOX_FILTER (MSR 0xd14) "
-		     "is another agent's") && strstr(pmon_session_errmsg(c), "(0x100000)") &&
-	      strstr(pmon_session_errmsg(c), "nothing was written"), "names it: %s",
+		     "is another agent's: a running session of this process found it changed from "
+		     "what pmon wrote (0x200000) to 0x100000") &&
+	      strstr(pmon_session_errmsg(c), "nothing was written"), "names it, pmon's value and theirs: %s",
 	      pmon_session_errmsg(c));
 	CHECK_EQ_INT(log_writes(log0, cpu, CBO0_FILTER, NULL, 0), 0, "the refused start wrote no filter");
 	CHECK_EQ_INT(log_writes(log0, cpu, CBO0_BOX_CTL, NULL, 0), 0, "nor the box control");
@@ -201,6 +202,41 @@ static void start_over_taken(void)
 	pmon_session_destroy(a);
 	pmon_session_destroy(c);
 	raw->ops->msr_write(raw, cpu, CBO0_FILTER, 0, NULL, 0);
+}
+
+/* Another agent turns a running session's counter off (CTL0 = 0): a second
+ * session of the process counts on another counter of the box, never on
+ * CTL0, and the stops leave CTL0 to that agent. */
+static void counter_taken_elsewhere(void)
+{
+	int cpu = pmon_machine_socket_cpu(m, 0);
+	uint64_t v[1];
+	pmon_session_t *a, *b;
+	pmon_encoding_t e;
+	pmon_session_create(m, &a);
+	CHECK_EQ_INT(pmon_machine_encode(m, "snbep_unc_cbo0::UNC_C_LLC_LOOKUP:DATA_READ:STATE_M:socket=0",
+					 &e, err, sizeof(err)), PMON_OK, err);
+	CHECK_EQ_INT(pmon_session_add(a, &e), PMON_OK, pmon_session_errmsg(a));
+	CHECK_EQ_INT(pmon_session_start(a), PMON_OK, pmon_session_errmsg(a));
+	CHECK_EQ_U64(msr(cpu, CBO0_CTL0), 0x400334, "A on CTL0");
+	raw->ops->msr_write(raw, cpu, CBO0_CTL0, 0, NULL, 0);
+	pmon_sim_advance_ns(sim, PMON_VERIFY_NS);
+	CHECK_EQ_INT(pmon_session_read(a, v), PMON_EBUSY, "A's control changed");
+	pmon_session_create(m, &b);
+	CHECK_EQ_INT(pmon_machine_encode(m, "snbep_unc_cbo0::UNC_C_CLOCKTICKS:socket=0", &e, err,
+					 sizeof(err)), PMON_OK, err);
+	CHECK_EQ_INT(pmon_session_add(b, &e), PMON_OK, pmon_session_errmsg(b));
+	size_t log0 = pmon_sim_log_count(sim);
+	CHECK_EQ_INT(pmon_session_start(b), PMON_OK, pmon_session_errmsg(b));
+	CHECK_EQ_INT(pmon_session_counter(b, 0), 1, "B counts on CTL1");
+	CHECK_EQ_U64(msr(cpu, CBO0_CTL1), 0x400000, "B's CTL1 = CLOCKTICKS | en");
+	CHECK_EQ_INT(log_writes(log0, cpu, CBO0_CTL0, NULL, 0), 0, "B's start never wrote CTL0");
+	CHECK_EQ_INT(pmon_session_stop(a, v), PMON_EBUSY, "A's stop");
+	CHECK_EQ_INT(pmon_session_stop(b, v), PMON_OK, pmon_session_errmsg(b));
+	CHECK_EQ_U64(msr(cpu, CBO0_CTL0), 0, "their CTL0 after both stops");
+	CHECK_EQ_U64(msr(cpu, CBO0_CTL1), 0, "B's CTL1 put back");
+	pmon_session_destroy(a);
+	pmon_session_destroy(b);
 }
 
 static void imc_ctl0(void)
@@ -249,6 +285,7 @@ int main(void)
 	cbo_ctl0();
 	shared_filter();
 	start_over_taken();
+	counter_taken_elsewhere();
 	imc_ctl0();
 	raw->ops->close(raw);
 	pmon_machine_close(m);

@@ -4,8 +4,9 @@
  * start:  read-only pre-pass: save every register the session will write,
  *         and refuse (PMON_EBUSY, nothing written) when a counter it needs is
  *         already enabled, when a running session on this machine holds a
- *         shared filter with another value, or when one found a register
- *         this session needs taken over by another agent.  Then freeze the boxes
+ *         shared filter with another value, or when one found a filter or
+ *         box control this session needs taken over by another agent (a
+ *         counter found so is avoided, like an enabled one).  Then freeze the boxes
  *         (frz_en|frz), write filters and controls (with the enable bit),
  *         take each counter's starting value while frozen, program the UBox
  *         last (it cannot be frozen), enable the core counters in
@@ -303,8 +304,9 @@ static int save(pmon_session_t *s, struct sess_box *bx, enum pmon_reg_kind k, in
 		pmon_reg_name(&bx->regs, k, idx, name, sizeof(name));
 		return pmon_why(s->err, sizeof(s->err), PMON_EBUSY, "%s is another agent's: a running "
 			       "session of this process found it changed from what pmon wrote "
-			       "(0x%llx), and pmon leaves it to that agent; nothing was written",
-			       name, (unsigned long long)t->found);
+			       "(0x%llx) to 0x%llx, and pmon leaves it to that agent; nothing was "
+			       "written", name, (unsigned long long)t->wrote,
+			       (unsigned long long)t->found);
 	}
 	/* a filter another running session uses holds that session's fields:
 	 * the value from before is the one that session saved */
@@ -398,16 +400,35 @@ static int avoid_busy(pmon_session_t *s)
 	pmon_enabled_ctl_t named[PMON_ENABLED_NAMED];
 	struct pmon_enabled_walk w = { .ctl = named, .max = PMON_ENABLED_NAMED };
 	int rc;
+	char taken[PMON_ENABLED_NAMED * 128] = "";
+	int ntaken = 0;
 	for (int b = 0; b < s->nboxes; b++) {
 		struct sess_box *bx = &s->boxes[b];
 		if ((rc = pmon_box_enabled(s->m, &bx->regs, 0, &w, why, sizeof why)))
 			return pmon_why(s->err, sizeof(s->err), rc, "reading a %s control failed: %s",
 				       pmon_catalog_pmu(bx->regs.pmu)->name, why);
 		busy[b] = w.ctls;
+		/* a control another running session found taken over is that
+		 * agent's, enabled or not: never placed on again */
+		for (int c = 0; c < bx->regs.t->ncounters; c++)
+			if (!(busy[b] & (1u << c)) && taken_by_other(s, bx, REG_CTL, c)) {
+				char name[160];
+				pmon_reg_name(&bx->regs, REG_CTL, c, name, sizeof name);
+				busy[b] |= 1u << c;
+				if (ntaken++ < PMON_ENABLED_NAMED)
+					snprintf(taken + strlen(taken), sizeof taken - strlen(taken),
+						 "%s%s", ntaken > 1 ? "; " : "", name);
+			}
 	}
-	if (!w.n)
+	if (!w.n && !ntaken)
 		return PMON_OK;
-	pmon_enabled_ctls_text(found, sizeof found, named, w.n);
+	if (w.n)
+		pmon_enabled_ctls_text(found, sizeof found, named, w.n);
+	else
+		snprintf(found, sizeof found, "none");
+	if (ntaken > PMON_ENABLED_NAMED)
+		snprintf(taken + strlen(taken), sizeof taken - strlen(taken), " and %d more",
+			 ntaken - PMON_ENABLED_NAMED);
 	pmon_encoding_t *enc = malloc(sizeof(*enc) * (size_t)s->n);
 	int *ctr = malloc(sizeof(int) * (size_t)s->n);
 	if (!enc || !ctr) {
@@ -430,7 +451,9 @@ static int avoid_busy(pmon_session_t *s)
 		return PMON_OK;
 	if (rc)
 		return pmon_why(s->err, sizeof(s->err), PMON_EBUSY, "counters in use by another agent (perf, another session, "
-			       "LIKWID, PCM) leave too few free; enabled now: %s. %s%s%s", found, sched_why,
+			       "LIKWID, PCM) leave too few free; enabled now: %s%s%s. %s%s%s", found,
+			       ntaken ? "; taken over while a session of this process counted: " : "",
+			       taken, sched_why,
 			       s->m->pmu_users[0] ? ". Seen on this machine: " : "", s->m->pmu_users);
 	return PMON_OK;
 }
