@@ -37,6 +37,10 @@ static char err[512];
 #define IMC_CTL1 0xdcu
 #define THEIRS_PCI 0x400104u            /* another agent's ACT_COUNT in iMC 0 CTL0 */
 
+/* CBo 0's LLC lookups of data reads of lines in state M (filter state field). */
+#define LOOKUP_M "snbep_unc_cbo0::UNC_C_LLC_LOOKUP:DATA_READ:STATE_M:socket=0"
+
+/* A session of ev1 and, unless NULL, ev2. */
 static pmon_session_t *session_of(const char *ev1, const char *ev2)
 {
 	pmon_session_t *s;
@@ -44,6 +48,8 @@ static pmon_session_t *session_of(const char *ev1, const char *ev2)
 	pmon_session_create(m, &s);
 	CHECK_EQ_INT(pmon_machine_encode(m, ev1, &e, err, sizeof(err)), PMON_OK, err);
 	CHECK_EQ_INT(pmon_session_add(s, &e), PMON_OK, pmon_session_errmsg(s));
+	if (!ev2)
+		return s;
 	CHECK_EQ_INT(pmon_machine_encode(m, ev2, &e, err, sizeof(err)), PMON_OK, err);
 	CHECK_EQ_INT(pmon_session_add(s, &e), PMON_OK, pmon_session_errmsg(s));
 	return s;
@@ -166,26 +172,28 @@ static void shared_filter(void)
  * (its fields merged with A's) and, having saved A's original in place of
  * what it found, put that back at its stop, so the other agent's value
  * would be lost. */
+/* Session A counting LOOKUP_M (CTL0 0x400334, filter 0x200000), whose
+ * register msr another agent then sets to theirs: A's next full check
+ * finds it changed and marks it taken. */
+static pmon_session_t *a_with_taken(int cpu, uint32_t msr_addr, uint64_t theirs)
+{
+	uint64_t v[1];
+	pmon_session_t *a = session_of(LOOKUP_M, NULL);
+	CHECK_EQ_INT(pmon_session_start(a), PMON_OK, pmon_session_errmsg(a));
+	CHECK_EQ_U64(msr(cpu, CBO0_CTL0), 0x400334, "A's CTL0 = LLC_LOOKUP DATA_READ | en");
+	CHECK_EQ_U64(msr(cpu, CBO0_FILTER), 0x200000, "filter: A's state M");
+	raw->ops->msr_write(raw, cpu, msr_addr, theirs, NULL, 0);
+	pmon_sim_advance_ns(sim, PMON_VERIFY_NS);
+	CHECK_EQ_INT(pmon_session_read(a, v), PMON_EBUSY, "A's register changed");
+	return a;
+}
+
 static void start_over_taken(void)
 {
 	int cpu = pmon_machine_socket_cpu(m, 0);
 	uint64_t v[1];
-	pmon_session_t *a, *c;
-	pmon_encoding_t e;
-	pmon_session_create(m, &a);
-	CHECK_EQ_INT(pmon_machine_encode(m, "snbep_unc_cbo0::UNC_C_LLC_LOOKUP:DATA_READ:STATE_M:socket=0",
-					 &e, err, sizeof(err)), PMON_OK, err);
-	CHECK_EQ_INT(pmon_session_add(a, &e), PMON_OK, pmon_session_errmsg(a));
-	CHECK_EQ_INT(pmon_session_start(a), PMON_OK, pmon_session_errmsg(a));
-	CHECK_EQ_U64(msr(cpu, CBO0_CTL0), 0x400334, "A's CTL0 = LLC_LOOKUP DATA_READ | en");
-	CHECK_EQ_U64(msr(cpu, CBO0_FILTER), 0x200000, "filter: A's state M");
-	raw->ops->msr_write(raw, cpu, CBO0_FILTER, 0x100000, NULL, 0);   /* state E */
-	pmon_sim_advance_ns(sim, PMON_VERIFY_NS);
-	CHECK_EQ_INT(pmon_session_read(a, v), PMON_EBUSY, "A's field changed");
-	pmon_session_create(m, &c);
-	CHECK_EQ_INT(pmon_machine_encode(m, "snbep_unc_cbo0::UNC_C_TOR_INSERTS:NID_ALL:nf=1:socket=0",
-					 &e, err, sizeof(err)), PMON_OK, err);
-	CHECK_EQ_INT(pmon_session_add(c, &e), PMON_OK, pmon_session_errmsg(c));
+	pmon_session_t *a = a_with_taken(cpu, CBO0_FILTER, 0x100000), *c;   /* state E */
+	c = session_of("snbep_unc_cbo0::UNC_C_TOR_INSERTS:NID_ALL:nf=1:socket=0", NULL);
 	size_t log0 = pmon_sim_log_count(sim);
 	CHECK_EQ_INT(pmon_session_start(c), PMON_EBUSY, "a session needing the taken filter");
 	CHECK(strstr(pmon_session_errmsg(c), "snbep_unc_cbo0 socket 0 Cn_MSR_PMON_BOX_FILTER (MSR 0xd14) "
@@ -211,21 +219,8 @@ static void counter_taken_elsewhere(void)
 {
 	int cpu = pmon_machine_socket_cpu(m, 0);
 	uint64_t v[1];
-	pmon_session_t *a, *b;
-	pmon_encoding_t e;
-	pmon_session_create(m, &a);
-	CHECK_EQ_INT(pmon_machine_encode(m, "snbep_unc_cbo0::UNC_C_LLC_LOOKUP:DATA_READ:STATE_M:socket=0",
-					 &e, err, sizeof(err)), PMON_OK, err);
-	CHECK_EQ_INT(pmon_session_add(a, &e), PMON_OK, pmon_session_errmsg(a));
-	CHECK_EQ_INT(pmon_session_start(a), PMON_OK, pmon_session_errmsg(a));
-	CHECK_EQ_U64(msr(cpu, CBO0_CTL0), 0x400334, "A on CTL0");
-	raw->ops->msr_write(raw, cpu, CBO0_CTL0, 0, NULL, 0);
-	pmon_sim_advance_ns(sim, PMON_VERIFY_NS);
-	CHECK_EQ_INT(pmon_session_read(a, v), PMON_EBUSY, "A's control changed");
-	pmon_session_create(m, &b);
-	CHECK_EQ_INT(pmon_machine_encode(m, "snbep_unc_cbo0::UNC_C_CLOCKTICKS:socket=0", &e, err,
-					 sizeof(err)), PMON_OK, err);
-	CHECK_EQ_INT(pmon_session_add(b, &e), PMON_OK, pmon_session_errmsg(b));
+	pmon_session_t *a = a_with_taken(cpu, CBO0_CTL0, 0), *b;
+	b = session_of("snbep_unc_cbo0::UNC_C_CLOCKTICKS:socket=0", NULL);
 	size_t log0 = pmon_sim_log_count(sim);
 	CHECK_EQ_INT(pmon_session_start(b), PMON_OK, pmon_session_errmsg(b));
 	CHECK_EQ_INT(pmon_session_counter(b, 0), 1, "B counts on CTL1");
