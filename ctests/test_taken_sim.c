@@ -234,6 +234,26 @@ static void counter_taken_elsewhere(void)
 	pmon_session_destroy(b);
 }
 
+/* Another agent changes a running session's control, then writes pmon's
+ * value back (a tool that saves and restores): the stop still returns no
+ * count (a change was seen), but puts the control back, as it does every
+ * register it still holds, rather than leave pmon's event counting. */
+static void taken_given_back(void)
+{
+	int cpu = pmon_machine_socket_cpu(m, 0);
+	uint64_t v[1];
+	pmon_session_t *a = a_with_taken(cpu, CBO0_CTL0, 0x400000);
+	raw->ops->msr_write(raw, cpu, CBO0_CTL0, 0x400334, NULL, 0);      /* theirs undone */
+	size_t log0 = pmon_sim_log_count(sim);
+	CHECK_EQ_INT(pmon_session_stop(a, v), PMON_EBUSY, "no count: a change was seen");
+	CHECK(!strstr(pmon_session_errmsg(a), "CTL0 (MSR 0xd10) ="), "CTL0 is not named as theirs: %s",
+	      pmon_session_errmsg(a));
+	CHECK_EQ_INT(log_writes(log0, cpu, CBO0_CTL0, NULL, 0), 1, "the stop wrote CTL0 once");
+	CHECK_EQ_U64(msr(cpu, CBO0_CTL0), 0, "CTL0 put back: pmon's event no longer counts");
+	CHECK_EQ_U64(msr(cpu, CBO0_FILTER), 0, "the filter put back");
+	pmon_session_destroy(a);
+}
+
 static void imc_ctl0(void)
 {
 	pmon_pci_addr_t ch0[2];
@@ -281,6 +301,7 @@ int main(void)
 	shared_filter();
 	start_over_taken();
 	counter_taken_elsewhere();
+	taken_given_back();
 	imc_ctl0();
 	raw->ops->close(raw);
 	pmon_machine_close(m);

@@ -39,7 +39,9 @@
  * when its final check finds one) is another agent's from then on: the stop
  * leaves it as found, names it with the value found (PMON_EBUSY) and marks
  * it in the journal as not pmon's, so that `pmon reset` leaves it too; it
- * does not freeze the boxes then (no count is returned).  "Holding what
+ * does not freeze the boxes then (no count is returned).  Unless the stop
+ * finds it holding all of what pmon wrote again (given back): then it is
+ * put back like the others, and pmon's event does not stay counting.  "Holding what
  * pmon wrote" is what the checks compare: a control whole, a filter in the
  * fields of the session's events, a box control in its freeze bits where
  * they read back at start (else it cannot be told and is put back as
@@ -80,6 +82,8 @@ struct saved_reg {
 	uint64_t vmask;           /* the bits of it checked (plan_reads) */
 	int taken;                /* found no longer holding wrote (in the bits of vmask):
 				     another agent's now, never written again (mark_taken) */
+	int back;                 /* taken, yet holding wrote again at the stop's check:
+				     the other agent gave it back, so the stop restores it */
 	uint64_t found;           /* what was found in it then */
 };
 
@@ -640,8 +644,16 @@ static int check_saved(pmon_session_t *s, struct sess_box *bx, int i, enum reade
 		pmon_reg_name(&bx->regs, r->kind, r->idx, name, sizeof(name));
 	if (rc)
 		return pmon_why(err, errlen, rc, "checking %s failed: %s", name, why);
-	if (!((v ^ r->wrote) & mask))
+	if (!((v ^ r->wrote) & mask)) {
+		/* the stop's check (fresh): a register found taken holds all
+		 * of what pmon wrote again (every bit: a shared filter's other
+		 * fields may be what changed), its enable bit too: not left
+		 * counting */
+		if (fresh && r->taken)
+			r->back = v == r->wrote;
 		return PMON_OK;
+	}
+	r->back = 0;
 	mark_taken(s, bx, r, v);
 	return pmon_why(err, errlen, PMON_EBUSY, "%s no longer holds what pmon wrote: another "
 		       "agent (perf, the NMI watchdog, another tool) changed it "
@@ -1030,7 +1042,7 @@ static int restore_all(pmon_session_t *s, char *left, size_t len, char *kept, si
 			struct saved_reg *r = &bx->saved[i];
 			r->written = 0;
 			expect_written(bx, i);
-			if (r->taken) {
+			if (r->taken && !r->back) {
 				keep_theirs(bx, r->kind, r->idx, r->found, kept, klen, theirs, &ntheirs);
 				continue;
 			}
