@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "sim_machine.h"
 #include "pmon/pmon.h"
 #include "pmon/sim.h"
 #include "access.h"
@@ -280,16 +281,8 @@ static void racing_handles(void)
 int main(void)
 {
 	char dir[] = "/tmp/pmon-fold-XXXXXX";
-	if (!mkdtemp(dir))
-		return 1;
-	setenv("PMON_RUN_DIR", dir, 1);
-	setenv("PMON_SIM", "clock=manual", 1);
-	int rc = pmon_machine_open(&m, "sim", err, sizeof(err));
-	CHECK_EQ_INT(rc, PMON_OK, err);
-	if (rc)
+	if (!(sim = sim_machine_open(&m, dir, 1024, err, sizeof(err))))
 		return check_done("test_fold_sim");
-	sim = pmon_sim_current();
-	pmon_sim_log_set_cap(sim, 1024);
 	gaps();
 	stale();
 	changed_under_us();

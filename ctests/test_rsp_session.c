@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "sim_machine.h"
 #include "access.h"
 #include "pmon/pmon.h"
 #include "pmon/sim.h"
@@ -214,13 +215,8 @@ static void side_by_side(void)
 
 int main(void)
 {
-	setenv("PMON_SIM", "clock=manual", 1);
-	int rc = pmon_machine_open(&m, "sim", err, sizeof(err));
-	CHECK_EQ_INT(rc, PMON_OK, err);
-	if (rc)
+	if (!(sim = sim_machine_open(&m, NULL, 1u << 16, err, sizeof(err))))
 		return check_done("test_rsp_session");
-	sim = pmon_sim_current();
-	pmon_sim_log_set_cap(sim, 1u << 16);
 	CHECK_EQ_INT(pmon_sim_access_open(&a, err, sizeof(err)), PMON_OK, err);
 	one_session();
 	side_by_side();

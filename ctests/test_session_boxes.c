@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "sim_machine.h"
 #include "pmon/pmon.h"
 #include "pmon/sim.h"
 #include "access.h"
@@ -295,13 +296,9 @@ static void two_sessions(void)
 
 int main(void)
 {
-	setenv("PMON_SIM", "clock=manual", 1);
-	int rc = pmon_machine_open(&m, "sim", err, sizeof(err));
-	CHECK_EQ_INT(rc, PMON_OK, err);
-	if (rc)
+	/* the checks read the access log */
+	if (!(sim = sim_machine_open(&m, NULL, 1u << 16, err, sizeof(err))))
 		return check_done("test_session_boxes");
-	sim = pmon_sim_current();
-	pmon_sim_log_set_cap(sim, 1u << 16);   /* the checks read the access log */
 	clocks_of_every_box();
 	offcore();
 	scheduling();

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "sim_machine.h"
 #include "pmon/pmon.h"
 #include "pmon/sim.h"
 #include "access.h"
@@ -286,16 +287,8 @@ static void imc_ctl0(void)
 int main(void)
 {
 	char dir[] = "/tmp/pmon-taken-XXXXXX";
-	if (!mkdtemp(dir))
-		return 1;
-	setenv("PMON_RUN_DIR", dir, 1);
-	setenv("PMON_SIM", "clock=manual", 1);
-	int rc = pmon_machine_open(&m, "sim", err, sizeof(err));
-	CHECK_EQ_INT(rc, PMON_OK, err);
-	if (rc)
+	if (!(sim = sim_machine_open(&m, dir, 1u << 16, err, sizeof(err))))
 		return check_done("test_taken_sim");
-	sim = pmon_sim_current();
-	pmon_sim_log_set_cap(sim, 1u << 16);
 	CHECK_EQ_INT(pmon_sim_access_open(&raw, err, sizeof(err)), PMON_OK, err);
 	cbo_ctl0();
 	shared_filter();
