@@ -335,6 +335,7 @@ struct pmon_sim {
 	/* the current batch's clean reads and LLC evictions, tallied
 	 * (sim_llc_path.h) */
 	struct sim_tally clean, evicts;
+	uint32_t llc_busy;      /* bit s: socket s's LLC holds a line (llc_valid) */
 };
 
 /* ---- counters and boxes (sim_box.c) ---- */

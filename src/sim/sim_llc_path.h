@@ -173,7 +173,8 @@ SIM_HOT int llc_drop(struct pmon_sim *sim, int socket, const struct sim_set *s, 
 	int dirty = llc_inval_cores(sim, socket, s, w);
 
 	set_drop(s, w);
-	sim->sock[socket].llc_valid--;
+	if (!--sim->sock[socket].llc_valid)
+		sim->llc_busy &= ~(1u << socket);
 	return dirty;
 }
 
@@ -374,13 +375,11 @@ SIM_HOT int ha_read(struct pmon_sim *sim, int req, const struct sim_at *a, int r
 	((((unsigned)(home) * SIM_MAX_CORES + (slice)) * 2 + (unsigned)(link)) * 2 + (unsigned)(rfo))
 
 /* 1 when no other socket holds line (the home snoop would find nothing). */
-SIM_HOT int snoops_miss(struct pmon_sim *sim, int req, const struct sim_at *a, int nsock)
+SIM_HOT int snoops_miss(struct pmon_sim *sim, int req, const struct sim_at *a)
 {
-	for (int o = 0; o < nsock; o++) {
-		struct sim_socket *s = &sim->sock[o];
-		if (o == req || !s->llc_valid)
-			continue;
-		struct sim_set set = cache_set(&s->llc[a->slice], a->line);
+	/* the others whose LLC holds any line, in any order */
+	for (uint32_t o = sim->llc_busy & ~(1u << req); o; o &= o - 1) {
+		struct sim_set set = cache_set(&sim->sock[__builtin_ctz(o)].llc[a->slice], a->line);
 		if (set_find(&set, a->line) >= 0)
 			return 0;
 	}
@@ -537,9 +536,9 @@ SIM_HOT void llc_request(struct sim_ctx *x, uint64_t line, int rfo, struct sim_l
 	int v = set_victim(&set), fill;
 	if (set.e[v])
 		llc_evict(sim, x->sock, slice, &set, v);
-	else
-		s->llc_valid++;
-	if (snoops_miss(sim, x->sock, &a, nsock)) {
+	else if (!s->llc_valid++)
+		sim->llc_busy |= 1u << x->sock;
+	if (snoops_miss(sim, x->sock, &a)) {
 		clean_read(sim, x->sock, &a, rfo, r, nsock);
 		set_fill(&set, line, SIM_E, me);
 		r->grant = rfo ? SIM_M : SIM_E;
