@@ -343,38 +343,65 @@ static inline void dram_locate(const struct pmon_sim_shape *sh, uint64_t local_a
 	out->row = cl / (SIM_DRAM_ROWLINES * SIM_DRAM_BANKS * SIM_DRAM_RANKS);
 }
 
-/* One line read or written at its home's DRAM: open-page bank state, the
- * channel's truth, the iMC signals. */
-SIM_HOT void dram_access(struct pmon_sim *sim, int home, uint64_t local_addr, int write)
+/* A bank of channel ch at home opens row (another row was open unless
+ * *open < 0): the activate and the precharge before it, counted at once. */
+static __attribute__((noinline, unused)) void dram_open(struct pmon_sim *sim, int home, int ch,
+						int64_t *open, int64_t row)
 {
-	struct pmon_sim_dram_loc loc;
-	struct sim_socket *s = &sim->sock[home];
-	struct sim_chan *ch;
-	int64_t *open;
-	uint32_t sigs = 0;
+	struct sim_chan *c = &sim->sock[home].chan[ch];
+	uint32_t sigs = SIM_SIG_ACT;
 
-	dram_locate(&sim->shape, local_addr, &loc);
-	ch = &s->chan[loc.channel];
-	open = &ch->open_row[loc.rank * SIM_DRAM_BANKS + loc.bank];
-	if (*open != (int64_t)loc.row) {
-		if (*open >= 0) {             /* another row open: page miss */
-			sigs |= SIM_SIG_PRE_MISS;
-			ch->truth.pre_miss++;
-		}
-		sigs |= SIM_SIG_ACT;
-		ch->truth.act++;
-		*open = (int64_t)loc.row;
+	if (*open >= 0) {                     /* another row open: page miss */
+		sigs |= SIM_SIG_PRE_MISS;
+		c->truth.pre_miss++;
 	}
-	if (write) {
-		sigs |= SIM_SIG_CAS_WR_WMM | SIM_SIG_WPQ;
-		ch->truth.cas_wr++;
-		ch->wpq++;
-	} else {
-		sigs |= SIM_SIG_CAS_RD_REG | SIM_SIG_RPQ;
-		ch->truth.cas_rd++;
-		ch->rpq++;
-	}
-	sim_imc_signal(sim, &s->imc[loc.channel], sigs);
+	c->truth.act++;
+	*open = row;
+	sim_imc_signal(sim, &sim->sock[home].imc[ch], sigs, 1);
+}
+
+/* One line (its number within the home socket) read or written at its
+ * home's DRAM: the bank's open row now (it depends on the order of
+ * accesses); the CAS and queue counts and their iMC signals tallied by
+ * home, channel and direction, added when the batch ends (dram_flush).
+ * The mapping is dram_locate's: rank * banks + bank is (cl / 128) % 16. */
+SIM_HOT void dram_access(struct pmon_sim *sim, int home, uint64_t line, int write)
+{
+	int channels = sim->shape.channels;
+	uint64_t cl = dram_per_channel(line, channels);
+	int ch = (int)(line - cl * (uint64_t)channels);
+	int64_t *open = &sim->sock[home].chan[ch].open_row[(cl / SIM_DRAM_ROWLINES) %
+							     (SIM_DRAM_BANKS * SIM_DRAM_RANKS)];
+	int64_t row = (int64_t)(cl / (SIM_DRAM_ROWLINES * SIM_DRAM_BANKS * SIM_DRAM_RANKS));
+
+	if (*open != row)
+		dram_open(sim, home, ch, open, row);
+	sim->dram_n[home][ch][write]++;
+}
+
+/* Add the batch's tallied DRAM reads and writes. */
+static inline void dram_flush(struct pmon_sim *sim)
+{
+	static const uint32_t sigs[2] = { SIM_SIG_CAS_RD_REG | SIM_SIG_RPQ,
+					  SIM_SIG_CAS_WR_WMM | SIM_SIG_WPQ };
+
+	for (int h = 0; h < sim->shape.sockets; h++)
+		for (int ch = 0; ch < sim->shape.channels; ch++)
+			for (int w = 0; w < 2; w++) {
+				uint64_t n = sim->dram_n[h][ch][w];
+				struct sim_chan *c = &sim->sock[h].chan[ch];
+				if (!n)
+					continue;
+				sim->dram_n[h][ch][w] = 0;
+				if (w) {
+					c->truth.cas_wr += n;
+					c->wpq += n;
+				} else {
+					c->truth.cas_rd += n;
+					c->rpq += n;
+				}
+				sim_imc_signal(sim, &sim->sock[h].imc[ch], sigs[w], n);
+			}
 }
 
 /* What the LLC answered a core's request. */

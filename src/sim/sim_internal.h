@@ -335,6 +335,7 @@ struct pmon_sim {
 	/* the current batch's clean reads and LLC evictions, tallied
 	 * (sim_llc_path.h) */
 	struct sim_tally clean, evicts;
+	uint32_t dram_n[SIM_MAX_SOCKETS][SIM_MAX_CHANS][2];   /* the batch's reads, writes */
 	uint32_t llc_busy;      /* bit s: socket s's LLC holds a line (llc_valid) */
 };
 
@@ -633,10 +634,11 @@ static inline void sim_qpi_count(struct pmon_sim *sim, struct sim_box *b, int rx
 			     (unsigned)cls, 0, n);
 }
 /* iMC signals of one DRAM access (sim_box_signal, queued). */
-static inline void sim_imc_signal(struct pmon_sim *sim, struct sim_box *b, uint32_t sigs)
+static inline void sim_imc_signal(struct pmon_sim *sim, struct sim_box *b, uint32_t sigs,
+				  uint64_t n)
 {
 	if (b->mon & sigs)
-		sim_pend_add(sim, &b->pq, SIM_PK(SIM_PK_IMC) | sigs, 0, 1);
+		sim_pend_add(sim, &b->pq, SIM_PK(SIM_PK_IMC) | sigs, 0, n);
 }
 /* An offcore response of cpu's access (counted when some counter of the
  * CPU, or of a sibling with AnyThread, counts offcore responses). */

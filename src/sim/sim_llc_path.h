@@ -99,9 +99,10 @@ SIM_HOT void qpi_msg(struct pmon_sim *sim, int from, int to, uint64_t line, enum
 	qpi_msgs(sim, from, to, (int)(line & 1), cls, 1);
 }
 
-static inline uint64_t local_addr(const struct pmon_sim *sim, uint64_t line, int home)
+/* A line's number within its home socket's memory. */
+static inline uint64_t local_line(const struct pmon_sim *sim, uint64_t line, int home)
 {
-	return (line - (uint64_t)home * sim->lines_per_socket) * 64;
+	return line - (uint64_t)home * sim->lines_per_socket;
 }
 
 /* A full-line write at the home's DRAM, issued by the home agent. */
@@ -111,7 +112,7 @@ static void dram_write(struct pmon_sim *sim, int home, uint64_t line)
 
 	h->ha_truth.imc_writes++;
 	sim_ha_imc_write(sim, &h->ha);
-	dram_access(sim, home, local_addr(sim, line, home), 1);
+	dram_access(sim, home, local_line(sim, line, home), 1);
 }
 
 /* A request arriving at the home agent of `home` from socket `from`. */
@@ -348,7 +349,7 @@ SIM_HOT int ha_read(struct pmon_sim *sim, int req, const struct sim_at *a, int r
 			shared = 1;
 	} else if (need_data) {
 		h->ha_truth.imc_reads++;
-		dram_access(sim, home, local_addr(sim, line, home), 0);
+		dram_access(sim, home, local_line(sim, line, home), 0);
 		sim_ha_txr_bl(sim, &h->ha, !local, 1);
 		if (!local)
 			qpi_msg(sim, home, req, line, SIM_QPI_DRS);
@@ -436,7 +437,7 @@ SIM_HOT void clean_read(struct pmon_sim *sim, int req, const struct sim_at *a, i
 {
 	int home = a->home, local = home == req;
 
-	dram_access(sim, home, local_addr(sim, a->line, home), 0);
+	dram_access(sim, home, local_line(sim, a->line, home), 0);
 	tally_add(&sim->clean, SIM_CLEAN_CELL(home, a->slice, a->line & 1, rfo));
 	r->hitm = 0;
 	r->supplier = local ? PMON_SIM_SUP_DRAM : PMON_SIM_SUP_RDRAM;
@@ -456,6 +457,7 @@ static void tally_flush(struct pmon_sim *sim, int req)
 	while ((c = tally_next(&sim->evicts, &n)) >= 0)
 		evict_count(sim, req, (unsigned)c / (4 * SIM_MAX_SOCKETS), c / SIM_MAX_SOCKETS % 4,
 			    c % SIM_MAX_SOCKETS, n);
+	dram_flush(sim);
 }
 
 static const uint64_t hit_bits[] = {

@@ -26,6 +26,7 @@ void sim_flush(struct pmon_sim *sim)
 				}
 			}
 		}
+	dram_flush(sim);
 	sim_cores_clear(sim);
 }
 
@@ -43,4 +44,5 @@ void sim_line_discard(struct pmon_sim *sim, uint64_t line)
 		if (i >= 0)
 			llc_drop(sim, s, &set, i);
 	}
+	dram_flush(sim);
 }
