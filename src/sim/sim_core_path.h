@@ -244,6 +244,7 @@ void SIM_PATH_LINES(struct pmon_sim *sim, int cpu, const uint64_t *ref, size_t n
 	else
 		lines_loop(sim, cpu, ref, n, pc->l1.ways, pc->l2.ways, sim->sock[0].llc[0].ways);
 	tally_flush(sim, sim->cpu[cpu].sock);
+	sim_core_offcore_end(sim, cpu);
 }
 
 #pragma GCC visibility pop

@@ -250,6 +250,7 @@ struct sim_thread {
 	int sock, lcore, gcore;     /* its socket, core in the socket, core in the machine */
 	int offcore_on;             /* some PMC counts this CPU's offcore responses */
 	int pf_recent;              /* host-cache look-ahead: accesses left to run it */
+	uint64_t rsp_key, rsp_n;    /* a run of equal offcore responses not yet queued */
 };
 
 /* The access being served (for violation records). */
@@ -641,12 +642,33 @@ static inline void sim_imc_signal(struct pmon_sim *sim, struct sim_box *b, uint3
 		sim_pend_add(sim, &b->pq, SIM_PK(SIM_PK_IMC) | sigs, 0, n);
 }
 /* An offcore response of cpu's access (counted when some counter of the
- * CPU, or of a sibling with AnyThread, counts offcore responses). */
+ * CPU, or of a sibling with AnyThread, counts offcore responses).  A run
+ * of equal responses is queued once, n at a time, when a different one
+ * comes or the batch ends (sim_core_offcore_end). */
 static inline void sim_core_offcore(struct pmon_sim *sim, int cpu, uint64_t req, uint64_t supplier,
 				    uint64_t snoop)
 {
-	if (sim->cpu[cpu].offcore_on)
-		sim_pend_add(sim, &sim->cpu[cpu].pq, req | supplier | snoop, 0, 1);
+	struct sim_thread *t = &sim->cpu[cpu];
+	uint64_t k = req | supplier | snoop;
+
+	if (!t->offcore_on)
+		return;
+	if (k == t->rsp_key) {
+		t->rsp_n++;
+		return;
+	}
+	if (t->rsp_n)
+		sim_pend_add(sim, &t->pq, t->rsp_key, 0, t->rsp_n);
+	t->rsp_key = k;
+	t->rsp_n = 1;
+}
+static inline void sim_core_offcore_end(struct pmon_sim *sim, int cpu)
+{
+	struct sim_thread *t = &sim->cpu[cpu];
+
+	if (t->rsp_n)
+		sim_pend_add(sim, &t->pq, t->rsp_key, 0, t->rsp_n);
+	t->rsp_n = 0;
 }
 
 /* ---- log and violations (sim_log.c) ---- */
