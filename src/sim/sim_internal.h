@@ -266,12 +266,10 @@ struct sim_cur {
 #define SIM_MAX_TICKS 16
 
 /* How many of some event a batch of accesses raised, by cell (the event's
- * arguments packed into a number below SIM_TALLY_CELLS), with the cells in
- * use as bits (sim_llc_path.h). */
+ * arguments packed into a number below SIM_TALLY_CELLS; sim_llc_path.h). */
 #define SIM_TALLY_CELLS 256
 struct sim_tally {
 	uint32_t n[SIM_TALLY_CELLS];
-	uint64_t used[SIM_TALLY_CELLS / 64];
 };
 
 struct pmon_sim {

@@ -61,18 +61,18 @@ static inline int nid_of(const struct pmon_sim *sim, int socket)
 
 /* qpi_msg, ha_request and socket_snoop are on every miss's path: inlined (SIM_HOT) */
 
-/* A requested line and where it lives (its home socket, the home's node ID,
- * its slice), worked out once for every step of the request. */
+/* A requested line and where it lives (its home socket, its slice), worked
+ * out once for every step of the request. */
 struct sim_at {
 	uint64_t line;
-	int home, nid;
+	int home;
 	unsigned slice;
 };
 
 SIM_HOT struct sim_at line_at(const struct pmon_sim *sim, uint64_t line)
 {
 	int home = sim_line_home(sim, line);
-	struct sim_at a = { line, home, nid_of(sim, home), sim_line_slice(line, sim->shape.cores) };
+	struct sim_at a = { line, home, sim_line_slice(line, sim->shape.cores) };
 
 	return a;
 }
@@ -183,44 +183,30 @@ SIM_HOT int llc_drop(struct pmon_sim *sim, int socket, const struct sim_set *s, 
  * make room for a line filled right after: the entry itself is left for
  * the fill to shift out (dropping it would change nothing else: it is
  * already last). */
-/* Tallies of a batch (struct sim_tally): a cell's count goes up by one. */
+/* Tallies of a batch (struct sim_tally): a cell's count goes up by one
+ * (tally_flush reads every cell when the batch ends). */
 SIM_HOT void tally_add(struct sim_tally *t, unsigned cell)
 {
-	if (!t->n[cell]++)
-		t->used[cell / 64] |= 1ull << (cell % 64);
-}
-
-/* The next cell with a count, its count in *n (the cell emptied), or -1. */
-static inline int tally_next(struct sim_tally *t, uint64_t *n)
-{
-	for (unsigned w = 0; w < SIM_TALLY_CELLS / 64; w++)
-		if (t->used[w]) {
-			unsigned cell = w * 64 + (unsigned)__builtin_ctzll(t->used[w]);
-			t->used[w] &= t->used[w] - 1;
-			*n = t->n[cell];
-			t->n[cell] = 0;
-			return (int)cell;
-		}
-	return -1;
+	t->n[cell]++;
 }
 
 /* An LLC eviction's counts: the victim by state (0 M, 1 E, 2 S, 3 F), its
- * TOR entry; the same for every victim of one slice, state and home node
- * ID of a batch (the requester's socket), so tallied by those and added n
- * at a time when the batch ends (tally_flush). */
-#define SIM_EVICT_CELL(slice, vi, nid) \
-	((((unsigned)(slice) * 4 + (unsigned)(vi)) * SIM_MAX_SOCKETS) + (unsigned)(nid))
+ * TOR entry; the same for every victim of one slice, state and home socket
+ * of a batch (the requester's socket), so tallied by those and added n at
+ * a time when the batch ends (tally_flush). */
+#define SIM_EVICT_CELL(slice, vi, home) \
+	((((unsigned)(slice) * 4 + (unsigned)(vi)) * SIM_MAX_SOCKETS) + (unsigned)(home))
 
 _Static_assert(SIM_MAX_CORES * 4 * SIM_MAX_SOCKETS <= SIM_TALLY_CELLS &&
 	       SIM_MAX_SOCKETS * SIM_MAX_CORES * 4 <= SIM_TALLY_CELLS,
 	       "a tally's cells hold every eviction and clean-read cell");
-_Static_assert(SIM_MAX_SOCKETS >= 8, "node IDs (0..7, the nodeids key) index a cell");
 
-static void evict_count(struct pmon_sim *sim, int socket, unsigned slice, int vi, int nid,
+static void evict_count(struct pmon_sim *sim, int socket, unsigned slice, int vi, int home,
 			uint64_t n)
 {
 	static const int state[] = { SIM_M, SIM_E, SIM_S, SIM_F };
 	struct sim_socket *s = &sim->sock[socket];
+	int nid = nid_of(sim, home);
 
 	s->slice_truth[slice].victims[vi] += n;
 	s->slice_truth[slice].tor_inserts += n;
@@ -232,13 +218,13 @@ SIM_HOT void llc_evict(struct pmon_sim *sim, int socket, unsigned slice, const s
 		   int w)
 {
 	uint64_t line = e_line(set->e[w]);
-	int st = e_st(set->e[w]), nid = nid_of(sim, sim_line_home(sim, line));
+	int st = e_st(set->e[w]), home = sim_line_home(sim, line);
 	int dirty = llc_inval_cores(sim, socket, set, w);
 	static const int vidx[] = { [SIM_M] = 0, [SIM_E] = 1, [SIM_S] = 2, [SIM_F] = 3 };
 
 	if (dirty)
 		st = SIM_M;
-	tally_add(&sim->evicts, SIM_EVICT_CELL(slice, vidx[st], nid));
+	tally_add(&sim->evicts, SIM_EVICT_CELL(slice, vidx[st], home));
 	if (dirty)
 		write_home(sim, socket, line);
 }
@@ -286,7 +272,7 @@ SIM_HOT int socket_snoop(struct pmon_sim *sim, int socket, const struct sim_at *
 	}
 	st = i >= 0 ? e_st(set.e[i]) : SIM_I;
 	s->slice_truth[slice].snoops++;
-	sim_cbo_lookup(sim, &s->cbo[slice], SIM_LOOKUP_SNOOP, st, a->nid, 1);
+	sim_cbo_lookup(sim, &s->cbo[slice], SIM_LOOKUP_SNOOP, st, nid_of(sim, a->home), 1);
 	if (i < 0)
 		return SIM_I;
 	return snoop_found(sim, socket, &set, i, st, inval);
@@ -448,15 +434,18 @@ SIM_HOT void clean_read(struct pmon_sim *sim, int req, const struct sim_at *a, i
 /* Add the batch's tallies (clean reads, LLC evictions) of socket req. */
 static void tally_flush(struct pmon_sim *sim, int req)
 {
-	uint64_t n;
-	int c;
-
-	while ((c = tally_next(&sim->clean, &n)) >= 0)
-		clean_count(sim, req, c / (SIM_MAX_CORES * 4), (unsigned)c / 4 % SIM_MAX_CORES,
-			    c / 2 % 2, c % 2, n);
-	while ((c = tally_next(&sim->evicts, &n)) >= 0)
-		evict_count(sim, req, (unsigned)c / (4 * SIM_MAX_SOCKETS), c / SIM_MAX_SOCKETS % 4,
-			    c % SIM_MAX_SOCKETS, n);
+	for (unsigned c = 0; c < SIM_TALLY_CELLS; c++) {
+		if (sim->clean.n[c]) {
+			clean_count(sim, req, (int)c / (SIM_MAX_CORES * 4), c / 4 % SIM_MAX_CORES,
+				    (int)c / 2 % 2, (int)c % 2, sim->clean.n[c]);
+			sim->clean.n[c] = 0;
+		}
+		if (sim->evicts.n[c]) {
+			evict_count(sim, req, c / (4 * SIM_MAX_SOCKETS), (int)c / SIM_MAX_SOCKETS % 4,
+				    (int)c % SIM_MAX_SOCKETS, sim->evicts.n[c]);
+			sim->evicts.n[c] = 0;
+		}
+	}
 	dram_flush(sim);
 }
 
@@ -477,13 +466,13 @@ SIM_HOT void llc_request(struct sim_ctx *x, uint64_t line, int rfo, struct sim_l
 	struct sim_set set = cache_set_w(&s->llc[slice], line, ways);
 	struct pmon_sim_slice_truth *st = &s->slice_truth[slice];
 	int i = set_find(&set, line);
-	int nid = a.nid;
 	unsigned me = 1u << x->lcore, opc = rfo ? SIM_OPC_RFO : SIM_OPC_DRD;
 	int state = i >= 0 ? e_st(set.e[i]) : SIM_I;
 
 	r->hitm = 0;
 	if (i >= 0) {
 		unsigned others = e_cv(set.e[i]) & ~me;
+		int nid = nid_of(sim, a.home);
 		int hit = 0, hitm = 0, snooped = others != 0, miss = 0;
 		st->lookups++;
 		st->tor_inserts++;
@@ -546,6 +535,7 @@ SIM_HOT void llc_request(struct sim_ctx *x, uint64_t line, int rfo, struct sim_l
 		r->grant = rfo ? SIM_M : SIM_E;
 		return;
 	}
+	int nid = nid_of(sim, a.home);
 	st->lookups++;
 	st->tor_inserts++;
 	st->misses++;
@@ -615,7 +605,7 @@ static void sim_llc_nt_store(struct sim_ctx *x, uint64_t line)
 	unsigned slice = a.slice;
 	struct sim_set set = cache_set(&s->llc[slice], line);
 	int i = set_find(&set, line);
-	int home = a.home, nid = a.nid, local = home == x->sock;
+	int home = a.home, nid = nid_of(sim, home), local = home == x->sock;
 
 	s->slice_truth[slice].lookups++;
 	s->slice_truth[slice].hits += i >= 0;

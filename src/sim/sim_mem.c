@@ -283,10 +283,23 @@ int pmon_sim_vtraffic_refs(pmon_sim_t *sim, int cpu, const uint64_t *refs, size_
 	sim_clock_take(sim);
 	if (cpu < 0 || cpu >= sim->ncpus)
 		rc = PMON_EINVAL;
-	/* every reference checked before any is modelled (base, span: the
-	 * region of the last one) */
+	/* every reference checked before any is modelled: first at once (the
+	 * lowest and highest address in one region, no bad kind), else one by
+	 * one for the first one wrong (base, span: the region of the last
+	 * one) */
+	_Static_assert(PMON_SIM_NT_STORE == 2, "kinds 0..2 (badk below)");
+	uint64_t lo = ~0ull, hi = 0, badk = 0;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t r = refs[i];
+		lo = r < lo ? r : lo;
+		hi = r > hi ? r : hi;
+		badk |= (r & 63) + (64 - 3);      /* bit 6 set for r & 63 above 2 */
+	}
+	badk &= 64;
+	const struct sim_region *all = n && !badk ? region_of(sim, lo & ~63ull) : NULL;
+	int checked = all && (hi & ~63ull) - all->base < all->pages * PAGE;
 	uint64_t base = 1, span = 0;
-	for (size_t i = 0; !rc && i < n; i++) {
+	for (size_t i = 0; !rc && !checked && i < n; i++) {
 		uint64_t va = refs[i] & ~63ull;
 		if ((refs[i] & 63) > PMON_SIM_NT_STORE) {
 			rc = PMON_EINVAL;
@@ -299,23 +312,25 @@ int pmon_sim_vtraffic_refs(pmon_sim_t *sim, int cpu, const uint64_t *refs, size_
 		}
 	}
 	/* translated a batch at a time; the page of the last reference in
-	 * locals (vline takes a page's frame at its first touch) */
-	uint64_t vpage = ~0ull, pline = 0;
+	 * locals (vline takes a page's frame at its first touch).  A
+	 * reference is va | kind (va 64-byte aligned, kind below 4), so
+	 * ref >> 4 is va / 64 * 4, and a page's lines are that plus off. */
+	uint64_t vpage = ~0ull, off = 0;
 	for (size_t i = 0; !rc && i < n;) {
 		uint64_t ref[SIM_BATCH];
-		size_t k = 0;
-		for (; k < SIM_BATCH && i < n; k++, i++) {
-			uint64_t va = refs[i] & ~63ull;
-			if (va / PAGE != vpage) {
-				int64_t l = vline(sim, va, cpu);
+		size_t k = 0, m = n - i < SIM_BATCH ? n - i : SIM_BATCH;
+		for (; k < m; k++, i++) {
+			uint64_t r = refs[i];
+			if (r / PAGE != vpage) {
+				int64_t l = vline(sim, r & ~63ull, cpu);
 				if (l < 0) {
 					rc = PMON_ENOMEM;
 					break;
 				}
-				vpage = va / PAGE;
-				pline = (uint64_t)l - (va % PAGE) / 64;
+				vpage = r / PAGE;
+				off = ((uint64_t)l << 2) - (r >> 4);
 			}
-			ref[k] = (pline + (va % PAGE) / 64) << 2 | (refs[i] & 3);
+			ref[k] = (r >> 4) + off + (r & 3);    /* line << 2 | kind */
 		}
 		sim_lines_access(sim, cpu, ref, k);
 	}
