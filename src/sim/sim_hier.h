@@ -376,7 +376,10 @@ SIM_HOT void dram_access(struct pmon_sim *sim, int home, uint64_t line, int writ
 
 	if (*open != row)
 		dram_open(sim, home, ch, open, row);
-	sim->dram_n[home][ch][write]++;
+	unsigned cell = ((unsigned)home * SIM_MAX_CHANS + (unsigned)ch) * 2 + (unsigned)write;
+
+	sim->dram_n[cell]++;
+	sim->dram_used |= 1ull << cell;
 }
 
 /* Add the batch's tallied DRAM reads and writes. */
@@ -385,23 +388,23 @@ static inline void dram_flush(struct pmon_sim *sim)
 	static const uint32_t sigs[2] = { SIM_SIG_CAS_RD_REG | SIM_SIG_RPQ,
 					  SIM_SIG_CAS_WR_WMM | SIM_SIG_WPQ };
 
-	for (int h = 0; h < sim->shape.sockets; h++)
-		for (int ch = 0; ch < sim->shape.channels; ch++)
-			for (int w = 0; w < 2; w++) {
-				uint64_t n = sim->dram_n[h][ch][w];
-				struct sim_chan *c = &sim->sock[h].chan[ch];
-				if (!n)
-					continue;
-				sim->dram_n[h][ch][w] = 0;
-				if (w) {
-					c->truth.cas_wr += n;
-					c->wpq += n;
-				} else {
-					c->truth.cas_rd += n;
-					c->rpq += n;
-				}
-				sim_imc_signal(sim, &sim->sock[h].imc[ch], sigs[w], n);
-			}
+	for (uint64_t u = sim->dram_used; u; u &= u - 1) {
+		unsigned cell = (unsigned)__builtin_ctzll(u), w = cell % 2;
+		unsigned h = cell / 2 / SIM_MAX_CHANS, ch = cell / 2 % SIM_MAX_CHANS;
+		uint64_t n = sim->dram_n[cell];
+		struct sim_chan *c = &sim->sock[h].chan[ch];
+
+		sim->dram_n[cell] = 0;
+		if (w) {
+			c->truth.cas_wr += n;
+			c->wpq += n;
+		} else {
+			c->truth.cas_rd += n;
+			c->rpq += n;
+		}
+		sim_imc_signal(sim, &sim->sock[h].imc[ch], sigs[w], n);
+	}
+	sim->dram_used = 0;
 }
 
 /* What the LLC answered a core's request. */

@@ -266,10 +266,13 @@ struct sim_cur {
 #define SIM_MAX_TICKS 16
 
 /* How many of some event a batch of accesses raised, by cell (the event's
- * arguments packed into a number below SIM_TALLY_CELLS; sim_llc_path.h). */
+ * arguments packed into a number below SIM_TALLY_CELLS), with the cells in
+ * use as bits (sim_llc_path.h). */
 #define SIM_TALLY_CELLS 256
+_Static_assert(SIM_MAX_SOCKETS * SIM_MAX_CHANS * 2 <= 64, "a bit for each DRAM tally cell");
 struct sim_tally {
 	uint32_t n[SIM_TALLY_CELLS];
+	uint64_t used[SIM_TALLY_CELLS / 64];
 };
 
 struct pmon_sim {
@@ -334,7 +337,10 @@ struct pmon_sim {
 	/* the current batch's clean reads and LLC evictions, tallied
 	 * (sim_llc_path.h) */
 	struct sim_tally clean, evicts;
-	uint32_t dram_n[SIM_MAX_SOCKETS][SIM_MAX_CHANS][2];   /* the batch's reads, writes */
+	/* the batch's DRAM reads and writes by (home * SIM_MAX_CHANS +
+	 * channel) * 2 + write, with the cells in use as bits */
+	uint32_t dram_n[SIM_MAX_SOCKETS * SIM_MAX_CHANS * 2];
+	uint64_t dram_used;
 	uint32_t llc_busy;      /* bit s: socket s's LLC holds a line (llc_valid) */
 };
 

@@ -183,11 +183,25 @@ SIM_HOT int llc_drop(struct pmon_sim *sim, int socket, const struct sim_set *s, 
  * make room for a line filled right after: the entry itself is left for
  * the fill to shift out (dropping it would change nothing else: it is
  * already last). */
-/* Tallies of a batch (struct sim_tally): a cell's count goes up by one
- * (tally_flush reads every cell when the batch ends). */
+/* Tallies of a batch (struct sim_tally): a cell's count goes up by one. */
 SIM_HOT void tally_add(struct sim_tally *t, unsigned cell)
 {
-	t->n[cell]++;
+	if (!t->n[cell]++)
+		t->used[cell / 64] |= 1ull << (cell % 64);
+}
+
+/* The next cell with a count, its count in *n (the cell emptied), or -1. */
+static inline int tally_next(struct sim_tally *t, uint64_t *n)
+{
+	for (unsigned w = 0; w < SIM_TALLY_CELLS / 64; w++)
+		if (t->used[w]) {
+			unsigned cell = w * 64 + (unsigned)__builtin_ctzll(t->used[w]);
+			t->used[w] &= t->used[w] - 1;
+			*n = t->n[cell];
+			t->n[cell] = 0;
+			return (int)cell;
+		}
+	return -1;
 }
 
 /* An LLC eviction's counts: the victim by state (0 M, 1 E, 2 S, 3 F), its
@@ -434,18 +448,15 @@ SIM_HOT void clean_read(struct pmon_sim *sim, int req, const struct sim_at *a, i
 /* Add the batch's tallies (clean reads, LLC evictions) of socket req. */
 static void tally_flush(struct pmon_sim *sim, int req)
 {
-	for (unsigned c = 0; c < SIM_TALLY_CELLS; c++) {
-		if (sim->clean.n[c]) {
-			clean_count(sim, req, (int)c / (SIM_MAX_CORES * 4), c / 4 % SIM_MAX_CORES,
-				    (int)c / 2 % 2, (int)c % 2, sim->clean.n[c]);
-			sim->clean.n[c] = 0;
-		}
-		if (sim->evicts.n[c]) {
-			evict_count(sim, req, c / (4 * SIM_MAX_SOCKETS), (int)c / SIM_MAX_SOCKETS % 4,
-				    (int)c % SIM_MAX_SOCKETS, sim->evicts.n[c]);
-			sim->evicts.n[c] = 0;
-		}
-	}
+	uint64_t n;
+	int c;
+
+	while ((c = tally_next(&sim->clean, &n)) >= 0)
+		clean_count(sim, req, c / (SIM_MAX_CORES * 4), (unsigned)c / 4 % SIM_MAX_CORES,
+			    c / 2 % 2, c % 2, n);
+	while ((c = tally_next(&sim->evicts, &n)) >= 0)
+		evict_count(sim, req, (unsigned)c / (4 * SIM_MAX_SOCKETS), c / SIM_MAX_SOCKETS % 4,
+			    c % SIM_MAX_SOCKETS, n);
 	dram_flush(sim);
 }
 
