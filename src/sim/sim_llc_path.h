@@ -144,24 +144,23 @@ static void write_home(struct pmon_sim *sim, int from, uint64_t line)
 		qpi_msg(sim, home, from, line, SIM_QPI_NDR);
 }
 
-/* Back-invalidation: the copies of an LLC entry's line in the cores of its
- * core-valid bits are dropped; returns 1 when the data were dirty (the LLC
- * copy or a core's).  The entry itself stays as it is. */
-SIM_HOT int llc_inval_cores(struct pmon_sim *sim, int socket, const struct sim_set *s, int w)
+/* Back-invalidation: the copies of an LLC entry's line (e: the entry) in
+ * the cores of its core-valid bits are dropped; returns 1 when the data
+ * were dirty (the LLC copy or a core's).  The entry itself is left as it
+ * is.  w1, w2: the cores' L1 and L2 way counts (every core has the
+ * machine's). */
+SIM_HOT int llc_inval_cores(struct pmon_sim *sim, int socket, uint64_t e, uint32_t w1, uint32_t w2)
 {
-	uint64_t line = e_line(s->e[w]);
-	int dirty = e_st(s->e[w]) == SIM_M;
-	unsigned cv = e_cv(s->e[w]);
+	uint64_t line = e_line(e);
+	int dirty = e_st(e) == SIM_M;
+	unsigned cv = e_cv(e);
 
 	while (cv) {
 		int k = __builtin_ctz(cv);
 		cv &= cv - 1;
 		struct sim_pcore *pc = &sim->pcore[socket * sim->shape.cores + k];
 		/* inlined: most evictions snoop a core whose copy is gone */
-		int cs = pc->l1.ways == SIM_L1W && pc->l2.ways == SIM_L2W
-			 ? core_snoop(pc, line, SIM_I, SIM_L1W, SIM_L2W)
-			 : core_snoop(pc, line, SIM_I, pc->l1.ways, pc->l2.ways);
-		if (cs == SIM_M)
+		if (core_snoop(pc, line, SIM_I, w1, w2) == SIM_M)
 			dirty = 1;
 	}
 	return dirty;
@@ -171,7 +170,7 @@ SIM_HOT int llc_inval_cores(struct pmon_sim *sim, int socket, const struct sim_s
  * dirty (the LLC copy or a core's). */
 SIM_HOT int llc_drop(struct pmon_sim *sim, int socket, const struct sim_set *s, int w)
 {
-	int dirty = llc_inval_cores(sim, socket, s, w);
+	int dirty = llc_inval_cores(sim, socket, s->e[w], sim->pcore[0].l1.ways, sim->pcore[0].l2.ways);
 
 	set_drop(s, w);
 	if (!--sim->sock[socket].llc_valid)
@@ -179,10 +178,10 @@ SIM_HOT int llc_drop(struct pmon_sim *sim, int socket, const struct sim_set *s, 
 	return dirty;
 }
 
-/* The LLC evicts lane w, its least recently used (the last), of a slice to
- * make room for a line filled right after: the entry itself is left for
- * the fill to shift out (dropping it would change nothing else: it is
- * already last). */
+/* The LLC evicts an entry e (its least recently used) of a slice to make
+ * room for a line: its cores' copies go, its counts are tallied, a dirty
+ * line is written home.  The fill shifts the entry out (dropping it would
+ * change nothing else: it is already last). */
 /* Tallies of a batch (struct sim_tally): a cell's count goes up by one. */
 SIM_HOT void tally_add(struct sim_tally *t, unsigned cell)
 {
@@ -228,12 +227,12 @@ static void evict_count(struct pmon_sim *sim, int socket, unsigned slice, int vi
 	sim_cbo_tor(sim, &s->cbo[slice], SIM_TOR_EVICT, 0, 0, nid, sim->occ_uclk[PMON_SIM_SUP_LLC], n);
 }
 
-SIM_HOT void llc_evict(struct pmon_sim *sim, int socket, unsigned slice, const struct sim_set *set,
-		   int w)
+SIM_HOT void llc_evict(struct pmon_sim *sim, int socket, unsigned slice, uint64_t e, uint32_t w1,
+		       uint32_t w2)
 {
-	uint64_t line = e_line(set->e[w]);
-	int st = e_st(set->e[w]), home = sim_line_home(sim, line);
-	int dirty = llc_inval_cores(sim, socket, set, w);
+	uint64_t line = e_line(e);
+	int st = e_st(e), home = sim_line_home(sim, line);
+	int dirty = llc_inval_cores(sim, socket, e, w1, w2);
 	static const int vidx[] = { [SIM_M] = 0, [SIM_E] = 1, [SIM_S] = 2, [SIM_F] = 3 };
 
 	if (dirty)
@@ -430,14 +429,13 @@ static void clean_count(struct pmon_sim *sim, int req, int home, unsigned slice,
 		    sim->occ_uclk[local ? PMON_SIM_SUP_DRAM : PMON_SIM_SUP_RDRAM], n);
 }
 
-/* A clean read by socket req: the DRAM access now (its bank's open row
- * depends on the order of accesses), the rest tallied; fills r. */
+/* A clean read by socket req: its counts tallied (the caller does the DRAM
+ * access: its bank's open row depends on the order of accesses); fills r. */
 SIM_HOT void clean_read(struct pmon_sim *sim, int req, const struct sim_at *a, int rfo,
 			struct sim_llc_res *r, int nsock)
 {
 	int home = a->home, local = home == req;
 
-	dram_access(sim, home, local_line(sim, a->line, home), 0);
 	tally_add(&sim->clean, SIM_CLEAN_CELL(home, a->slice, a->line & 1, rfo));
 	r->hitm = 0;
 	r->supplier = local ? PMON_SIM_SUP_DRAM : PMON_SIM_SUP_RDRAM;
@@ -465,10 +463,10 @@ static const uint64_t hit_bits[] = {
 	[SIM_S] = SIM_RSP_LLC_HITS, [SIM_F] = SIM_RSP_LLC_HITF,
 };
 
-/* ways, nsock: the LLC's way count and the sockets (constants in the
- * default copy). */
+/* ways, nsock: the LLC's way count and the sockets; w1, w2: the cores' L1
+ * and L2 way counts (constants in the default copy). */
 SIM_HOT void llc_request(struct sim_ctx *x, uint64_t line, int rfo, struct sim_llc_res *r,
-		     uint32_t ways, int nsock)
+			 uint32_t ways, int nsock, uint32_t w1, uint32_t w2)
 {
 	struct pmon_sim *sim = x->sim;
 	struct sim_socket *s = &sim->sock[x->sock];
@@ -535,17 +533,27 @@ SIM_HOT void llc_request(struct sim_ctx *x, uint64_t line, int rfo, struct sim_l
 			    sim->occ_uclk[PMON_SIM_SUP_LLC], 1);
 		return;
 	}
-	int v = set_victim(&set), fill;
-	if (set.e[v])
-		llc_evict(sim, x->sock, slice, &set, v);
-	else if (!s->llc_valid++)
-		sim->llc_busy |= 1u << x->sock;
+	uint64_t ve = set.e[set_victim(&set)];
+	int fill;
 	if (snoops_miss(sim, x->sock, &a)) {
+		/* a clean read: the fill first, then the eviction (it needs only
+		 * the victim's entry, and nothing before reads what it changes:
+		 * this socket's cores and DRAM), then the DRAM read, after a
+		 * dirty victim's write as on the other paths */
 		clean_read(sim, x->sock, &a, rfo, r, nsock);
 		set_fill(&set, line, SIM_E, me);
 		r->grant = rfo ? SIM_M : SIM_E;
+		if (ve)
+			llc_evict(sim, x->sock, slice, ve, w1, w2);
+		else if (!s->llc_valid++)
+			sim->llc_busy |= 1u << x->sock;
+		dram_access(sim, a.home, local_line(sim, line, a.home), 0);
 		return;
 	}
+	if (ve)
+		llc_evict(sim, x->sock, slice, ve, w1, w2);
+	else if (!s->llc_valid++)
+		sim->llc_busy |= 1u << x->sock;
 	int nid = nid_of(sim, a.home);
 	st->lookups++;
 	st->tor_inserts++;
@@ -566,13 +574,13 @@ SIM_HOT void llc_request(struct sim_ctx *x, uint64_t line, int rfo, struct sim_l
 
 static void sim_llc_request(struct sim_ctx *x, uint64_t line, int rfo, struct sim_llc_res *r)
 {
-	uint32_t ways = x->sim->sock[x->sock].llc[0].ways;
+	uint32_t ways = x->sim->sock[x->sock].llc[0].ways, w1 = x->pc->l1.ways, w2 = x->pc->l2.ways;
 	int nsock = x->sim->shape.sockets;
 
-	if (ways == SIM_LLCW && nsock == SIM_SOCKETS)
-		llc_request(x, line, rfo, r, SIM_LLCW, SIM_SOCKETS);
+	if (ways == SIM_LLCW && nsock == SIM_SOCKETS && w1 == SIM_L1W && w2 == SIM_L2W)
+		llc_request(x, line, rfo, r, SIM_LLCW, SIM_SOCKETS, SIM_L1W, SIM_L2W);
 	else
-		llc_request(x, line, rfo, r, ways, nsock);
+		llc_request(x, line, rfo, r, ways, nsock, w1, w2);
 }
 
 /* A core's dirty L2 victim arrives (WbMtoI): the LLC copy becomes
