@@ -150,14 +150,21 @@ SIM_HOT int core_access(struct pmon_sim *sim, struct sim_thread *th, int cpu,
 	struct sim_ctx x = ctx_of(sim, th, cpu, pc);
 	struct sim_llc_res r;
 	sim_llc_request(&x, line, store, &r);
-	offcore(&x, store ? SIM_RSP_DEMAND_RFO : SIM_RSP_DEMAND_DATA_RD, &r);
-	t->supplied[r.supplier]++;
-	if (r.supplier == PMON_SIM_SUP_LLC)
-		t->llc_hit[kind]++;
-	else
-		t->llc_miss[kind]++;
-	if (r.hitm)
-		t->hitm++;
+	if (r.clean) {
+		/* the commonest miss: its supplier, LLC miss and offcore
+		 * response are the same for every such one of a kind, added
+		 * when the batch ends (clean_core_flush) */
+		th->clean_core[store * 2 + (r.supplier == PMON_SIM_SUP_DRAM)]++;
+	} else {
+		offcore(&x, store ? SIM_RSP_DEMAND_RFO : SIM_RSP_DEMAND_DATA_RD, &r);
+		t->supplied[r.supplier]++;
+		if (r.supplier == PMON_SIM_SUP_LLC)
+			t->llc_hit[kind]++;
+		else
+			t->llc_miss[kind]++;
+		if (r.hitm)
+			t->hitm++;
+	}
 	/* the sets again rather than kept across the call: fewer live values */
 	s2 = pcache_set_w(&pc->l2, line, w2);
 	s1 = pcache_set_w(&pc->l1, line, w1);
@@ -166,6 +173,30 @@ SIM_HOT int core_access(struct pmon_sim *sim, struct sim_thread *th, int cpu,
 	if (sim->shape.prefetch)
 		prefetch(&x, line, store);
 	return 1;
+}
+
+/* The core-side counts of the batch's demand clean reads (core_access):
+ * those its path makes for any other miss, n at a time. */
+static void clean_core_flush(struct pmon_sim *sim, int cpu)
+{
+	struct sim_thread *th = &sim->cpu[cpu];
+
+	for (int c = 0; c < 4; c++) {
+		uint64_t n = th->clean_core[c];
+		int store = c / 2, local = c % 2, kind = store ? PMON_SIM_STORE : PMON_SIM_LOAD;
+
+		if (!n)
+			continue;
+		th->clean_core[c] = 0;
+		th->ctruth.supplied[local ? PMON_SIM_SUP_DRAM : PMON_SIM_SUP_RDRAM] += n;
+		th->ctruth.llc_miss[kind] += n;
+		if (th->offcore_on)     /* as clean_read answers (sim_llc_path.h) */
+			sim_pend_add(sim, &th->pq,
+				     (store ? SIM_RSP_DEMAND_RFO : SIM_RSP_DEMAND_DATA_RD) |
+				     (local ? SIM_RSP_LOCAL_DRAM : SIM_RSP_REMOTE_DRAM) |
+				     (sim->shape.sockets > 1 ? SIM_RSP_SNOOP_MISS
+							     : SIM_RSP_SNOOP_NOT_NEEDED), 0, n);
+	}
 }
 
 /* One access of th (its core pc) to line; 1 when it missed the L2. */
@@ -244,6 +275,7 @@ void SIM_PATH_LINES(struct pmon_sim *sim, int cpu, const uint64_t *ref, size_t n
 	else
 		lines_loop(sim, cpu, ref, n, pc->l1.ways, pc->l2.ways, sim->sock[0].llc[0].ways);
 	tally_flush(sim, sim->cpu[cpu].sock);
+	clean_core_flush(sim, cpu);
 	sim_core_offcore_end(sim, cpu);
 }
 

@@ -413,6 +413,7 @@ struct sim_llc_res {
 	int supplier;           /* enum pmon_sim_supplier */
 	uint64_t rsp_sup, rsp_snoop;    /* offcore-response supplier and snoop bits */
 	int hitm;
+	int clean;              /* a clean read (clean_read in sim_llc_path.h) */
 };
 
 /* A copy of the access path (sim_path.h), one per instruction set: n line

@@ -251,6 +251,9 @@ struct sim_thread {
 	int offcore_on;             /* some PMC counts this CPU's offcore responses */
 	int pf_recent;              /* host-cache look-ahead: accesses left to run it */
 	uint64_t rsp_key, rsp_n;    /* a run of equal offcore responses not yet queued */
+	/* the batch's demand clean reads by store * 2 + local (their
+	 * core-side counts are added when it ends: sim_core_path.h) */
+	uint64_t clean_core[4];
 };
 
 /* The access being served (for violation records). */

@@ -438,6 +438,7 @@ SIM_HOT void clean_read(struct pmon_sim *sim, int req, const struct sim_at *a, i
 
 	tally_add(&sim->clean, SIM_CLEAN_CELL(home, a->slice, a->line & 1, rfo));
 	r->hitm = 0;
+	r->clean = 1;
 	r->supplier = local ? PMON_SIM_SUP_DRAM : PMON_SIM_SUP_RDRAM;
 	r->rsp_sup = local ? SIM_RSP_LOCAL_DRAM : SIM_RSP_REMOTE_DRAM;
 	r->rsp_snoop = nsock > 1 ? SIM_RSP_SNOOP_MISS : SIM_RSP_SNOOP_NOT_NEEDED;
@@ -479,6 +480,7 @@ SIM_HOT void llc_request(struct sim_ctx *x, uint64_t line, int rfo, struct sim_l
 	int state = i >= 0 ? e_st(set.e[i]) : SIM_I;
 
 	r->hitm = 0;
+	r->clean = 0;
 	if (i >= 0) {
 		unsigned others = e_cv(set.e[i]) & ~me;
 		int nid = nid_of(sim, a.home);
