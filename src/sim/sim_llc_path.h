@@ -155,12 +155,15 @@ SIM_HOT int llc_inval_cores(struct pmon_sim *sim, int socket, uint64_t e, uint32
 	int dirty = e_st(e) == SIM_M;
 	unsigned cv = e_cv(e);
 
+	if (cv && !(cv & (cv - 1))) {
+		/* one core (the commonest): inlined, and most find its copy gone */
+		struct sim_pcore *pc = &sim->pcore[socket * sim->shape.cores + __builtin_ctz(cv)];
+		return core_snoop(pc, line, SIM_I, w1, w2) == SIM_M || dirty;
+	}
 	while (cv) {
 		int k = __builtin_ctz(cv);
 		cv &= cv - 1;
-		struct sim_pcore *pc = &sim->pcore[socket * sim->shape.cores + k];
-		/* inlined: most evictions snoop a core whose copy is gone */
-		if (core_snoop(pc, line, SIM_I, w1, w2) == SIM_M)
+		if (sim_core_snoop(&sim->pcore[socket * sim->shape.cores + k], line, SIM_I) == SIM_M)
 			dirty = 1;
 	}
 	return dirty;
