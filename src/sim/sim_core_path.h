@@ -92,6 +92,22 @@ static int upgrade(struct sim_ctx *x, uint64_t line)
 	return r.supplier;
 }
 
+/* An access of th to line counted by kind and by whether line's home is
+ * th's socket (pmon_sim_cpu_truth). */
+SIM_HOT void access_truth(const struct pmon_sim *sim, struct sim_thread *th, uint64_t line,
+			  int kind)
+{
+	if (sim_line_home(sim, line) == th->sock) {
+		if (kind == PMON_SIM_LOAD) th->truth.load_local++;
+		else if (kind == PMON_SIM_STORE) th->truth.store_local++;
+		else th->truth.nt_local++;
+	} else {
+		if (kind == PMON_SIM_LOAD) th->truth.load_remote++;
+		else if (kind == PMON_SIM_STORE) th->truth.store_remote++;
+		else th->truth.nt_remote++;
+	}
+}
+
 /* Who issues a request: cpu, its thread th, on the core pc. */
 SIM_HOT struct sim_ctx ctx_of(struct pmon_sim *sim, struct sim_thread *th, int cpu,
 			      struct sim_pcore *pc)
@@ -112,6 +128,7 @@ SIM_HOT int core_access(struct pmon_sim *sim, struct sim_thread *th, int cpu,
 
 	w = set_find(&s1, line);
 	if (w >= 0) {
+		access_truth(sim, th, line, kind);
 		t->l1_hit[kind]++;
 		set_touch(&s1, w);            /* the line is in lane 0 now */
 		if (store && e_st(s1.e[0]) < SIM_E) {
@@ -134,6 +151,7 @@ SIM_HOT int core_access(struct pmon_sim *sim, struct sim_thread *th, int cpu,
 	w = set_find(&s2, line);
 	if (w >= 0) {
 		int sup = PMON_SIM_SUP_L2;
+		access_truth(sim, th, line, kind);
 		t->l2_hit[kind]++;
 		set_touch(&s2, w);            /* the line is in lane 0 now */
 		if (store && e_st(s2.e[0]) < SIM_E) {
@@ -156,6 +174,7 @@ SIM_HOT int core_access(struct pmon_sim *sim, struct sim_thread *th, int cpu,
 		 * when the batch ends (clean_core_flush) */
 		th->clean_core[store * 2 + (r.supplier == PMON_SIM_SUP_DRAM)]++;
 	} else {
+		access_truth(sim, th, line, kind);
 		offcore(&x, store ? SIM_RSP_DEMAND_RFO : SIM_RSP_DEMAND_DATA_RD, &r);
 		t->supplied[r.supplier]++;
 		if (r.supplier == PMON_SIM_SUP_LLC)
@@ -190,6 +209,10 @@ static void clean_core_flush(struct pmon_sim *sim, int cpu)
 		th->clean_core[c] = 0;
 		th->ctruth.supplied[local ? PMON_SIM_SUP_DRAM : PMON_SIM_SUP_RDRAM] += n;
 		th->ctruth.llc_miss[kind] += n;
+		if (store && local) th->truth.store_local += n;
+		else if (store) th->truth.store_remote += n;
+		else if (local) th->truth.load_local += n;
+		else th->truth.load_remote += n;
 		if (th->offcore_on)     /* as clean_read answers (sim_llc_path.h) */
 			sim_pend_add(sim, &th->pq,
 				     (store ? SIM_RSP_DEMAND_RFO : SIM_RSP_DEMAND_DATA_RD) |
@@ -205,17 +228,10 @@ SIM_HOT int line_access(struct pmon_sim *sim, struct sim_thread *th, int cpu,
 {
 	int store = kind == PMON_SIM_STORE;
 
-	if (sim_line_home(sim, line) == th->sock) {
-		if (kind == PMON_SIM_LOAD) th->truth.load_local++;
-		else if (store) th->truth.store_local++;
-		else th->truth.nt_local++;
-	} else {
-		if (kind == PMON_SIM_LOAD) th->truth.load_remote++;
-		else if (store) th->truth.store_remote++;
-		else th->truth.nt_remote++;
-	}
+	/* the access is counted by core_access where it is served */
 	if (__builtin_expect(kind == PMON_SIM_NT_STORE, 0)) {
 		struct sim_ctx x = ctx_of(sim, th, cpu, pc);
+		access_truth(sim, th, line, kind);
 		sim_llc_nt_store(&x, line);
 		return 0;
 	}
