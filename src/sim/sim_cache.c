@@ -127,6 +127,9 @@ int sim_hier_init(struct pmon_sim *sim)
 			cache_layout(&k->llc[i], k->llc_mem + setb * (size_t)i,
 				     setb * (size_t)sh->cores, slice_sets, (uint32_t)sh->llc_ways);
 	}
+	sim->default_ways = sh->l1_ways == SIM_L1W && sh->l2_ways == SIM_L2W &&
+			    sh->llc_ways == SIM_LLCW;
+	sim->default_llc = sim->default_ways && sh->sockets == SIM_SOCKETS;
 	sim->hier_ready = 0;
 	path_pick(sim);
 	return 0;

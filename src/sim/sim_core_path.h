@@ -242,8 +242,9 @@ SIM_HOT int line_access(struct pmon_sim *sim, struct sim_thread *th, int cpu,
  * caches (the core's L1/L2 arrays are small enough to stay there). */
 SIM_HOT void prefetch_llc(const struct pmon_sim *sim, int sock, uint64_t line, uint32_t ways)
 {
-	const struct sim_cache *c = &sim->sock[sock].llc[sim_line_slice(line, sim->shape.cores)];
-	const uint8_t *p = (const uint8_t *)cache_set_w(c, line, ways).e;
+	const uint8_t *p = (const uint8_t *)llc_set_w(&sim->sock[sock],
+						     sim_line_slice(line, sim->shape.cores), line,
+						     ways, sim->shape.cores).e;
 
 #pragma GCC unroll 8
 	for (size_t off = 0; off < cache_set_bytes(ways); off += 64)     /* sets are 64-byte aligned */
@@ -285,8 +286,7 @@ void SIM_PATH_LINES(struct pmon_sim *sim, int cpu, const uint64_t *ref, size_t n
 {
 	const struct sim_pcore *pc = &sim->pcore[sim->cpu[cpu].gcore];
 
-	if (pc->l1.ways == SIM_L1W && pc->l2.ways == SIM_L2W &&
-	    sim->sock[0].llc[0].ways == SIM_LLCW)
+	if (sim->default_ways)
 		lines_loop(sim, cpu, ref, n, SIM_L1W, SIM_L2W, SIM_LLCW);
 	else
 		lines_loop(sim, cpu, ref, n, pc->l1.ways, pc->l2.ways, sim->sock[0].llc[0].ways);

@@ -121,6 +121,21 @@ SIM_HOT struct sim_set cache_set_w(const struct sim_cache *c, uint64_t line, uin
 	return s;
 }
 
+/* The set of line in slice `slice` of a socket's LLC (ways: its way count,
+ * a constant in the specialised copies; cores: the slices).  The slices'
+ * sets are interleaved (sim_hier_init): set i of slice k is number
+ * i * cores + k of the socket's array. */
+SIM_HOT struct sim_set llc_set_w(const struct sim_socket *k, unsigned slice, uint64_t line,
+				 uint32_t ways, int cores)
+{
+	const struct sim_cache *c = &k->llc[0];   /* every slice has its sets and mask */
+	uint64_t set = c->setmask ? (line & c->setmask) : line % c->sets;
+	struct sim_set s = { (uint64_t *)(void *)(k->llc_mem + (set * (uint64_t)cores + slice) *
+						  cache_set_bytes(ways)), ways };
+
+	return s;
+}
+
 /* The same for a core's private cache: a power-of-two number of sets, each
  * cache_set_bytes(ways) apart. */
 SIM_HOT struct sim_set pcache_set_w(const struct sim_cache *c, uint64_t line, uint32_t ways)

@@ -476,7 +476,7 @@ SIM_HOT void llc_request(struct sim_ctx *x, uint64_t line, int rfo, struct sim_l
 	struct sim_socket *s = &sim->sock[x->sock];
 	struct sim_at a = line_at(sim, line);
 	unsigned slice = a.slice;
-	struct sim_set set = cache_set_w(&s->llc[slice], line, ways);
+	struct sim_set set = llc_set_w(s, slice, line, ways, sim->shape.cores);
 	struct pmon_sim_slice_truth *st = &s->slice_truth[slice];
 	int i = set_find(&set, line);
 	unsigned me = 1u << x->lcore, opc = rfo ? SIM_OPC_RFO : SIM_OPC_DRD;
@@ -579,13 +579,13 @@ SIM_HOT void llc_request(struct sim_ctx *x, uint64_t line, int rfo, struct sim_l
 
 static void sim_llc_request(struct sim_ctx *x, uint64_t line, int rfo, struct sim_llc_res *r)
 {
-	uint32_t ways = x->sim->sock[x->sock].llc[0].ways, w1 = x->pc->l1.ways, w2 = x->pc->l2.ways;
-	int nsock = x->sim->shape.sockets;
+	const struct pmon_sim *sim = x->sim;
 
-	if (ways == SIM_LLCW && nsock == SIM_SOCKETS && w1 == SIM_L1W && w2 == SIM_L2W)
+	if (sim->default_llc)
 		llc_request(x, line, rfo, r, SIM_LLCW, SIM_SOCKETS, SIM_L1W, SIM_L2W);
 	else
-		llc_request(x, line, rfo, r, ways, nsock, w1, w2);
+		llc_request(x, line, rfo, r, sim->sock[0].llc[0].ways, sim->shape.sockets,
+			    x->pc->l1.ways, x->pc->l2.ways);
 }
 
 /* A core's dirty L2 victim arrives (WbMtoI): the LLC copy becomes
