@@ -467,10 +467,12 @@ static const uint64_t hit_bits[] = {
 	[SIM_S] = SIM_RSP_LLC_HITS, [SIM_F] = SIM_RSP_LLC_HITF,
 };
 
-/* ways, nsock: the LLC's way count and the sockets; w1, w2: the cores' L1
- * and L2 way counts (constants in the default copy). */
-SIM_HOT void llc_request(struct sim_ctx *x, uint64_t line, int rfo, struct sim_llc_res *r,
-			 uint32_t ways, int nsock, uint32_t w1, uint32_t w2)
+/* An LLC request other than a clean read (llc_request): a hit, or a miss
+ * that another socket's copy or the home snoop concerns.  ways, nsock: the
+ * LLC's way count and the sockets; w1, w2: the cores' L1 and L2 way counts
+ * (constants in the default copy). */
+SIM_HOT void llc_rest(struct sim_ctx *x, uint64_t line, int rfo, struct sim_llc_res *r,
+		      uint32_t ways, int nsock, uint32_t w1, uint32_t w2)
 {
 	struct pmon_sim *sim = x->sim;
 	struct sim_socket *s = &sim->sock[x->sock];
@@ -540,21 +542,6 @@ SIM_HOT void llc_request(struct sim_ctx *x, uint64_t line, int rfo, struct sim_l
 	}
 	uint64_t ve = set.e[set_victim(&set)];
 	int fill;
-	if (snoops_miss(sim, x->sock, &a)) {
-		/* a clean read: the fill first, then the eviction (it needs only
-		 * the victim's entry, and nothing before reads what it changes:
-		 * this socket's cores and DRAM), then the DRAM read, after a
-		 * dirty victim's write as on the other paths */
-		clean_read(sim, x->sock, &a, rfo, r, nsock);
-		set_fill(&set, line, SIM_E, me);
-		r->grant = rfo ? SIM_M : SIM_E;
-		if (ve)
-			llc_evict(sim, x->sock, slice, ve, w1, w2);
-		else if (!s->llc_valid++)
-			sim->llc_busy |= 1u << x->sock;
-		dram_access(sim, a.home, local_line(sim, line, a.home), 0);
-		return;
-	}
 	if (ve)
 		llc_evict(sim, x->sock, slice, ve, w1, w2);
 	else if (!s->llc_valid++)
@@ -577,15 +564,65 @@ SIM_HOT void llc_request(struct sim_ctx *x, uint64_t line, int rfo, struct sim_l
 	sim_cbo_tor(sim, &s->cbo[slice], SIM_TOR_REQ, opc, 1, nid, sim->occ_uclk[r->supplier], 1);
 }
 
+/* llc_rest out of line, with the default shape's way counts and sockets as
+ * constants and with any: the clean read's path (llc_request) keeps few
+ * values live. */
+static __attribute__((noinline)) void llc_rest_def(struct sim_ctx *x, uint64_t line, int rfo,
+						   struct sim_llc_res *r)
+{
+	llc_rest(x, line, rfo, r, SIM_LLCW, SIM_SOCKETS, SIM_L1W, SIM_L2W);
+}
+
+static __attribute__((noinline)) void llc_rest_any(struct sim_ctx *x, uint64_t line, int rfo,
+						   struct sim_llc_res *r)
+{
+	llc_rest(x, line, rfo, r, x->sim->sock[0].llc[0].ways, x->sim->shape.sockets,
+		 x->pc->l1.ways, x->pc->l2.ways);
+}
+
+/* A core's request to its socket's LLC (rfo: for ownership), answered in
+ * r.  The commonest, a clean read (a miss that no other socket holds: the
+ * home reads DRAM), here; the rest in llc_rest.  def: the default copy
+ * (ways, nsock, w1, w2 the default shape's constants). */
+SIM_HOT void llc_request(struct sim_ctx *x, uint64_t line, int rfo, struct sim_llc_res *r,
+			 uint32_t ways, uint32_t w1, uint32_t w2, int nsock, int def)
+{
+	struct pmon_sim *sim = x->sim;
+	struct sim_socket *s = &sim->sock[x->sock];
+	struct sim_at a = line_at(sim, line);
+	struct sim_set set = llc_set_w(s, a.slice, line, ways, sim->shape.cores);
+
+	if (set_find(&set, line) >= 0 || !snoops_miss(sim, x->sock, &a)) {
+		if (def)
+			llc_rest_def(x, line, rfo, r);
+		else
+			llc_rest_any(x, line, rfo, r);
+		return;
+	}
+	/* the fill first, then the eviction (it needs only the victim's
+	 * entry, and nothing before reads what it changes: this socket's
+	 * cores and DRAM), then the DRAM read, after a dirty victim's write
+	 * as on the other paths */
+	uint64_t ve = set.e[set_victim(&set)];
+	clean_read(sim, x->sock, &a, rfo, r, nsock);
+	set_fill(&set, line, SIM_E, 1u << x->lcore);
+	r->grant = rfo ? SIM_M : SIM_E;
+	if (ve)
+		llc_evict(sim, x->sock, a.slice, ve, w1, w2);
+	else if (!s->llc_valid++)
+		sim->llc_busy |= 1u << x->sock;
+	dram_access(sim, a.home, local_line(sim, line, a.home), 0);
+}
+
 static void sim_llc_request(struct sim_ctx *x, uint64_t line, int rfo, struct sim_llc_res *r)
 {
 	const struct pmon_sim *sim = x->sim;
 
 	if (sim->default_llc)
-		llc_request(x, line, rfo, r, SIM_LLCW, SIM_SOCKETS, SIM_L1W, SIM_L2W);
+		llc_request(x, line, rfo, r, SIM_LLCW, SIM_L1W, SIM_L2W, SIM_SOCKETS, 1);
 	else
-		llc_request(x, line, rfo, r, sim->sock[0].llc[0].ways, sim->shape.sockets,
-			    x->pc->l1.ways, x->pc->l2.ways);
+		llc_request(x, line, rfo, r, sim->sock[0].llc[0].ways, x->pc->l1.ways, x->pc->l2.ways,
+			    sim->shape.sockets, 0);
 }
 
 /* A core's dirty L2 victim arrives (WbMtoI): the LLC copy becomes
