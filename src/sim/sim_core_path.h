@@ -184,9 +184,6 @@ SIM_HOT int core_access(struct pmon_sim *sim, struct sim_thread *th, int cpu,
 		if (r.hitm)
 			t->hitm++;
 	}
-	/* the sets again rather than kept across the call: fewer live values */
-	s2 = pcache_set_w(&pc->l2, line, w2);
-	s1 = pcache_set_w(&pc->l1, line, w1);
 	l2_fill(&x, &s2, line, r.grant, w1);
 	l1_fill(pc, &s1, line, r.grant, w2);
 	if (sim->shape.prefetch)
