@@ -167,7 +167,12 @@ SIM_HOT int core_access(struct pmon_sim *sim, struct sim_thread *th, int cpu,
 	t->l2_miss[kind]++;
 	struct sim_ctx x = ctx_of(sim, th, cpu, pc);
 	struct sim_llc_res r;
-	sim_llc_request(&x, line, store, &r);
+	if (__builtin_constant_p(w1) && w1 == SIM_L1W && w2 == SIM_L2W && sim->default_llc)
+		/* the default copy: the clean read's path inline (its other
+		 * paths are out of line, llc_rest) */
+		llc_request(&x, line, store, &r, SIM_LLCW, SIM_L1W, SIM_L2W, SIM_SOCKETS, 1);
+	else
+		sim_llc_request(&x, line, store, &r);
 	if (r.clean) {
 		/* the commonest miss: its supplier, LLC miss and offcore
 		 * response are the same for every such one of a kind, added
