@@ -262,7 +262,11 @@ SIM_HOT void lines_loop(struct pmon_sim *sim, int cpu, const uint64_t *ref, size
 	int missed = 0, recent = th->pf_recent;
 
 	/* the look-ahead runs while accesses miss the L2 (one did in the last
-	 * 64): streams of L1/L2 hits skip it */
+	 * 64): streams of L1/L2 hits skip it; the batch's first references
+	 * are fetched first */
+	if (recent)
+		for (size_t i = 0; i < n && i < SIM_LOOKAHEAD; i++)
+			prefetch_llc(sim, th->sock, ref[i] >> 2, wl);
 	for (size_t i = 0; i < n; i++) {
 		if (recent && i + SIM_LOOKAHEAD < n) {
 			uint64_t f = ref[i + SIM_LOOKAHEAD] >> 2;
