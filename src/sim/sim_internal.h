@@ -509,8 +509,9 @@ void sim_hier_free(struct pmon_sim *sim);
  * brought into the host caches (no effect on the model). */
 void sim_lines_access(struct pmon_sim *sim, int cpu, const uint64_t *ref, size_t n);
 #define SIM_LOOKAHEAD 8
-/* References translated per sim_lines_access call. */
-#define SIM_BATCH 256
+/* References translated per sim_lines_access call (1024: the batch-end
+ * flush of the tallies costs a few references; 8 KiB of stack). */
+#define SIM_BATCH 1024
 /* Drop every cached copy of a line, in every socket, without a write-back. */
 void sim_line_discard(struct pmon_sim *sim, uint64_t line);
 void sim_flush(struct pmon_sim *sim);
