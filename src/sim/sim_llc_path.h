@@ -468,19 +468,20 @@ static const uint64_t hit_bits[] = {
 };
 
 /* An LLC request other than a clean read (llc_request): a hit, or a miss
- * that another socket's copy or the home snoop concerns.  ways, nsock: the
+ * that another socket's copy or the home snoop concerns (at: the line and
+ * where it lives, e: its LLC set, i: its lane there or -1).  ways, nsock: the
  * LLC's way count and the sockets; w1, w2: the cores' L1 and L2 way counts
  * (constants in the default copy). */
-SIM_HOT void llc_rest(struct sim_ctx *x, uint64_t line, int rfo, struct sim_llc_res *r,
-		      uint32_t ways, int nsock, uint32_t w1, uint32_t w2)
+SIM_HOT void llc_rest(struct sim_ctx *x, const struct sim_at *at, uint64_t *e, int i, int rfo,
+		      struct sim_llc_res *r, uint32_t ways, int nsock, uint32_t w1, uint32_t w2)
 {
 	struct pmon_sim *sim = x->sim;
 	struct sim_socket *s = &sim->sock[x->sock];
-	struct sim_at a = line_at(sim, line);
+	struct sim_at a = *at;
+	uint64_t line = a.line;
 	unsigned slice = a.slice;
-	struct sim_set set = llc_set_w(s, slice, line, ways, sim->shape.cores);
+	struct sim_set set = { e, ways };
 	struct pmon_sim_slice_truth *st = &s->slice_truth[slice];
-	int i = set_find(&set, line);
 	unsigned me = 1u << x->lcore, opc = rfo ? SIM_OPC_RFO : SIM_OPC_DRD;
 	int state = i >= 0 ? e_st(set.e[i]) : SIM_I;
 
@@ -567,16 +568,16 @@ SIM_HOT void llc_rest(struct sim_ctx *x, uint64_t line, int rfo, struct sim_llc_
 /* llc_rest out of line, with the default shape's way counts and sockets as
  * constants and with any: the clean read's path (llc_request) keeps few
  * values live. */
-static __attribute__((noinline)) void llc_rest_def(struct sim_ctx *x, uint64_t line, int rfo,
-						   struct sim_llc_res *r)
+static __attribute__((noinline)) void llc_rest_def(struct sim_ctx *x, const struct sim_at *a,
+						   uint64_t *e, int i, int rfo, struct sim_llc_res *r)
 {
-	llc_rest(x, line, rfo, r, SIM_LLCW, SIM_SOCKETS, SIM_L1W, SIM_L2W);
+	llc_rest(x, a, e, i, rfo, r, SIM_LLCW, SIM_SOCKETS, SIM_L1W, SIM_L2W);
 }
 
-static __attribute__((noinline)) void llc_rest_any(struct sim_ctx *x, uint64_t line, int rfo,
-						   struct sim_llc_res *r)
+static __attribute__((noinline)) void llc_rest_any(struct sim_ctx *x, const struct sim_at *a,
+						   uint64_t *e, int i, int rfo, struct sim_llc_res *r)
 {
-	llc_rest(x, line, rfo, r, x->sim->sock[0].llc[0].ways, x->sim->shape.sockets,
+	llc_rest(x, a, e, i, rfo, r, x->sim->sock[0].llc[0].ways, x->sim->shape.sockets,
 		 x->pc->l1.ways, x->pc->l2.ways);
 }
 
@@ -592,11 +593,13 @@ SIM_HOT void llc_request(struct sim_ctx *x, uint64_t line, int rfo, struct sim_l
 	struct sim_at a = line_at(sim, line);
 	struct sim_set set = llc_set_w(s, a.slice, line, ways, sim->shape.cores);
 
-	if (set_find(&set, line) >= 0 || !snoops_miss(sim, x->sock, &a)) {
+	int i = set_find(&set, line);
+
+	if (i >= 0 || !snoops_miss(sim, x->sock, &a)) {
 		if (def)
-			llc_rest_def(x, line, rfo, r);
+			llc_rest_def(x, &a, set.e, i, rfo, r);
 		else
-			llc_rest_any(x, line, rfo, r);
+			llc_rest_any(x, &a, set.e, i, rfo, r);
 		return;
 	}
 	/* the fill first, then the eviction (it needs only the victim's
