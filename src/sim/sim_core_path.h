@@ -117,10 +117,67 @@ SIM_HOT struct sim_ctx ctx_of(struct pmon_sim *sim, struct sim_thread *th, int c
 	return x;
 }
 
-/* A load or store by a core (w1, w2: its L1 and L2 way counts); 1 when it
- * missed the L2. */
+/* A load or store that missed the L2 (e1, e2: line's L1 and L2 sets): the
+ * LLC request, the counts, the fills.  Inlined in the loop that runs while
+ * accesses miss (run_misses); out of line (core_miss_def, core_miss_any)
+ * in the one that runs while they hit, which stays compact. */
+SIM_HOT int core_miss(struct pmon_sim *sim, struct sim_thread *th, int cpu, struct sim_pcore *pc,
+		      uint64_t line, int store, uint64_t *e1, uint64_t *e2, uint32_t w1, uint32_t w2)
+{
+	struct pmon_sim_cache_truth *t = &th->ctruth;
+	int kind = store ? PMON_SIM_STORE : PMON_SIM_LOAD;
+	struct sim_set s1 = { e1, w1 }, s2 = { e2, w2 };
+	struct sim_ctx x = ctx_of(sim, th, cpu, pc);
+	struct sim_llc_res r;
+	if (__builtin_constant_p(w1) && w1 == SIM_L1W && w2 == SIM_L2W && sim->default_llc)
+		/* the default copy: the clean read's path inline (its other
+		 * paths are out of line, llc_rest) */
+		llc_request(&x, line, store, &r, SIM_LLCW, SIM_L1W, SIM_L2W, SIM_SOCKETS, 1);
+	else
+		sim_llc_request(&x, line, store, &r);
+	if (r.clean) {
+		/* the commonest miss: its supplier, LLC miss and offcore
+		 * response are the same for every such one of a kind, added
+		 * when the batch ends (clean_core_flush) */
+		th->clean_core[store * 2 + (r.supplier == PMON_SIM_SUP_DRAM)]++;
+	} else {
+		access_truth(sim, th, line, kind);
+		offcore(&x, store ? SIM_RSP_DEMAND_RFO : SIM_RSP_DEMAND_DATA_RD, &r);
+		t->supplied[r.supplier]++;
+		if (r.supplier == PMON_SIM_SUP_LLC)
+			t->llc_hit[kind]++;
+		else
+			t->llc_miss[kind]++;
+		if (r.hitm)
+			t->hitm++;
+	}
+	l2_fill(&x, &s2, line, r.grant, w1);
+	l1_fill(pc, &s1, line, r.grant, w2);
+	if (sim->shape.prefetch)
+		prefetch(&x, line, store);
+	return 1;
+}
+
+
+static __attribute__((noinline)) int core_miss_def(struct pmon_sim *sim, struct sim_thread *th,
+						   int cpu, struct sim_pcore *pc, uint64_t line,
+						   int store, uint64_t *e1, uint64_t *e2)
+{
+	return core_miss(sim, th, cpu, pc, line, store, e1, e2, SIM_L1W, SIM_L2W);
+}
+
+static __attribute__((noinline)) int core_miss_any(struct pmon_sim *sim, struct sim_thread *th,
+						   int cpu, struct sim_pcore *pc, uint64_t line,
+						   int store, uint64_t *e1, uint64_t *e2)
+{
+	return core_miss(sim, th, cpu, pc, line, store, e1, e2, pc->l1.ways, pc->l2.ways);
+}
+
+/* A load or store by a core (w1, w2: its L1 and L2 way counts; inl: the
+ * miss path inline); 1 when it missed the L2. */
 SIM_HOT int core_access(struct pmon_sim *sim, struct sim_thread *th, int cpu,
-			 struct sim_pcore *pc, uint64_t line, int store, uint32_t w1, uint32_t w2)
+			struct sim_pcore *pc, uint64_t line, int store, uint32_t w1, uint32_t w2,
+			int inl)
 {
 	struct pmon_sim_cache_truth *t = &th->ctruth;
 	int kind = store ? PMON_SIM_STORE : PMON_SIM_LOAD, w;
@@ -165,35 +222,11 @@ SIM_HOT int core_access(struct pmon_sim *sim, struct sim_thread *th, int cpu,
 		return 0;
 	}
 	t->l2_miss[kind]++;
-	struct sim_ctx x = ctx_of(sim, th, cpu, pc);
-	struct sim_llc_res r;
-	if (__builtin_constant_p(w1) && w1 == SIM_L1W && w2 == SIM_L2W && sim->default_llc)
-		/* the default copy: the clean read's path inline (its other
-		 * paths are out of line, llc_rest) */
-		llc_request(&x, line, store, &r, SIM_LLCW, SIM_L1W, SIM_L2W, SIM_SOCKETS, 1);
-	else
-		sim_llc_request(&x, line, store, &r);
-	if (r.clean) {
-		/* the commonest miss: its supplier, LLC miss and offcore
-		 * response are the same for every such one of a kind, added
-		 * when the batch ends (clean_core_flush) */
-		th->clean_core[store * 2 + (r.supplier == PMON_SIM_SUP_DRAM)]++;
-	} else {
-		access_truth(sim, th, line, kind);
-		offcore(&x, store ? SIM_RSP_DEMAND_RFO : SIM_RSP_DEMAND_DATA_RD, &r);
-		t->supplied[r.supplier]++;
-		if (r.supplier == PMON_SIM_SUP_LLC)
-			t->llc_hit[kind]++;
-		else
-			t->llc_miss[kind]++;
-		if (r.hitm)
-			t->hitm++;
-	}
-	l2_fill(&x, &s2, line, r.grant, w1);
-	l1_fill(pc, &s1, line, r.grant, w2);
-	if (sim->shape.prefetch)
-		prefetch(&x, line, store);
-	return 1;
+	if (inl)
+		return core_miss(sim, th, cpu, pc, line, store, s1.e, s2.e, w1, w2);
+	if (__builtin_constant_p(w1) && w1 == SIM_L1W && w2 == SIM_L2W)
+		return core_miss_def(sim, th, cpu, pc, line, store, s1.e, s2.e);
+	return core_miss_any(sim, th, cpu, pc, line, store, s1.e, s2.e);
 }
 
 /* The core-side counts of the batch's demand clean reads (core_access):
@@ -226,7 +259,7 @@ static void clean_core_flush(struct pmon_sim *sim, int cpu)
 
 /* One access of th (its core pc) to line; 1 when it missed the L2. */
 SIM_HOT int line_access(struct pmon_sim *sim, struct sim_thread *th, int cpu,
-			 struct sim_pcore *pc, uint64_t line, int kind, uint32_t w1, uint32_t w2)
+			struct sim_pcore *pc, uint64_t line, int kind, uint32_t w1, uint32_t w2, int inl)
 {
 	int store = kind == PMON_SIM_STORE;
 
@@ -237,7 +270,7 @@ SIM_HOT int line_access(struct pmon_sim *sim, struct sim_thread *th, int cpu,
 		sim_llc_nt_store(&x, line);
 		return 0;
 	}
-	return core_access(sim, th, cpu, pc, line, store, w1, w2);
+	return core_access(sim, th, cpu, pc, line, store, w1, w2, inl);
 }
 
 /* Bring the LLC set a coming access to line will look at into the host
@@ -253,49 +286,104 @@ SIM_HOT void prefetch_llc(const struct pmon_sim *sim, int sock, uint64_t line, u
 		__builtin_prefetch(p + off, 0);
 }
 
-SIM_HOT void lines_loop(struct pmon_sim *sim, int cpu, const uint64_t *ref, size_t n,
-			uint32_t w1, uint32_t w2, uint32_t wl)
+/* References from i on while they hit the L1 or L2 (no miss in the last
+ * 64: recent 0): the miss path out of line.  Returns the next reference,
+ * after the first miss (recent is then 64). */
+SIM_HOT size_t run_hits(struct pmon_sim *sim, int cpu, const uint64_t *ref, size_t i, size_t n,
+			int *recent, uint32_t w1, uint32_t w2)
 {
 	struct sim_thread *th = &sim->cpu[cpu];
 	struct sim_pcore *pc = &sim->pcore[th->gcore];
 
-	int missed = 0, recent = th->pf_recent;
+	while (i < n) {
+		int missed = line_access(sim, th, cpu, pc, ref[i] >> 2, (int)(ref[i] & 3), w1, w2, 0);
+		i++;
+		if (missed) {
+			*recent = 64;
+			break;
+		}
+	}
+	return i;
+}
 
-	/* the look-ahead runs while accesses miss the L2 (one did in the last
-	 * 64): streams of L1/L2 hits skip it; the batch's first references
-	 * are fetched first */
-	if (recent)
-		for (size_t i = 0; i < n && i < SIM_LOOKAHEAD; i++)
-			prefetch_llc(sim, th->sock, ref[i] >> 2, wl);
-	for (size_t i = 0; i < n; i++) {
-		if (recent && i + SIM_LOOKAHEAD < n) {
+/* References from i on while accesses miss the L2 (one did in the last
+ * 64): the look-ahead brings the LLC sets of the coming ones into the host
+ * caches, the miss path is inline.  Returns the next reference when none
+ * of the last 64 missed (recent 0), or n. */
+SIM_HOT size_t run_misses(struct pmon_sim *sim, int cpu, const uint64_t *ref, size_t i, size_t n,
+			  int *recent, uint32_t w1, uint32_t w2, uint32_t wl)
+{
+	struct sim_thread *th = &sim->cpu[cpu];
+	struct sim_pcore *pc = &sim->pcore[th->gcore];
+	int missed = 0, r = *recent;
+
+	for (size_t k = i; k < n && k < i + SIM_LOOKAHEAD; k++)   /* the first ones */
+		prefetch_llc(sim, th->sock, ref[k] >> 2, wl);
+	while (i < n && r) {
+		if (i + SIM_LOOKAHEAD < n) {
 			uint64_t f = ref[i + SIM_LOOKAHEAD] >> 2;
 			prefetch_llc(sim, th->sock, f, wl);
 			if (missed) {
-				/* while accesses miss the L2: should f miss too,
-				 * a Modified L2 victim is written into the LLC */
+				/* should f miss too, a Modified L2 victim is
+				 * written into the LLC */
 				struct sim_set s2 = pcache_set_w(&pc->l2, f, w2);
 				uint64_t ve = s2.e[set_victim(&s2)];
 				if (e_st(ve) == SIM_M)
 					prefetch_llc(sim, th->sock, e_line(ve), wl);
 			}
 		}
-		missed = line_access(sim, th, cpu, pc, ref[i] >> 2, (int)(ref[i] & 3), w1, w2);
-		recent = missed ? 64 : recent - (recent > 0);
+		missed = line_access(sim, th, cpu, pc, ref[i] >> 2, (int)(ref[i] & 3), w1, w2, 1);
+		r = missed ? 64 : r - 1;
+		i++;
 	}
-	th->pf_recent = recent;
+	*recent = r;
+	return i;
+}
+
+static __attribute__((noinline)) size_t run_hits_def(struct pmon_sim *sim, int cpu,
+						     const uint64_t *ref, size_t i, size_t n,
+						     int *recent)
+{
+	return run_hits(sim, cpu, ref, i, n, recent, SIM_L1W, SIM_L2W);
+}
+
+static __attribute__((noinline)) size_t run_misses_def(struct pmon_sim *sim, int cpu,
+						       const uint64_t *ref, size_t i, size_t n,
+						       int *recent)
+{
+	return run_misses(sim, cpu, ref, i, n, recent, SIM_L1W, SIM_L2W, SIM_LLCW);
+}
+
+static __attribute__((noinline)) size_t run_hits_any(struct pmon_sim *sim, int cpu,
+						     const uint64_t *ref, size_t i, size_t n,
+						     int *recent)
+{
+	const struct sim_pcore *pc = &sim->pcore[sim->cpu[cpu].gcore];
+
+	return run_hits(sim, cpu, ref, i, n, recent, pc->l1.ways, pc->l2.ways);
+}
+
+static __attribute__((noinline)) size_t run_misses_any(struct pmon_sim *sim, int cpu,
+						       const uint64_t *ref, size_t i, size_t n,
+						       int *recent)
+{
+	const struct sim_pcore *pc = &sim->pcore[sim->cpu[cpu].gcore];
+
+	return run_misses(sim, cpu, ref, i, n, recent, pc->l1.ways, pc->l2.ways,
+			  sim->sock[0].llc[0].ways);
 }
 
 /* The loop over a batch of references, with the way counts of the default
  * shape as constants when the machine has them. */
 void SIM_PATH_LINES(struct pmon_sim *sim, int cpu, const uint64_t *ref, size_t n)
 {
-	const struct sim_pcore *pc = &sim->pcore[sim->cpu[cpu].gcore];
+	int recent = sim->cpu[cpu].pf_recent, def = sim->default_ways;
 
-	if (sim->default_ways)
-		lines_loop(sim, cpu, ref, n, SIM_L1W, SIM_L2W, SIM_LLCW);
-	else
-		lines_loop(sim, cpu, ref, n, pc->l1.ways, pc->l2.ways, sim->sock[0].llc[0].ways);
+	/* in turns: while accesses hit, and while they miss */
+	for (size_t i = 0; i < n;)
+		i = recent ? (def ? run_misses_def : run_misses_any)(sim, cpu, ref, i, n, &recent)
+			   : (def ? run_hits_def : run_hits_any)(sim, cpu, ref, i, n, &recent);
+	sim->cpu[cpu].pf_recent = recent;
 	tally_flush(sim, sim->cpu[cpu].sock);
 	clean_core_flush(sim, cpu);
 	sim_core_offcore_end(sim, cpu);
