@@ -2,8 +2,9 @@
  * test_sim_offcore.c - offcore-response counting on the core PMU: request,
  * supplier and snoop matching with Intel's SNB-EP values, the RSP MSRs
  * per logical CPU (not shared by a core's hyperthreads on SNB), AnyThread
- * matched against the counting CPU's own RSP, gating, reserved bits, and
- * the per-CPU ground truth.
+ * matched against the counting CPU's own RSP, gating, reserved bits, the
+ * snoop bits of a read from DRAM with one socket and with two, and the
+ * per-CPU ground truth.
  */
 #include "sim_fixture.h"
 
@@ -185,11 +186,68 @@ static void gating(void)
 	CHECK_EQ_U64(rdmsr(1, RSP0), 0, "CPU 1 is another core");
 }
 
+/* The snoop bits of a read that misses the LLC and that the home serves
+ * from DRAM: with one socket there is no other to snoop (SNOOP_NOT_NEEDED,
+ * bit 32); with two the home snoops the other, whose LLC holds nothing
+ * here (SNOOP_MISS, bit 33).  The same for demand reads, RFOs and the L2
+ * streamer's prefetches, and for a batch of accesses and single ones
+ * alike (a batch adds them when it ends). */
+static void snoop_bits(void)
+{
+	char what[120];
+
+	static const struct {
+		uint64_t rsp;
+		int sock1, sock2;       /* of 200 loads and 100 stores, new lines */
+		const char *what;
+	} t[] = {
+		{ 0x100400001ull, 200, 0, "DEMAND_DATA_RD.LOCAL_DRAM.SNOOP_NOT_NEEDED" },
+		{ 0x200400001ull, 0, 200, "DEMAND_DATA_RD.LOCAL_DRAM.SNOOP_MISS" },
+		{ 0x100400002ull, 100, 0, "DEMAND_RFO.LOCAL_DRAM.SNOOP_NOT_NEEDED" },
+		{ 0x200400002ull, 0, 100, "DEMAND_RFO.LOCAL_DRAM.SNOOP_MISS" },
+	};
+
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+		for (int sockets = 1; sockets <= 2; sockets++) {
+			machine(sockets == 1 ? "sockets=1" : "sockets=2");
+			wrmsr(0, RSP0, t[i].rsp);
+			wrmsr(0, 0x186, EVT_B7);
+			wrmsr(0, 0x38F, 1);
+			pmon_sim_traffic(sim, 0, LOCAL0, PMON_SIM_LOAD, 150);      /* one call */
+			for (int k = 0; k < 50; k++)                               /* one each */
+				pmon_sim_traffic(sim, 0, LOCAL0 + MIB(1) + 64 * (uint64_t)k,
+						 PMON_SIM_LOAD, 1);
+			pmon_sim_traffic(sim, 0, LOCAL0 + MIB(2), PMON_SIM_STORE, 100);
+			snprintf(what, sizeof what, "%s, %d socket(s)", t[i].what, sockets);
+			CHECK_EQ_U64(rdmsr(0, 0xC1),
+				     (uint64_t)(sockets == 1 ? t[i].sock1 : t[i].sock2), what);
+		}
+	/* the streamer (prefetch=1): a miss fetches the next line of its page
+	 * into the L2, so of a page's 64 lines loaded in order the even ones
+	 * miss and the odd ones are prefetched (then hit): 2 pages, 64 each */
+	for (int sockets = 1; sockets <= 2; sockets++) {
+		machine(sockets == 1 ? "sockets=1,prefetch=1" : "sockets=2,prefetch=1");
+		wrmsr(0, RSP0, sockets == 1 ? 0x100400010ull : 0x200400010ull);
+		wrmsr(0, RSP1, sockets == 1 ? 0x100400001ull : 0x200400001ull);
+		wrmsr(0, 0x186, EVT_B7);
+		wrmsr(0, 0x187, EVT_BB);
+		wrmsr(0, 0x38F, 3);
+		pmon_sim_traffic(sim, 0, LOCAL0, PMON_SIM_LOAD, 128);
+		snprintf(what, sizeof what, "PF_DATA_RD.LOCAL_DRAM with the %s bit, %d socket(s)",
+			 sockets == 1 ? "SNOOP_NOT_NEEDED" : "SNOOP_MISS", sockets);
+		CHECK_EQ_U64(rdmsr(0, 0xC1), 64, what);
+		snprintf(what, sizeof what, "DEMAND_DATA_RD.LOCAL_DRAM likewise, %d socket(s)",
+			 sockets);
+		CHECK_EQ_U64(rdmsr(0, 0xC2), 64, what);
+	}
+}
+
 int main(void)
 {
 	per_thread_rsp();
 	matching();
 	gating();
+	snoop_bits();
 	sim_teardown();
 	return check_done("test_sim_offcore");
 }
