@@ -105,7 +105,7 @@ examples: $(EXAMPLES)
 # The emulator's access path (three copies, one per instruction set) runs
 # for every modelled access: -O3 makes the DRAM-miss stream of
 # bench/sim_mem about 3 % faster than -O2.
-$(B)/obj/src/sim/sim_path_%.o $(B)/asan/obj/src/sim/sim_path_%.o: EXTRA_CFLAGS = -O3
+$(B)/obj/src/sim/sim_path_%.o $(B)/asan/obj/src/sim/sim_path_%.o: OPT_CFLAGS = -O3
 
 $(LIB_SO): $(OBJS)
 	@mkdir -p $(@D)

@@ -21,11 +21,15 @@ CPPFLAGS = -D_POSIX_C_SOURCE=200809L
 DEPFLAGS = -MMD -MP
 SANFLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer
 
-# Per-target additions (e.g. include paths of the PAPI-level tests).
+# Per-target additions (e.g. include paths of the PAPI-level tests), and a
+# per-target optimisation level (OPT_CFLAGS: the emulator's access path),
+# apart so that EXTRA_CFLAGS=... on the command line does not drop it.
 EXTRA_CFLAGS ?=
+OPT_CFLAGS ?=
 
 # JSON_CFLAGS: jansson, used by the pmon tool and the tests (never libpmon).
-COMPILE = $(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) $(JSON_CFLAGS) $(EXTRA_CFLAGS) $(DEPFLAGS)
+COMPILE = $(CC) $(CPPFLAGS) $(CFLAGS) $(OPT_CFLAGS) $(PKG_CFLAGS) $(JSON_CFLAGS) $(EXTRA_CFLAGS) \
+	  $(DEPFLAGS)
 
 $(B)/obj/%.o: %.c
 	@mkdir -p $(@D)
