@@ -158,7 +158,6 @@ SIM_HOT int core_miss(struct pmon_sim *sim, struct sim_thread *th, int cpu, stru
 	return 1;
 }
 
-
 static __attribute__((noinline)) int core_miss_def(struct pmon_sim *sim, struct sim_thread *th,
 						   int cpu, struct sim_pcore *pc, uint64_t line,
 						   int store, uint64_t *e1, uint64_t *e2)

@@ -344,11 +344,11 @@ struct pmon_sim {
 	 * channel) * 2 + write, with the cells in use as bits */
 	uint32_t dram_n[SIM_MAX_SOCKETS * SIM_MAX_CHANS * 2];
 	uint64_t dram_used;
-	uint32_t llc_busy;
+	uint32_t llc_busy;      /* bit s: socket s's LLC holds a line (llc_valid) */
 	/* the default shape's way counts (sim_hier.h's SIM_L1W, SIM_L2W,
 	 * SIM_LLCW), and those and its sockets (SIM_SOCKETS): the access
 	 * path's copies with them as constants run */
-	int default_ways, default_llc;      /* bit s: socket s's LLC holds a line (llc_valid) */
+	int default_ways, default_llc;
 };
 
 /* ---- counters and boxes (sim_box.c) ---- */

@@ -181,10 +181,6 @@ SIM_HOT int llc_drop(struct pmon_sim *sim, int socket, const struct sim_set *s, 
 	return dirty;
 }
 
-/* The LLC evicts an entry e (its least recently used) of a slice to make
- * room for a line: its cores' copies go, its counts are tallied, a dirty
- * line is written home.  The fill shifts the entry out (dropping it would
- * change nothing else: it is already last). */
 /* Tallies of a batch (struct sim_tally): a cell's count goes up by one. */
 SIM_HOT void tally_add(struct sim_tally *t, unsigned cell)
 {
@@ -230,6 +226,10 @@ static void evict_count(struct pmon_sim *sim, int socket, unsigned slice, int vi
 	sim_cbo_tor(sim, &s->cbo[slice], SIM_TOR_EVICT, 0, 0, nid, sim->occ_uclk[PMON_SIM_SUP_LLC], n);
 }
 
+/* The LLC evicts an entry e (its least recently used) of a slice to make
+ * room for a line: its cores' copies go, its counts are tallied, a dirty
+ * line is written home.  The fill shifts the entry out (dropping it would
+ * change nothing else: it is already last). */
 SIM_HOT void llc_evict(struct pmon_sim *sim, int socket, unsigned slice, uint64_t e, uint32_t w1,
 		       uint32_t w2)
 {
