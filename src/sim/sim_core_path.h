@@ -250,9 +250,7 @@ static void clean_core_flush(struct pmon_sim *sim, int cpu)
 		if (th->offcore_on)     /* as clean_read answers (sim_llc_path.h) */
 			sim_pend_add(sim, &th->pq,
 				     (store ? SIM_RSP_DEMAND_RFO : SIM_RSP_DEMAND_DATA_RD) |
-				     (local ? SIM_RSP_LOCAL_DRAM : SIM_RSP_REMOTE_DRAM) |
-				     (sim->shape.sockets > 1 ? SIM_RSP_SNOOP_MISS
-							     : SIM_RSP_SNOOP_NOT_NEEDED), 0, n);
+				     clean_rsp_sup(local) | clean_rsp_snoop(sim->shape.sockets), 0, n);
 	}
 }
 

@@ -346,16 +346,30 @@ static inline uint64_t dram_per_channel(uint64_t line, int channels)
 	}
 }
 
+/* Of a line's number within its channel (cl): its bank among the
+ * channel's, rank * banks + bank (the index of the open-row array), and its
+ * row. */
+static inline unsigned dram_bank_index(uint64_t cl)
+{
+	return (unsigned)((cl / SIM_DRAM_ROWLINES) % (SIM_DRAM_BANKS * SIM_DRAM_RANKS));
+}
+
+static inline uint64_t dram_row(uint64_t cl)
+{
+	return cl / (SIM_DRAM_ROWLINES * SIM_DRAM_BANKS * SIM_DRAM_RANKS);
+}
+
 static inline void dram_locate(const struct pmon_sim_shape *sh, uint64_t local_addr,
 			       struct pmon_sim_dram_loc *out)
 {
 	uint64_t line = local_addr / 64, cl = dram_per_channel(line, sh->channels);
+	unsigned bank = dram_bank_index(cl);
 
 	out->channel = (int)(line - cl * (uint64_t)sh->channels);
 	out->column = cl % SIM_DRAM_ROWLINES;
-	out->bank = (int)((cl / SIM_DRAM_ROWLINES) % SIM_DRAM_BANKS);
-	out->rank = (int)((cl / (SIM_DRAM_ROWLINES * SIM_DRAM_BANKS)) % SIM_DRAM_RANKS);
-	out->row = cl / (SIM_DRAM_ROWLINES * SIM_DRAM_BANKS * SIM_DRAM_RANKS);
+	out->bank = (int)(bank % SIM_DRAM_BANKS);
+	out->rank = (int)(bank / SIM_DRAM_BANKS);
+	out->row = dram_row(cl);
 }
 
 /* A bank of channel ch at home opens row (another row was open unless
@@ -379,15 +393,14 @@ static __attribute__((noinline, unused)) void dram_open(struct pmon_sim *sim, in
  * home's DRAM: the bank's open row now (it depends on the order of
  * accesses); the CAS and queue counts and their iMC signals tallied by
  * home, channel and direction, added when the batch ends (dram_flush).
- * The mapping is dram_locate's: rank * banks + bank is (cl / 128) % 16. */
+ * The mapping is dram_locate's. */
 SIM_HOT void dram_access(struct pmon_sim *sim, int home, uint64_t line, int write)
 {
 	int channels = sim->shape.channels;
 	uint64_t cl = dram_per_channel(line, channels);
 	int ch = (int)(line - cl * (uint64_t)channels);
-	int64_t *open = &sim->sock[home].chan[ch].open_row[(cl / SIM_DRAM_ROWLINES) %
-							     (SIM_DRAM_BANKS * SIM_DRAM_RANKS)];
-	int64_t row = (int64_t)(cl / (SIM_DRAM_ROWLINES * SIM_DRAM_BANKS * SIM_DRAM_RANKS));
+	int64_t *open = &sim->sock[home].chan[ch].open_row[dram_bank_index(cl)];
+	int64_t row = (int64_t)dram_row(cl);
 
 	if (*open != row)
 		dram_open(sim, home, ch, open, row);

@@ -432,6 +432,19 @@ static void clean_count(struct pmon_sim *sim, int req, int home, unsigned slice,
 		    sim->occ_uclk[local ? PMON_SIM_SUP_DRAM : PMON_SIM_SUP_RDRAM], n);
 }
 
+/* A clean read's offcore-response supplier and snoop bits (local: the
+ * line's home is the requester's socket): the home snoops every other
+ * socket, which misses; with one socket there is none to snoop. */
+static inline uint64_t clean_rsp_sup(int local)
+{
+	return local ? SIM_RSP_LOCAL_DRAM : SIM_RSP_REMOTE_DRAM;
+}
+
+static inline uint64_t clean_rsp_snoop(int nsock)
+{
+	return nsock > 1 ? SIM_RSP_SNOOP_MISS : SIM_RSP_SNOOP_NOT_NEEDED;
+}
+
 /* A clean read by socket req: its counts tallied (the caller does the DRAM
  * access: its bank's open row depends on the order of accesses); fills r. */
 SIM_HOT void clean_read(struct pmon_sim *sim, int req, const struct sim_at *a, int rfo,
@@ -443,8 +456,20 @@ SIM_HOT void clean_read(struct pmon_sim *sim, int req, const struct sim_at *a, i
 	r->hitm = 0;
 	r->clean = 1;
 	r->supplier = local ? PMON_SIM_SUP_DRAM : PMON_SIM_SUP_RDRAM;
-	r->rsp_sup = local ? SIM_RSP_LOCAL_DRAM : SIM_RSP_REMOTE_DRAM;
-	r->rsp_snoop = nsock > 1 ? SIM_RSP_SNOOP_MISS : SIM_RSP_SNOOP_NOT_NEEDED;
+	r->rsp_sup = clean_rsp_sup(local);
+	r->rsp_snoop = clean_rsp_snoop(nsock);
+}
+
+/* Room in an LLC set of socket x->sock (slice) for a missed line: its
+ * victim entry ve evicted, or an empty lane taken. */
+SIM_HOT void llc_room(struct sim_ctx *x, unsigned slice, uint64_t ve, uint32_t w1, uint32_t w2)
+{
+	struct pmon_sim *sim = x->sim;
+
+	if (ve)
+		llc_evict(sim, x->sock, slice, ve, w1, w2);
+	else if (!sim->sock[x->sock].llc_valid++)
+		sim->llc_busy |= 1u << x->sock;
 }
 
 /* Add the batch's tallies (clean reads, LLC evictions) of socket req. */
@@ -543,10 +568,7 @@ SIM_HOT void llc_rest(struct sim_ctx *x, const struct sim_at *at, uint64_t *e, i
 	}
 	uint64_t ve = set.e[set_victim(&set)];
 	int fill;
-	if (ve)
-		llc_evict(sim, x->sock, slice, ve, w1, w2);
-	else if (!s->llc_valid++)
-		sim->llc_busy |= 1u << x->sock;
+	llc_room(x, slice, ve, w1, w2);
 	int nid = nid_of(sim, a.home);
 	st->lookups++;
 	st->tor_inserts++;
@@ -610,10 +632,7 @@ SIM_HOT void llc_request(struct sim_ctx *x, uint64_t line, int rfo, struct sim_l
 	clean_read(sim, x->sock, &a, rfo, r, nsock);
 	set_fill(&set, line, SIM_E, 1u << x->lcore);
 	r->grant = rfo ? SIM_M : SIM_E;
-	if (ve)
-		llc_evict(sim, x->sock, a.slice, ve, w1, w2);
-	else if (!s->llc_valid++)
-		sim->llc_busy |= 1u << x->sock;
+	llc_room(x, a.slice, ve, w1, w2);
 	dram_access(sim, a.home, local_line(sim, line, a.home), 0);
 }
 
