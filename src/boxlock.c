@@ -5,17 +5,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "pmon/pmon.h"
 #include "boxlock.h"
 #include "env.h"
+#include "safefile.h"
 #include "why.h"
 
 void pmon_run_dir(char *buf, size_t len)
 {
-	snprintf(buf, len, "%s", pmon_env_or("PMON_RUN_DIR", PMON_RUN_DIR_DEFAULT));
+	snprintf(buf, len, "%s", pmon_env_path("PMON_RUN_DIR", PMON_RUN_DIR_DEFAULT));
 }
 
 void pmon_boxlock_name(char *buf, size_t len, const char *pmu, int socket, int cpu)
@@ -37,8 +40,70 @@ static void lock_path(const struct pmon_boxlocks *L, const char *name, char *buf
 	snprintf(buf, len, "%s/%s.lock", L->dir, name);
 }
 
+/* In-process locks (the emulated machine's: there is one per process):
+ * which set owns each box. */
+struct local_lock {
+	const struct pmon_boxlocks *owner;
+	char name[80];
+};
+static struct local_lock *local;
+static int nlocal, caplocal;
+static pthread_mutex_t local_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static const struct pmon_boxlocks *local_owner(const char *name, int *at)
+{
+	for (int i = 0; i < nlocal; i++)
+		if (!strcmp(local[i].name, name)) {
+			*at = i;
+			return local[i].owner;
+		}
+	return NULL;
+}
+
+static int local_take(const struct pmon_boxlocks *L, const char *name)
+{
+	int at = 0, rc = PMON_OK;
+	pthread_mutex_lock(&local_mu);
+	if (local_owner(name, &at)) {
+		rc = PMON_EBUSY;
+	} else if (nlocal == caplocal) {
+		int cap = caplocal ? 2 * caplocal : 32;
+		struct local_lock *x = realloc(local, sizeof(*x) * (size_t)cap);
+		rc = x ? PMON_OK : PMON_ENOMEM;
+		if (x) {
+			local = x;
+			caplocal = cap;
+		}
+	}
+	if (rc == PMON_OK) {
+		local[nlocal].owner = L;
+		snprintf(local[nlocal].name, sizeof(local[nlocal].name), "%s", name);
+		nlocal++;
+	}
+	pthread_mutex_unlock(&local_mu);
+	return rc;
+}
+
+static void local_drop(const struct pmon_boxlocks *L, const char *name)
+{
+	int at = 0;
+	pthread_mutex_lock(&local_mu);
+	if (local_owner(name, &at) == L)
+		local[at] = local[--nlocal];
+	if (!nlocal) {
+		free(local);
+		local = NULL;
+		caplocal = 0;
+	}
+	pthread_mutex_unlock(&local_mu);
+}
+
 static void release(struct pmon_boxlocks *L, struct pmon_boxlock *b)
 {
+	if (!L->dir[0]) {
+		local_drop(L, b->name);
+		return;
+	}
 	char path[PATH_MAX + 96];
 	lock_path(L, b->name, path, sizeof(path));
 	unlink(path);       /* still locked: nobody can own the old file meanwhile */
@@ -68,32 +133,17 @@ int pmon_boxlock_refs(const struct pmon_boxlocks *L, const char *name)
 	return b ? b->refs : 0;
 }
 
-static int mkdir_p(const char *dir)
-{
-	char tmp[PATH_MAX];
-	snprintf(tmp, sizeof(tmp), "%s", dir);
-	for (char *p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = 0;
-		if (mkdir(tmp, 0755) && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	return mkdir(tmp, 0755) && errno != EEXIST ? -1 : 0;
-}
-
 int pmon_run_open(const char *dir, const char *path, const char *what, char *why, size_t len)
 {
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0 && errno == ENOENT && mkdir_p(dir) == 0)
-		fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (fd >= 0)
-		return fd;
-	int e = errno;
-	return pmon_why(why, len, e == EACCES || e == EPERM || e == EROFS ? PMON_EPERM : PMON_EIO,
-			"cannot %s %s (%s): pmon needs a writable run directory (set PMON_RUN_DIR)",
-			what, path, strerror(e));
+	char w[PMON_WHY_LEN + 256];
+	int rc = pmon_safe_dir(dir, 1, w, sizeof(w));
+	if (rc)
+		return pmon_why(why, len, rc, "cannot %s: %s", what, w);
+	int fd = pmon_safe_open(path, O_RDWR, PMON_SAFE_ANY, NULL, w, sizeof(w));
+	if (fd < 0)
+		return pmon_why(why, len, fd, "cannot %s: %s: pmon needs a run directory of its own "
+				"(set PMON_RUN_DIR)", what, w);
+	return fd;
 }
 
 static long read_pid(int fd)
@@ -103,7 +153,33 @@ static long read_pid(int fd)
 	if (n <= 0)
 		return 0;
 	buf[n] = 0;
-	return strtol(buf, NULL, 10);
+	long pid = strtol(buf, NULL, 10);
+	return pid > 0 ? pid : 0;
+}
+
+/* Why the lock of fd (path) is not to be had: an owner's write lock (a
+ * live owner: *holder its pid, and PMON_EBUSY), or a lock an owner never
+ * takes (a read lock of a process that is not pmon's owner; the file's pid
+ * then a stale one, *holder 0): PMON_EBUSY with why saying which. */
+static int busy(int fd, const char *path, long *holder, char *why, size_t len)
+{
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 1 };
+	long named = read_pid(fd);
+	*holder = named;
+	if (fcntl(fd, F_OFD_GETLK, &fl) || fl.l_type != F_RDLCK)
+		return PMON_EBUSY;    /* an owner's write lock (or gone since: busy anyway) */
+	unsigned uid;
+	int wr;
+	long pid = pmon_lock_holder(fd, &uid, &wr);
+	int alive = named > 0 && (kill((pid_t)named, 0) == 0 || errno == EPERM);
+	char who[96] = "a process not found in /proc";
+	if (pid > 0)
+		snprintf(who, sizeof(who), "process %ld (uid %u)", pid, uid);
+	*holder = 0;
+	return pmon_why(why, len, PMON_EBUSY, "%s is held by %s with a read lock, which no pmon "
+			"owner takes: not a live owner; the pid the file names (%ld) is %s, so "
+			"the file is a stale lock: end that process, or remove %s", path, who,
+			named, alive ? "running" : "not running", path);
 }
 
 /* Open and lock the file once: 0 locked, 1 the file was replaced meanwhile
@@ -114,19 +190,20 @@ static int try_lock(struct pmon_boxlocks *L, const char *name, int *fdp, long *h
 	char path[PATH_MAX + 96];
 	struct stat a, b;
 	lock_path(L, name, path, sizeof(path));
-	int fd = pmon_run_open(L->dir, path, "create the lock file", why, len);
+	int fd = pmon_run_open(L->dir, path, "make the lock file", why, len);
 	if (fd < 0)
 		return fd;
 	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 1 };
 	if (fcntl(fd, F_OFD_SETLK, &fl) != 0) {
-		int e = errno;
-		*holder = read_pid(fd);
-		close(fd);
+		int e = errno, rc = PMON_EIO;
 		if (e == EAGAIN || e == EACCES)
-			return PMON_EBUSY;
-		return pmon_why(why, len, PMON_EIO, "cannot lock %s: %s", path, strerror(e));
+			rc = busy(fd, path, holder, why, len);
+		else
+			pmon_why(why, len, PMON_EIO, "cannot lock %s: %s", path, strerror(e));
+		close(fd);
+		return rc;
 	}
-	if (fstat(fd, &a) || stat(path, &b) || a.st_ino != b.st_ino || a.st_dev != b.st_dev) {
+	if (fstat(fd, &a) || lstat(path, &b) || a.st_ino != b.st_ino || a.st_dev != b.st_dev) {
 		close(fd);
 		return 1;
 	}
@@ -148,6 +225,8 @@ int pmon_boxlock_take(struct pmon_boxlocks *L, const char *name, long *holder, c
 {
 	struct pmon_boxlock *b = find(L, name);
 	*holder = 0;
+	if (why && len)
+		why[0] = 0;
 	if (b) {
 		b->refs++;
 		return PMON_OK;
@@ -161,23 +240,33 @@ int pmon_boxlock_take(struct pmon_boxlocks *L, const char *name, long *holder, c
 		L->cap = cap;
 	}
 	int fd = -1, rc = 1;
+	if (!L->dir[0] && (rc = local_take(L, name)) == PMON_EBUSY)
+		*holder = (long)getpid();
 	for (int tries = 0; rc == 1 && tries < 100; tries++)
 		rc = try_lock(L, name, &fd, holder, why, len);
+	if (rc == PMON_EBUSY && !*holder && why[0])
+		return rc;         /* not a live owner: busy() said why */
 	if (rc == PMON_EBUSY) {
+		char where[PATH_MAX + 128];
+		if (L->dir[0])
+			snprintf(where, sizeof(where), "lock %s/%s.lock", L->dir, name);
+		else
+			snprintf(where, sizeof(where), "the emulated machine's lock, in this process");
 		if (*holder == (long)getpid())
 			return pmon_why(why, len, PMON_EBUSY, "%s is already held by this process "
 					"(pid %ld) through another pmon machine handle (the sessions "
 					"of one handle share their boxes; two handles exclude each "
-					"other like two processes) (lock %s/%s.lock)", name, *holder,
-					L->dir, name);
+					"other like two processes) (%s)", name, *holder, where);
 		if (*holder > 0)
-			return pmon_why(why, len, PMON_EBUSY, "%s is in use by process %ld "
-					"(lock %s/%s.lock)", name, *holder, L->dir, name);
-		return pmon_why(why, len, PMON_EBUSY, "%s is in use by another process "
-				"(lock %s/%s.lock)", name, L->dir, name);
+			return pmon_why(why, len, PMON_EBUSY, "%s is in use by process %ld (%s)", name,
+					*holder, where);
+		return pmon_why(why, len, PMON_EBUSY, "%s is in use by another process (%s)", name,
+				where);
 	}
 	if (rc == 1)
 		return pmon_why(why, len, PMON_EIO, "%s/%s.lock keeps being replaced", L->dir, name);
+	if (rc == PMON_ENOMEM)
+		return pmon_why(why, len, rc, "out of memory");
 	if (rc)
 		return rc;
 	b = &L->e[L->n++];

@@ -19,8 +19,17 @@
  * counts references, so sessions of one machine share boxes as before; two
  * machine handles of one process exclude each other like two processes.
  *
- * DIR is $PMON_RUN_DIR, or /run/pmon.  The emulated machine, which exists
- * only inside its process, locks under DIR/sim-PID-ADDR (created on demand).
+ * DIR is $PMON_RUN_DIR, or /run/pmon (made 0700 when missing; /run is a
+ * tmpfs emptied at boot, so nothing of a crash outlives a reboot there).
+ * DIR must be the effective user's and writable by nobody else, and its
+ * files are made and opened as safefile.h says: 0600, never through a
+ * link.  A lock file whose lock is held by something other than an owner's
+ * write lock (a read lock of another user, through a file description it
+ * got somehow) is told apart from a live owner in the refusal.
+ *
+ * The emulated machine exists only inside its process (one per process):
+ * its locks are kept in the process, at no cost (a set of dir ""), and two
+ * handles of it still exclude each other.
  */
 #ifndef PMON_BOXLOCK_H
 #define PMON_BOXLOCK_H
@@ -37,7 +46,7 @@ struct pmon_boxlock {
 };
 
 struct pmon_boxlocks {
-	char dir[PATH_MAX];
+	char dir[PATH_MAX];       /* "": in-process locks (the emulated machine's) */
 	struct pmon_boxlock *e;
 	int n, cap;
 };
@@ -45,11 +54,12 @@ struct pmon_boxlocks {
 /* The run directory: $PMON_RUN_DIR or the default, into buf. */
 void pmon_run_dir(char *buf, size_t len);
 
-/* Open (creating) a file of the run directory dir for reading and writing,
- * creating dir and its missing parents first when they are missing.  The
- * fd (close-on-exec), or a negative PMON code (PMON_EPERM when the
- * directory is not writable, else PMON_EIO) with why saying "cannot <what>
- * <path> (<reason>)" and how to choose another run directory. */
+/* Open (creating: 0600) a file of the run directory dir for reading and
+ * writing, creating dir first when it is missing, refusing a dir or file
+ * that is not safe (safefile.h).  The fd (close-on-exec), or a negative
+ * PMON code (PMON_EPERM when the directory is not writable or not safe,
+ * else PMON_EIO) with why saying "cannot <what>: <reason>" and how to
+ * choose another run directory. */
 int pmon_run_open(const char *dir, const char *path, const char *what, char *why, size_t len);
 
 /* The lock name of a box: "socket<S>.<pmu>" (cpu < 0) or "cpu<N>.<pmu>". */

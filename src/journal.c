@@ -13,6 +13,7 @@
 #include "pmon/pmon.h"
 #include "boxlock.h"
 #include "journal.h"
+#include "safefile.h"
 #include "why.h"
 
 static const char *const kind_names[] = {
@@ -48,14 +49,10 @@ static int jlock(const char *dir, int socket, char *why, size_t len)
 	int fd = pmon_run_open(dir, path, "open the journal lock", why, len);
 	if (fd < 0)
 		return fd;
-	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0 };
-	int rc;
-	while ((rc = fcntl(fd, F_OFD_SETLKW, &fl)) != 0 && errno == EINTR)
-		;
+	int rc = pmon_safe_lock(fd, F_WRLCK, 0, 0, PMON_LOCK_WAIT_MS, path, why, len);
 	if (rc) {
-		int e = errno;
 		close(fd);
-		return pmon_why(why, len, PMON_EIO, "cannot lock %s: %s", path, strerror(e));
+		return rc;
 	}
 	return fd;
 }
