@@ -141,7 +141,7 @@ static const struct pmon_access_ops hw_ops = {
 
 int pmon_hw_access_open(struct pmon_access **out, int ncpus, char *why, size_t whylen)
 {
-	const char *cpuinfo = pmon_env_or("PMON_CPUINFO", HW_DEFAULT_CPUINFO);
+	const char *cpuinfo = pmon_env_path("PMON_CPUINFO", HW_DEFAULT_CPUINFO);
 	struct pmon_access *a;
 	struct hw_priv *h;
 	int rc;
@@ -166,9 +166,9 @@ int pmon_hw_access_open(struct pmon_access **out, int ncpus, char *why, size_t w
 	strcpy(h->cpuinfo, cpuinfo);
 	a->ops = &hw_ops;
 	a->priv = h;
-	rc = pmon_msr_open(&h->msr, getenv("PMON_MSR_ROOT"), ncpus, O_RDWR, why, whylen);
+	rc = pmon_msr_open(&h->msr, pmon_env_path("PMON_MSR_ROOT", NULL), ncpus, O_RDWR, why, whylen);
 	if (rc == 0)
-		rc = pmon_pci_open(&h->pci, getenv("PMON_PCI_SYSFS"), why, whylen);
+		rc = pmon_pci_open(&h->pci, pmon_env_path("PMON_PCI_SYSFS", NULL), why, whylen);
 	if (rc != 0) {
 		hw_close(a);
 		return rc;

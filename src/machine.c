@@ -11,6 +11,11 @@
 #include <string.h>
 #include <strings.h>
 #include <stdint.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "pmon/pmon.h"
@@ -91,6 +96,31 @@ static int find_boxes(struct pmon_machine *m, char *why, size_t whylen)
 	return PMON_OK;
 }
 
+/* Earlier versions locked the emulated machine's boxes in files of a
+ * directory $PMON_RUN_DIR (or $TMPDIR, /tmp)/pmon-sim-PID-ADDR, which a
+ * killed process left behind: remove those of this user whose process is
+ * gone (rmdir: empty ones only). */
+static void sim_dirs_clean(void)
+{
+	const char *base = pmon_env_path("PMON_RUN_DIR", pmon_env_path("TMPDIR", "/tmp"));
+	DIR *d = opendir(base);
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		char *end;
+		long pid;
+		if (strncmp(e->d_name, "pmon-sim-", 9) || (pid = strtol(e->d_name + 9, &end, 10)) <= 0 ||
+		    *end != '-' || pid == (long)getpid() || !kill((pid_t)pid, 0) || errno != ESRCH)
+			continue;
+		struct stat st;
+		if (!fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) && S_ISDIR(st.st_mode) &&
+		    st.st_uid == geteuid())
+			unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR);
+	}
+	closedir(d);
+}
+
 static int open_sim(struct pmon_machine *m, char *why, size_t whylen)
 {
 	char synth[128] = "synthetic:";
@@ -106,7 +136,7 @@ static int open_sim(struct pmon_machine *m, char *why, size_t whylen)
 
 static int open_hw(struct pmon_machine *m, char *why, size_t whylen)
 {
-	int rc = pmon_cpuinfo_read(getenv("PMON_CPUINFO"), &m->id);
+	int rc = pmon_cpuinfo_read(pmon_env_path("PMON_CPUINFO", NULL), &m->id);
 	if (rc)
 		return pmon_why(why, whylen, PMON_ENOSUPP,
 			   "cannot identify the CPU (/proc/cpuinfo unreadable); "
@@ -119,7 +149,7 @@ static int open_hw(struct pmon_machine *m, char *why, size_t whylen)
 			   m->id.family, m->id.model);
 	/* PMON_TOPOLOGY ("xml:PATH" or "synthetic:DESC") replaces the live
 	 * topology, e.g. with an hwloc export of the machine being studied */
-	rc = pmon_topo_load(&m->topo, getenv("PMON_TOPOLOGY"), why, whylen);
+	rc = pmon_topo_load(&m->topo, pmon_env_path("PMON_TOPOLOGY", NULL), why, whylen);
 	if (rc)
 		return rc;
 	rc = pmon_hw_access_open(&m->acc, m->topo.ncpus, why, whylen);
@@ -170,15 +200,14 @@ int pmon_machine_open(pmon_machine_t **out, const char *backend, char *why, size
 			     m->topo.nsockets, m->bm.nsockets);
 	if ((rc = find_boxes(m, why, whylen)))
 		goto fail;
-	/* box locks: the hardware's are shared by every process of the system;
-	 * an emulated machine exists only in its process, so its locks live in
-	 * a directory of its own */
-	pmon_run_dir(m->run_dir, sizeof(m->run_dir));
+	/* box locks: the hardware's are shared by every process of the system
+	 * (files of the run directory); the emulated machine exists only in
+	 * its process, so its locks are kept there (boxlock.h) */
 	if (is_sim) {
-		char base[PATH_MAX - 64];
-		snprintf(base, sizeof(base), "%s", pmon_env_or("PMON_RUN_DIR", pmon_env_or("TMPDIR", "/tmp")));
-		snprintf(m->run_dir, sizeof(m->run_dir), "%s/pmon-sim-%ld-%lx", base, (long)getpid(),
-			 (unsigned long)(uintptr_t)m->acc->priv);   /* the emulated machine */
+		m->run_dir[0] = 0;
+		sim_dirs_clean();
+	} else {
+		pmon_run_dir(m->run_dir, sizeof(m->run_dir));
 	}
 	pmon_boxlocks_init(&m->locks, m->run_dir);
 	/* other users of the PMU: warnings now, and part of busy refusals */
@@ -205,8 +234,6 @@ void pmon_machine_close(pmon_machine_t *m)
 	pmon_registry_fini(&m->sessions);
 	if (m->fold_ready) {
 		pmon_boxlocks_fini(&m->locks);
-		if (m->emulated)
-			rmdir(m->run_dir);       /* fails while another handle holds a lock */
 	}
 	if (m->acc && m->acc->ops->close)
 		m->acc->ops->close(m->acc);

@@ -16,7 +16,7 @@ void pmon_pmu_users(const struct pmon_machine *m, char *buf, size_t len)
 {
 	char path[PATH_MAX], link[PATH_MAX], list[512] = "";
 	buf[0] = 0;
-	FILE *f = fopen(pmon_env_or("PMON_NMI_WATCHDOG", "/proc/sys/kernel/nmi_watchdog"), "r");
+	FILE *f = fopen(pmon_env_path("PMON_NMI_WATCHDOG", "/proc/sys/kernel/nmi_watchdog"), "r");
 	int wd = 0;
 	if (f) {
 		if (fscanf(f, "%d", &wd) != 1)
@@ -27,7 +27,7 @@ void pmon_pmu_users(const struct pmon_machine *m, char *buf, size_t len)
 		pmon_why_add(buf, len, "\n", "the NMI watchdog is on: it holds one core counter of "
 			     "every CPU through perf (echo 0 > /proc/sys/kernel/nmi_watchdog frees it)");
 
-	DIR *d = opendir(pmon_env_or("PMON_EVENT_SOURCE", "/sys/bus/event_source/devices"));
+	DIR *d = opendir(pmon_env_path("PMON_EVENT_SOURCE", "/sys/bus/event_source/devices"));
 	int n = 0;
 	for (struct dirent *e; d && (e = readdir(d));)
 		if (!strncmp(e->d_name, "uncore_", 7) && n++ < 8)
@@ -39,7 +39,7 @@ void pmon_pmu_users(const struct pmon_machine *m, char *buf, size_t len)
 			     "a perf user of them reprograms the same boxes", n, list, n > 8 ? ", ..." : "");
 
 	/* the driver bound to each uncore PCI function pmon uses */
-	const char *sysfs = pmon_env_or("PMON_PCI_SYSFS", "/sys/bus/pci");
+	const char *sysfs = pmon_env_path("PMON_PCI_SYSFS", "/sys/bus/pci");
 	int npmus;
 	const struct pmon_pmu *pmus = pmon_catalog(&npmus);
 	list[0] = 0;
