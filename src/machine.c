@@ -20,6 +20,7 @@
 
 #include "pmon/pmon.h"
 #include "machine.h"
+#include "fold.h"
 #include "pmu_users.h"
 #include "cpuinfo.h"
 #include "encode.h"
@@ -344,6 +345,11 @@ int pmon_machine_socket_bus(const pmon_machine_t *m, int socket)
 	if (socket < 0 || socket >= m->topo.nsockets || socket >= PMON_MAX_SOCKETS)
 		return -1;
 	return m->bm.socket_bus[socket];
+}
+
+uint64_t pmon_machine_time_ns(const pmon_machine_t *m)
+{
+	return pmon_clock_ns(m->acc);
 }
 
 int pmon_machine_encode(const pmon_machine_t *m, const char *name, pmon_encoding_t *e,

@@ -171,6 +171,11 @@ typedef struct pmon_box_where {
 int pmon_machine_box_where(const pmon_machine_t *m, int pmu, int socket, pmon_box_where_t *out);
 /* The uncore PCI bus of a socket, -1 if unknown. */
 int pmon_machine_socket_bus(const pmon_machine_t *m, int socket);
+/* The machine's own time in ns, the clock its counts are read against: the
+ * emulated machine's time on the emulator, CLOCK_MONOTONIC (which the
+ * invariant TSC drives) on hardware.  The guide's SAMPLE_INTERVAL /
+ * TSC_SPEED is the difference of two readings (pmon/metric.h). */
+uint64_t pmon_machine_time_ns(const pmon_machine_t *m);
 /* Put the registers of a socket (socket -1: every socket) back after a
  * process that counted there died: from the socket's journal in the run
  * directory ($PMON_RUN_DIR, default /run/pmon) when there is one, else every

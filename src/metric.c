@@ -1,0 +1,255 @@
+/* metric.c - the derived-metric engine: look-ups in the declarative tables
+ * (snbep/metrics.c), full event names for a box instance, and the formula
+ * language (numbers, names, + - * / and parentheses) evaluated without a
+ * NaN: a division by zero is "no value" (PMON_ERANGE). */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "pmon/pmon.h"
+#include "metric.h"
+#include "why.h"
+
+static const struct pmon_metric_def *metric_def(int i)
+{
+	return i >= 0 && i < pmon_snbep_nmetrics ? &pmon_snbep_metrics[i] : NULL;
+}
+
+static int nevents(const struct pmon_metric_def *d)
+{
+	int n = 0;
+	while (n < PMON_METRIC_MAX_EVENTS && d->ev[n].label)
+		n++;
+	return n;
+}
+
+int pmon_metric_count(void)
+{
+	return pmon_snbep_nmetrics;
+}
+
+int pmon_metric_get(int metric, pmon_metric_info_t *out)
+{
+	const struct pmon_metric_def *d = metric_def(metric);
+	if (!d || !out)
+		return d ? PMON_EINVAL : PMON_ERANGE;
+	int n = nevents(d), np = 0;
+	for (int k = 0; k < n; k++)
+		if (d->ev[k].pass + 1 > np)
+			np = d->ev[k].pass + 1;
+	*out = (pmon_metric_info_t){ d->name, d->group, d->desc, d->formula, d->unit, d->scope, d->box,
+				     d->guide, d->note ? d->note : "", n, np };
+	return PMON_OK;
+}
+
+int pmon_metric_find(const char *name)
+{
+	for (int i = 0; name && i < pmon_snbep_nmetrics; i++)
+		if (!strcasecmp(pmon_snbep_metrics[i].name, name))
+			return i;
+	return PMON_ENOEVNT;
+}
+
+int pmon_metric_event_get(int metric, int k, pmon_metric_event_t *out)
+{
+	const struct pmon_metric_def *d = metric_def(metric);
+	if (!d || k < 0 || k >= nevents(d))
+		return PMON_ERANGE;
+	if (!out)
+		return PMON_EINVAL;
+	const struct pmon_metric_ev *e = &d->ev[k];
+	*out = (pmon_metric_event_t){ e->label, e->box, e->event, e->pass, e->nodes };
+	return PMON_OK;
+}
+
+int pmon_metric_group_count(void)
+{
+	return pmon_snbep_nmetric_groups;
+}
+
+int pmon_metric_group_get(int g, const char **name, const char **desc)
+{
+	if (g < 0 || g >= pmon_snbep_nmetric_groups)
+		return PMON_ERANGE;
+	if (name)
+		*name = pmon_snbep_metric_groups[g].name;
+	if (desc)
+		*desc = pmon_snbep_metric_groups[g].desc;
+	return PMON_OK;
+}
+
+int pmon_metric_group_find(const char *name)
+{
+	for (int g = 0; name && g < pmon_snbep_nmetric_groups; g++)
+		if (!strcasecmp(pmon_snbep_metric_groups[g].name, name))
+			return g;
+	return PMON_ENOEVNT;
+}
+
+int pmon_metric_event_name(int metric, int k, int pmu, int socket, unsigned local_nodes,
+			   unsigned all_nodes, char *buf, size_t len)
+{
+	const struct pmon_metric_def *d = metric_def(metric);
+	pmon_pmu_info_t pi;
+	if (!d || k < 0 || k >= nevents(d))
+		return PMON_ERANGE;
+	const struct pmon_metric_ev *e = &d->ev[k];
+	if (!buf || socket < 0 || pmon_pmu_get(pmu, &pi) || strcmp(pi.box_type, e->box))
+		return PMON_EINVAL;
+	char nf[32] = "";
+	unsigned mask = 0;
+	switch (e->nodes) {
+	case PMON_METRIC_NODES_LOCAL: mask = local_nodes; break;
+	case PMON_METRIC_NODES_REMOTE: mask = all_nodes & ~local_nodes; break;
+	case PMON_METRIC_NODES_ALL: mask = all_nodes; break;
+	default: break;
+	}
+	if (e->nodes != PMON_METRIC_NODES_NONE) {
+		if (!mask || mask > 0xff)     /* no node to count, or not a CBo node mask */
+			return PMON_ERANGE;
+		snprintf(nf, sizeof(nf), ":nf=0x%x", mask);
+	}
+	int n = snprintf(buf, len, "%s::%s%s:socket=%d", pi.name, e->event, nf, socket);
+	return n < 0 || (size_t)n >= len ? PMON_ERANGE : PMON_OK;
+}
+
+/* ------------------------------------------------------------ formulas */
+
+struct parser {
+	const char *s, *start;
+	const char *const *names;
+	const double *values;
+	int n;
+	int nodiv;                 /* a division by zero was met */
+	char *err;
+	size_t errlen;
+	int rc;
+};
+
+static void skip(struct parser *p)
+{
+	while (isspace((unsigned char)*p->s))
+		p->s++;
+}
+
+static double expr(struct parser *p);
+
+static double fail(struct parser *p, const char *what)
+{
+	if (!p->rc)
+		p->rc = pmon_why(p->err, p->errlen, PMON_EINVAL, "formula '%s': %s at offset %d", p->start,
+				 what, (int)(p->s - p->start));
+	return 0;
+}
+
+static double factor(struct parser *p)
+{
+	skip(p);
+	if (*p->s == '(') {
+		p->s++;
+		double v = expr(p);
+		skip(p);
+		if (*p->s != ')')
+			return fail(p, "')' expected");
+		p->s++;
+		return v;
+	}
+	if (*p->s == '-') {
+		p->s++;
+		return -factor(p);
+	}
+	if (isdigit((unsigned char)*p->s) || *p->s == '.') {
+		char *end;
+		double v = strtod(p->s, &end);
+		if (end == p->s)
+			return fail(p, "bad number");
+		p->s = end;
+		return v;
+	}
+	if (isalpha((unsigned char)*p->s) || *p->s == '_') {
+		const char *b = p->s;
+		while (isalnum((unsigned char)*p->s) || *p->s == '_')
+			p->s++;
+		size_t l = (size_t)(p->s - b);
+		for (int i = 0; i < p->n; i++)
+			if (p->names[i] && strlen(p->names[i]) == l && !strncmp(p->names[i], b, l))
+				return p->values[i];
+		if (!p->rc)
+			p->rc = pmon_why(p->err, p->errlen, PMON_EINVAL, "formula '%s': unknown name '%.*s'",
+					 p->start, (int)l, b);
+		return 0;
+	}
+	return fail(p, *p->s ? "number, name or '(' expected" : "unexpected end");
+}
+
+static double term(struct parser *p)
+{
+	double v = factor(p);
+	for (;;) {
+		skip(p);
+		char op = *p->s;
+		if (op != '*' && op != '/')
+			return v;
+		p->s++;
+		double r = factor(p);
+		if (op == '*')
+			v *= r;
+		else if (r == 0)
+			p->nodiv = 1, v = 0;
+		else
+			v /= r;
+	}
+}
+
+static double expr(struct parser *p)
+{
+	double v = term(p);
+	for (;;) {
+		skip(p);
+		char op = *p->s;
+		if (op != '+' && op != '-')
+			return v;
+		p->s++;
+		double r = term(p);
+		v = op == '+' ? v + r : v - r;
+	}
+}
+
+int pmon_metric_eval(const char *formula, const char *const *names, const double *values, int n,
+		     double *out, char *err, size_t errlen)
+{
+	if (!formula || !out || n < 0 || (n && (!names || !values)))
+		return pmon_why(err, errlen, PMON_EINVAL, "formula: bad argument");
+	struct parser p = { formula, formula, names, values, n, 0, err, errlen, 0 };
+	double v = expr(&p);
+	skip(&p);
+	if (!p.rc && *p.s)
+		fail(&p, "operator expected");
+	*out = 0;
+	if (p.rc)
+		return p.rc;
+	if (p.nodiv || !isfinite(v))
+		return pmon_why(err, errlen, PMON_ERANGE, "no value (a division by zero)");
+	*out = v;
+	return PMON_OK;
+}
+
+int pmon_metric_compute(int metric, const double *counts, double seconds, double *out)
+{
+	const struct pmon_metric_def *d = metric_def(metric);
+	if (!d || !out || !counts)
+		return PMON_EINVAL;
+	const char *names[PMON_METRIC_MAX_EVENTS + 1];
+	double values[PMON_METRIC_MAX_EVENTS + 1];
+	int n = nevents(d);
+	for (int k = 0; k < n; k++) {
+		names[k] = d->ev[k].label;
+		values[k] = counts[k];
+	}
+	names[n] = "SECONDS";
+	values[n] = seconds;
+	return pmon_metric_eval(d->formula, names, values, n + 1, out, NULL, 0);
+}
