@@ -28,6 +28,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pmon/pmon.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -111,6 +113,59 @@ int pmon_metric_compute(int metric, const double *counts, double seconds, double
  * named in err. */
 int pmon_metric_eval(const char *formula, const char *const *names, const double *values, int n,
 		     double *out, char *err, size_t errlen);
+
+/* ------------------------------------------------------ measuring metrics */
+
+/* A metric set: metrics (on every box of the sockets) and raw events,
+ * planned into passes (sessions) so that events needing different values
+ * of a shared filter, or more counters than a box has, are never counted
+ * together.  One pass counts all the time: exact values.  Several passes
+ * take turns (pmon_mset_rotate) and each count is scaled by the share of
+ * time its pass counted: an estimate, whose share pmon_mset_value gives
+ * (as perf's "(50.00%)").  What `pmon stat` measures with. */
+typedef struct pmon_mset pmon_mset_t;
+
+int pmon_mset_create(pmon_machine_t *m, pmon_mset_t **out);
+/* Stops the set (registers restored) and frees it. */
+void pmon_mset_destroy(pmon_mset_t *s);
+/* Add a metric on socket (-1: every socket where its boxes are).  Returns
+ * the item's index (>= 0), or an error with why naming the event that
+ * cannot be counted.  Writes no register. */
+int pmon_mset_add_metric(pmon_mset_t *s, int metric, int socket, char *why, size_t whylen);
+/* Add a raw event by name; without socket= (and without cpu=) it is
+ * counted on every socket.  Returns the item's index or an error. */
+int pmon_mset_add_event(pmon_mset_t *s, const char *name, char *why, size_t whylen);
+int pmon_mset_npasses(const pmon_mset_t *s);
+int pmon_mset_item_count(const pmon_mset_t *s);
+typedef struct pmon_mset_item {
+	int metric;               /* metric index, -1 for a raw event */
+	const char *name;         /* the metric's name, or the event as given */
+	const char *unit;         /* the metric's unit, "count" for an event */
+	int scope;                /* enum pmon_metric_scope (raw events: per box) */
+	const char *box_type;     /* the box type of its per-box values */
+} pmon_mset_item_t;
+int pmon_mset_item_get(const pmon_mset_t *s, int item, pmon_mset_item_t *out);
+/* Program and start the first pass (zeroing its counters). */
+int pmon_mset_start(pmon_mset_t *s, char *why, size_t whylen);
+/* With several passes: stop the running one, start the next. */
+int pmon_mset_rotate(pmon_mset_t *s, char *why, size_t whylen);
+/* Read now: the totals since start, and the interval since the previous
+ * sample (or the start). */
+int pmon_mset_sample(pmon_mset_t *s, char *why, size_t whylen);
+/* A last sample, then stop: every register the set programmed restored. */
+int pmon_mset_stop(pmon_mset_t *s, char *why, size_t whylen);
+
+enum { PMON_MSET_TOTAL = 0, PMON_MSET_INTERVAL = 1 };
+/* The machine's seconds of the totals or of the last interval. */
+double pmon_mset_seconds(const pmon_mset_t *s, int what);
+/* The value of an item over the totals or the last interval, on socket
+ * (-1: every socket) and box pmu (a catalogue index; -1: the socket's
+ * boxes added up).  *counted (may be NULL): the share of the time its
+ * events were counted, 1 when exact.  PMON_OK; PMON_ERANGE: no value (a
+ * division by zero, a pass that never counted); PMON_ENODEV: no such box
+ * counted here; PMON_EINVAL: a per-box value of a per-socket metric. */
+int pmon_mset_value(const pmon_mset_t *s, int what, int item, int socket, int pmu, double *value,
+		    double *counted);
 
 #ifdef __cplusplus
 }
