@@ -273,8 +273,8 @@ asan-tests: all $(ASAN_CTESTS) $(ASAN_PTESTS)
 # temporary DESTDIR and builds an outside program with pkg-config.
 check: all
 	@$(MAKE) -k $(CTESTS) $(PTESTS) $(VALIDATE) $(VAL_TESTS) || echo "check: some test programs did not build"
-	sh ctests/run.sh --group $(CTESTS) tools/build/install-check.sh \
-		--group -e PMON_BACKEND=sim $(PTESTS) tools/build/papi-smoke.sh $(VAL_CHECK)
+	sh ctests/run.sh $(VAL_CHECK) --group $(CTESTS) tools/build/install-check.sh \
+		--group -e PMON_BACKEND=sim $(PTESTS) tools/build/papi-smoke.sh
 
 # run.sh finds out with the probe whether LeakSanitizer works here, and
 # turns leak detection off when it does not.
@@ -285,8 +285,8 @@ $(LSAN_PROBE): $(B)/asan/obj/tools/build/lsan-probe.o
 check-asan: all
 	@$(MAKE) -k $(LSAN_PROBE) $(ASAN_CTESTS) $(ASAN_PTESTS) $(ASAN_VALIDATE) $(ASAN_VAL_TESTS) || \
 		echo "check-asan: some test programs did not build"
-	sh ctests/run.sh --lsan-probe $(LSAN_PROBE) --group $(ASAN_CTESTS) \
-		--group -e PMON_BACKEND=sim $(ASAN_PTESTS) $(ASAN_VAL_CHECK)
+	sh ctests/run.sh --lsan-probe $(LSAN_PROBE) $(ASAN_VAL_CHECK) --group $(ASAN_CTESTS) \
+		--group -e PMON_BACKEND=sim $(ASAN_PTESTS)
 
 # -------------------------------------------------------------- benchmarks
 # Every bench/*.c is a program of its own that prints its own table; it may

@@ -15,6 +15,11 @@
 # all programs, and skipped programs; the exit status is 1 if anything
 # failed.  No test at all is not an error ("0 passed, 0 failed, 0 skipped").
 #
+# The programs are independent (each makes its own temporary files), so they
+# run several at a time (PMON_TEST_JOBS, default: the number of CPUs); each
+# one's output is kept apart and printed whole, in the order given, as soon
+# as it and the ones before it have ended.
+#
 # -e VAR=VALUE   environment of the tests that follow, up to the next --group
 #                (the PAPI-level tests get -e PMON_BACKEND=sim from make)
 # DIR            every executable test_* in DIR
@@ -24,9 +29,31 @@
 #                needs ptrace-like access that some sandboxes refuse),
 #                ASAN_OPTIONS gets detect_leaks=0, and the runner says so.
 # PMON_TEST_TIMEOUT   seconds per program (default 600)
+# PMON_TEST_JOBS      programs run at once (default: the number of CPUs)
 set -u
 
+# One program, run by xargs below: run.sh --one DIR IDX runs the program
+# named in DIR/IDX.prog with the environment in DIR/IDX.env, its output in
+# DIR/IDX.out and its exit status in DIR/IDX.rc (written last: it marks the
+# end).
+if [ "${1:-}" = --one ]; then
+	d=$2
+	i=$3
+	timeout_s=${PMON_TEST_TIMEOUT:-600}
+	IFS= read -r t <"$d/$i.prog"
+	IFS= read -r genv <"$d/$i.env"
+	# shellcheck disable=SC2086
+	env $genv timeout -k 10 "$timeout_s" "$t" >"$d/$i.out" 2>&1 </dev/null
+	echo $? >"$d/$i.rc.tmp"
+	mv "$d/$i.rc.tmp" "$d/$i.rc"
+	exit 0
+fi
+
 timeout_s=${PMON_TEST_TIMEOUT:-600}
+jobs=${PMON_TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
+case $jobs in
+''|*[!0-9]*|0) echo "run.sh: PMON_TEST_JOBS=$jobs: want a number of programs, 1 or more"; exit 2 ;;
+esac
 passed=0
 failed=0
 skipped=0
@@ -35,7 +62,9 @@ broken=
 skips=
 genv=
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+runner=
+trap '[ -n "$runner" ] && kill "$runner" 2>/dev/null; rm -rf "$tmp"' EXIT
+trap 'exit 130' INT TERM
 
 # Sanitizer defaults; the caller's settings come last and win.
 setup_sanitizers() {
@@ -62,14 +91,46 @@ setup_sanitizers() {
 	export ASAN_OPTIONS
 }
 
-run_one() {
-	t=$1
+# Queue a program (IDX.prog, IDX.env); a missing one is queued too, so that
+# its failure is told in its place.
+queue() {
 	nprog=$((nprog + 1))
-	# shellcheck disable=SC2086
-	env $genv timeout -k 10 "$timeout_s" "$t" >"$tmp/out" 2>&1 </dev/null
-	rc=$?
-	cat "$tmp/out"
-	line=$(grep -E '^[^ ]+: [0-9]+ passed, [0-9]+ failed$' "$tmp/out" | tail -n 1)
+	printf '%s\n' "$1" >"$tmp/$nprog.prog"
+	printf '%s\n' "$genv" >"$tmp/$nprog.env"
+	[ -e "$1" ] || : >"$tmp/$nprog.missing"
+}
+
+queue_path() {
+	if [ -d "$1" ]; then
+		for t in "$1"/test_*; do
+			[ -f "$t" ] && [ -x "$t" ] && queue "$t"
+		done
+	else
+		queue "$1"
+	fi
+}
+
+# Add up program IDX's result (its output, its exit status).
+tally() {
+	i=$1
+	read -r t <"$tmp/$i.prog"
+	if [ -e "$tmp/$i.missing" ]; then
+		failed=$((failed + 1))
+		broken="$broken
+  $t: not found"
+		echo "FAILED: $t: not found"
+		return
+	fi
+	if [ ! -e "$tmp/$i.rc" ]; then
+		failed=$((failed + 1))
+		broken="$broken
+  $t: did not end (the runner of the programs stopped)"
+		echo "FAILED: $t: did not end (the runner of the programs stopped)"
+		return
+	fi
+	read -r rc <"$tmp/$i.rc"
+	cat "$tmp/$i.out"
+	line=$(grep -E '^[^ ]+: [0-9]+ passed, [0-9]+ failed$' "$tmp/$i.out" | tail -n 1)
 	why=
 	if [ -n "$line" ]; then
 		p=$(printf '%s\n' "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed$/\1/')
@@ -77,10 +138,10 @@ run_one() {
 		passed=$((passed + p))
 		failed=$((failed + f))
 	fi
-	if [ "$rc" -eq 77 ] && grep -q '^[^ ]*: skipped: ' "$tmp/out"; then
+	if [ "$rc" -eq 77 ] && grep -q '^[^ ]*: skipped: ' "$tmp/$i.out"; then
 		skipped=$((skipped + 1))
 		skips="$skips
-  $t: $(grep -m1 '^[^ ]*: skipped: ' "$tmp/out" | sed 's/^[^ ]*: skipped: //')"
+  $t: $(grep -m1 '^[^ ]*: skipped: ' "$tmp/$i.out" | sed 's/^[^ ]*: skipped: //')"
 	elif [ "$rc" -eq 124 ]; then
 		why="timed out after ${timeout_s}s"
 	elif [ "$rc" -gt 128 ]; then
@@ -98,30 +159,40 @@ run_one() {
 	fi
 }
 
-run_path() {
-	if [ -d "$1" ]; then
-		for t in "$1"/test_*; do
-			[ -f "$t" ] && [ -x "$t" ] && run_one "$t"
-		done
-	elif [ -e "$1" ]; then
-		run_one "$1"
-	else
-		failed=$((failed + 1))
-		broken="$broken
-  $1: not found"
-		echo "FAILED: $1: not found"
-	fi
-}
-
 while [ $# -gt 0 ]; do
 	case $1 in
 	--group) genv= ;;
 	--lsan-probe) shift; setup_sanitizers "${1:?--lsan-probe needs a program}" ;;
 	-e) shift; genv="$genv ${1:?-e needs VAR=VALUE}" ;;
-	*) run_path "$1" ;;
+	*) queue_path "$1" ;;
 	esac
 	shift
 done
+
+# Run the programs that exist, $jobs at a time, and print the results in
+# order as they come.  A program whose end mark never comes (the runner
+# itself was killed) is told as such; the wait is bounded by each
+# program's own timeout.
+i=1
+while [ "$i" -le "$nprog" ]; do
+	[ -e "$tmp/$i.missing" ] || echo "$i"
+	i=$((i + 1))
+done >"$tmp/list"
+self=$0
+xargs -n 1 -P "$jobs" sh "$self" --one "$tmp" <"$tmp/list" &
+runner=$!
+i=1
+while [ "$i" -le "$nprog" ]; do
+	if [ ! -e "$tmp/$i.missing" ]; then
+		while [ ! -e "$tmp/$i.rc" ] && kill -0 "$runner" 2>/dev/null; do
+			sleep 0.05
+		done
+	fi
+	tally "$i"
+	i=$((i + 1))
+done
+wait "$runner" 2>/dev/null
+runner=
 
 if [ -n "$broken" ]; then
 	echo "programs that failed without a result, or crashed:$broken"
