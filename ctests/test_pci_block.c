@@ -174,7 +174,10 @@ static void on_files(void)
 	CHECK_EQ_U64(v[4], 9, "DCLK delta");
 
 	/* the torn pair: the low dword read just before it carried, the high
-	 * dword after; then the counter holds (HI0+1):4 */
+	 * dword after; then the counter holds (HI0+1):4.  About 2^32 counts
+	 * since the start: 20 ms of wall time first, or the read refuses a
+	 * count no box could make so fast (4 GHz x 64 a cycle, x2) */
+	nanosleep(&(struct timespec){ 0, 20000000 }, NULL);
 	put_ctr(ch1, c0, 0xfffffff8, HI0 + 1);
 	spy.armed = 1;
 	spy.d = imc1;

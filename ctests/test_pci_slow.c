@@ -108,6 +108,9 @@ int main(void)
 	put_ctr((uint32_t)start, HI0);
 	CHECK_EQ_INT(pmon_session_start(s), PMON_OK, pmon_session_errmsg(s));
 
+	/* about 2^32 counts: 20 ms of wall time first, or the read refuses a
+	 * count no box could make so fast (4 GHz x 64 a cycle, x2) */
+	nanosleep(&(struct timespec){ 0, 20000000 }, NULL);
 	put_ctr(LO_T0, HI0);
 	CHECK_EQ_INT(pmon_session_read(s, v), PMON_OK, pmon_session_errmsg(s));
 	CHECK_EQ_U64(v[0], ((uint64_t)HI0 << 32 | LO_T0) - start, "count before the slow read");

@@ -71,6 +71,9 @@ struct sess_event {
 	uint64_t last, total;     /* while running, changed under fold_begin/fold_end only */
 	const uint64_t *raw[2];   /* its counter's value at the last read of each reader */
 	uint64_t wmask;           /* its counter's width */
+	uint64_t slack;           /* what a delta may exceed the box's rate by (plausible) */
+	uint64_t seen;            /* its counter at the owner's last read (the owner's thread
+				     alone: read_unlocked, accumulate) */
 };
 
 struct saved_reg {
@@ -126,6 +129,7 @@ struct pmon_session {
 	uint64_t bound_ns;        /* longest gap between folds that stays exact */
 	uint64_t last_fold;       /* backend clock at the last fold */
 	uint64_t last_verify;     /* backend clock at the last full verification */
+	uint64_t seen_at;         /* backend clock at the owner's last read (ev[].seen) */
 	uint64_t fast_until;      /* the last clock at which a read needs neither a fold nor
 	                             the full check (set_fast_until) */
 	int fault;                /* error found by a fold, reported by the next read */
@@ -143,6 +147,14 @@ struct pmon_session {
  * the last.  Set with last_fold and last_verify (both at most the clock of
  * any later read, so the differences the rules speak of are the same as
  * this bound). */
+/* What a delta may exceed the box's rate by (plausible_ns): on silicon
+ * 2^26, the counts of 262 us at that rate (the backend's clock is read
+ * once for a batch of reads, which take microseconds each); on the
+ * emulated machine, which counts memory traffic without emulated time
+ * passing, 1/16 of the counter's range. */
+#define PLAUSIBLE_SLACK_HW (1ull << 26)
+#define PLAUSIBLE_SLACK_SIM_SHIFT 4
+
 static void set_fast_until(pmon_session_t *s)
 {
 	uint64_t fold = s->last_fold + s->bound_ns / 2, check = s->last_verify + PMON_VERIFY_NS - 1;
@@ -919,6 +931,7 @@ static int plan_reads(pmon_session_t *s)
 		for (int w = BY_OWNER; w <= BY_FOLD; w++)
 			e->raw[w] = &s->boxes[e->box].raw[w][e->counter < 0 ? PMON_MAX_COUNTERS : e->counter];
 		e->wmask = pmon_bits((unsigned)(e->counter < 0 ? t->fixed_width : t->width));
+		e->slack = s->m->emulated ? e->wmask >> PLAUSIBLE_SLACK_SIM_SHIFT : PLAUSIBLE_SLACK_HW;
 	}
 	return PMON_OK;
 }
@@ -1206,7 +1219,7 @@ static int fold_setup(pmon_session_t *s)
 	}
 	s->bound_ns = pmon_fold_bound_ns(width);
 	s->fault = 0;
-	s->last_fold = s->last_verify = pmon_clock_ns(s->m->acc);
+	s->last_fold = s->last_verify = s->seen_at = pmon_clock_ns(s->m->acc);
 	set_fast_until(s);
 	return pmon_fold_need(&s->m->fold, pmon_fold_period_ns(width));
 }
@@ -1228,7 +1241,7 @@ static int start_locked(pmon_session_t *s)
 	if ((rc = read_counters(s, BY_OWNER, &now, s->err, sizeof(s->err))))
 		goto undo;
 	for (int i = 0; i < s->n; i++) {
-		s->ev[i].last = *s->ev[i].raw[BY_OWNER];
+		s->ev[i].last = s->ev[i].seen = *s->ev[i].raw[BY_OWNER];
 		s->ev[i].total = 0;
 	}
 	for (int i = 0; i < s->n; i++)
@@ -1284,6 +1297,79 @@ static void fold_end(pmon_session_t *s)
 	__atomic_store_n(&s->fold_seq, s->fold_seq + 1, __ATOMIC_RELEASE);
 }
 
+/* The most a counter can count in ns of the backend's clock: a PMON box
+ * counts at most PMON_FOLD_MAX_INC a cycle of a clock of at most
+ * PMON_FOLD_MAX_HZ (fold.h), twice that for a margin; an event's slack
+ * is added to it.  Saturates. */
+static inline uint64_t plausible_ns(uint64_t ns)
+{
+	const uint64_t per_ns = 2 * PMON_FOLD_MAX_HZ / 1000000000u * PMON_FOLD_MAX_INC;
+	return ns > UINT64_MAX / per_ns ? UINT64_MAX : ns * per_ns;
+}
+
+/* Could e's counter have gone from 'from' to raw in a time allowing lim
+ * counts (plausible_ns)? */
+static inline int plausible(const struct sess_event *e, uint64_t from, uint64_t raw, uint64_t lim)
+{
+	uint64_t d = (raw - from) & e->wmask;
+	return d <= lim || d - lim <= e->slack;
+}
+
+/* The counters who read at now against the last fold's values, and, for
+ * the owner, against its own last read (seen, seen_at: a reset of the
+ * box's counters to below the fold's values shows only so).  The first
+ * event whose counter could not have got there, or -1. */
+static int first_implausible(const pmon_session_t *s, enum reader who, uint64_t now,
+			     uint64_t *from, uint64_t *ns)
+{
+	uint64_t lim = plausible_ns(now - s->last_fold);
+	int own = who == BY_OWNER && now >= s->seen_at;
+	uint64_t lim_seen = own ? plausible_ns(now - s->seen_at) : 0;
+	for (int i = 0; i < s->n; i++) {
+		const struct sess_event *e = &s->ev[i];
+		uint64_t raw = *e->raw[who];
+		if (!plausible(e, e->last, raw, lim)) {
+			*from = e->last;
+			*ns = now - s->last_fold;
+			return i;
+		}
+		if (own && !plausible(e, e->seen, raw, lim_seen)) {
+			*from = e->seen;
+			*ns = now - s->seen_at;
+			return i;
+		}
+	}
+	return -1;
+}
+
+/* A count more than the box can count in the time since an earlier value
+ * was read: another agent rewrote the counter or reset the box's counters
+ * (through its box control) behind pmon's back, like a takeover of a
+ * control.  The fault (PMON_EBUSY) naming the first such counter. */
+static __attribute__((noinline, cold)) int implausible(pmon_session_t *s, enum reader who, int i,
+						       uint64_t from, uint64_t ns, char *err,
+						       size_t errlen)
+{
+	const struct sess_event *e = &s->ev[i];
+	const struct sess_box *bx = &s->boxes[e->box];
+	uint64_t raw = *e->raw[who], d = (raw - from) & e->wmask, lim = plausible_ns(ns);
+	char name[160];
+	pmon_reg_name(&bx->regs, e->counter < 0 ? REG_FIXED_CTR : REG_CTR,
+		      e->counter < 0 ? 0 : e->counter, name, sizeof(name));
+	SET(s->fault, PMON_EBUSY);
+	snprintf(s->fault_msg, sizeof(s->fault_msg), "%s (%s) went from 0x%llx to 0x%llx: %llu "
+		 "counts in %llu ns, more than the box can count in that time (at most %llu: "
+		 "%llu GHz x %u a cycle, x2, plus %s): another agent "
+		 "(perf, another tool) rewrote the counter or reset the box's counters through "
+		 "its box control while pmon was counting, so the counts are not trustworthy "
+		 "and none is returned", name, e->enc.name, (unsigned long long)from,
+		 (unsigned long long)raw, (unsigned long long)d, (unsigned long long)ns,
+		 (unsigned long long)(lim > UINT64_MAX - e->slack ? UINT64_MAX : lim + e->slack),
+		 (unsigned long long)(PMON_FOLD_MAX_HZ / 1000000000u), PMON_FOLD_MAX_INC,
+		 s->m->emulated ? "1/16 of the counter's range" : "2^26");
+	return pmon_why(err, errlen, PMON_EBUSY, "%s", s->fault_msg);
+}
+
 /* Fold the counters read_counters() has just read into the totals (values:
  * the totals, when no fault).  A gap since the last fold longer than the
  * bound makes the totals unknown (PMON_ESTALE until a reset); the baselines
@@ -1300,12 +1386,20 @@ static int accumulate(pmon_session_t *s, enum reader who, uint64_t now, uint64_t
 			 "counts again from zero", (double)(now - s->last_fold) / 1e9,
 			 (double)s->bound_ns / 1e9);
 	}
+	uint64_t from, ns;
+	int bad = s->fault ? -1 : first_implausible(s, who, now, &from, &ns);
+	if (bad >= 0)
+		return implausible(s, who, bad, from, ns, err, errlen);
 	for (int i = 0; i < s->n; i++) {
 		struct sess_event *e = &s->ev[i];
 		uint64_t raw = *e->raw[who];
 		SET(e->total, e->total + ((raw - e->last) & e->wmask));
 		SET(e->last, raw);
+		if (who == BY_OWNER)
+			e->seen = raw;
 	}
+	if (who == BY_OWNER)
+		s->seen_at = now;
 	SET(s->last_fold, now);
 	set_fast_until(s);
 	if (s->fault)
@@ -1396,11 +1490,25 @@ static inline __attribute__((always_inline)) enum unlocked read_unlocked(pmon_se
 		return NOT_READ;
 	if (*at > GET(s->fast_until))
 		return READ_ONLY;
-	if (values)
-		for (const struct sess_event *e = s->ev, *end = e + s->n; e < end; e++)
-			*values++ = GET(e->total) + ((*e->raw[BY_OWNER] - GET(e->last)) & e->wmask);
+	/* more than the box can count since the last fold or this owner's
+	 * last read: the locked read reports it */
+	uint64_t lim = plausible_ns(*at - GET(s->last_fold)), lim_seen = plausible_ns(*at - s->seen_at);
+	if (__builtin_expect(*at < s->seen_at, 0))
+		return READ_ONLY;
+	for (const struct sess_event *e = s->ev, *end = e + s->n; e < end; e++) {
+		uint64_t raw = *e->raw[BY_OWNER], last = GET(e->last);
+		if (__builtin_expect(!plausible(e, last, raw, lim) || !plausible(e, e->seen, raw, lim_seen), 0))
+			return READ_ONLY;
+		if (values)
+			*values++ = GET(e->total) + ((raw - last) & e->wmask);
+	}
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	return GET(s->fold_seq) == *seq ? SERVED : NOT_READ;
+	if (GET(s->fold_seq) != *seq)
+		return NOT_READ;
+	for (struct sess_event *e = s->ev, *end = e + s->n; e < end; e++)
+		e->seen = *e->raw[BY_OWNER];
+	s->seen_at = *at;
+	return SERVED;
 }
 
 /* The read under the sessions' lock, after read_unlocked() said how far it
