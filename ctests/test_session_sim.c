@@ -198,6 +198,18 @@ static void refusals(pmon_sim_t *sim)
 	CHECK_EQ_INT(pmon_machine_encode(m, "snbep_unc_imc0::UNC_M_POWER_CKE_CYCLES:RANK0", &e, err,
 					 sizeof(err)), PMON_ENOTMODELED, "unmodeled event");
 	CHECK(strstr(err, "not modeled") != NULL, "message says not modeled: %s", err);
+	/* The same question for an encoding changed after encoding: CAS_COUNT
+	 * (event 0x04) is modeled, with event code 0x05 it is not. */
+	CHECK_EQ_INT(pmon_machine_encode(m, "snbep_unc_imc0::UNC_M_CAS_COUNT:RD:socket=0", &e, err,
+					 sizeof(err)), PMON_OK, err);
+	CHECK_EQ_INT(pmon_machine_event_modeled(m, &e, err, sizeof(err)), PMON_OK, "CAS_COUNT modeled");
+	e.ctl ^= 0x01;
+	CHECK_EQ_INT(pmon_machine_event_modeled(m, &e, err, sizeof(err)), PMON_ENOTMODELED,
+		     "CAS_COUNT with event code 0x05");
+	CHECK(strstr(err, "UNC_M_CAS_COUNT:RD") && strstr(err, "not modeled"),
+	      "the refusal names the event: %s", err);
+	e.pmu = -1;
+	CHECK_EQ_INT(pmon_machine_event_modeled(m, &e, err, sizeof(err)), PMON_EINVAL, "no such PMU");
 	/* an uncore event named by CPU lands on that CPU's socket */
 	CHECK_EQ_INT(pmon_machine_encode(m, "snbep_unc_imc0::UNC_M_CAS_COUNT:RD:cpu=8", &e, err,
 					 sizeof(err)), PMON_OK, err);

@@ -394,6 +394,15 @@ int pmon_machine_encode(const pmon_machine_t *m, const char *name, pmon_encoding
 			return pmon_why(err, errlen, PMON_ENODEV,
 				   "%s needs %s, but the box's match/mask PCI function is missing on "
 				   "socket %d (hidden by the BIOS?)", e->name, t->fregs[r].name, e->socket);
+	return pmon_machine_event_modeled(m, e, err, errlen);
+}
+
+int pmon_machine_event_modeled(const pmon_machine_t *m, const pmon_encoding_t *e, char *err,
+			       size_t errlen)
+{
+	if (e->pmu < 0 || e->pmu >= pmon_pmu_count())
+		return pmon_why(err, errlen, PMON_EINVAL, "%s: no such PMU (%d)", e->name, e->pmu);
+	const struct pmon_box_type *t = pmon_catalog_pmu(e->pmu)->type;
 	if (m->acc->ops->event_modeled) {
 		char box[32];
 		snprintf(box, sizeof(box), "%s%s", t->name, e->fixed ? "-fixed" : "");

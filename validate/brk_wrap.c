@@ -28,7 +28,9 @@ static int wrap_regs(struct vctx *c, struct vevents *e, int idx)
 	int rc = pmon_machine_encode(c->m, e->name[idx], &enc, why, sizeof(why));
 	if (rc)
 		return rc;
-	ws.ctr = pmon_session_counter(e->s, idx);
+	if (e->sidx[idx] < 0)
+		return PMON_ENOTMODELED;
+	ws.ctr = pmon_session_counter(e->s, e->sidx[idx]);
 	if (ws.ctr < 0)
 		return PMON_EINVAL;
 	return pmon_regs_resolve(c->m, enc.pmu, enc.socket, enc.cpu, &ws.r);

@@ -18,6 +18,8 @@ struct vevents {
 	int n;
 	char name[VEV_MAX][PMON_MAX_NAME];
 	int broken[VEV_MAX];        /* deliberately mis-programmed (breakage test) */
+	int sidx[VEV_MAX];          /* its index in the session, -1: refused (not counted) */
+	char *refused[VEV_MAX];     /* why the backend refused it (malloc'd), NULL if counted */
 	uint64_t val[VEV_MAX];
 	char err[512];
 };
@@ -26,6 +28,13 @@ void vev_init(struct vevents *e, pmon_machine_t *m);
 /* Add an event by name (printf format); returns its index, or -1 with
  * e->err set (the name and libpmon's reason). */
 int vev_add(struct vevents *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Add an encoded event (enc->name is its name) to the session; index or -1
+ * with e->err set. */
+int vev_add_enc(struct vevents *e, const pmon_encoding_t *enc);
+/* Record an event the backend refuses to count: it takes an index (its
+ * value stays 0) but no counter; the checks that use it FAIL naming why.
+ * Index or -1 with e->err set. */
+int vev_refuse(struct vevents *e, const char *name, const char *why);
 /* Mark event i as deliberately broken. */
 void vev_mark_broken(struct vevents *e, int i);
 int vev_start(struct vevents *e);

@@ -35,7 +35,7 @@ static void probe_work(struct vctx *c, int t, int n, struct kfeed *f, void *arg)
 int exp_chan(struct vctx *c)
 {
 	if (!c->sim) {
-		vskip(c, "chan: the hardware's channel interleave is undocumented; probe needs the emulated map");
+		vskip_n(c, c->g.channels, "chan: the hardware's channel interleave is undocumented; probe needs the emulated map");
 		return 0;
 	}
 	int ch = c->g.channels, s = vhome(c), target = 1 % ch;

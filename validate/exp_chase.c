@@ -296,13 +296,13 @@ static double pf_demand_share(const struct karr *x, uint32_t n)
 /* A check the shape makes meaningless: recorded as skipped, with its reason
  * and the measured value (events idx[0..n) summed, divided by per). */
 static void skip_meas(struct vctx *c, const struct vevents *e, const char *kname, const char *what,
-		      const int *idx, int n, double per, const char *why)
+		      const int *idx, int n, double per, const char *why, int checks)
 {
 	for (int i = 0; i < n; i++)
 		if (idx[i] < 0)
 			return;
-	vskip(c, "%s %s: not checked (measured %.4g per hop): %s", kname, what,
-	      vev_sum(e, idx, n, NULL) / per, why);
+	vskip_n(c, checks, "%s %s: not checked (measured %.4g per hop): %s", kname, what,
+		vev_sum(e, idx, n, NULL) / per, why);
 }
 
 static int chase_one(struct vctx *c, enum chase_level lvl, int page, int home)
@@ -331,7 +331,9 @@ static int chase_one(struct vctx *c, enum chase_level lvl, int page, int home)
 		vprogress(c, "  %s: the set (%llu KiB) is at least twice the LLC: a memory set\n", kname,
 			  (unsigned long long)(ws >> 10));
 	} else if (lvl < CL_LLC) {
-		vskip(c, "%s: not run: its %s/2 set (%llu KiB) exceeds a quarter of the LLC (%llu KiB) "
+		/* The level's five checks: lookups, TOR misses, DRAM reads,
+		 * demand responses from the LLC and from DRAM. */
+		vskip_n(c, 5, "%s: not run: its %s/2 set (%llu KiB) exceeds a quarter of the LLC (%llu KiB) "
 		      "and is under twice it: LLC conflicts decide what the core keeps", kname,
 		      lvl == CL_L1 ? "L1" : "L2", (unsigned long long)(ws >> 10),
 		      (unsigned long long)(c->g.llc_bytes >> 10));
@@ -530,7 +532,7 @@ static int chase_one(struct vctx *c, enum chase_level lvl, int page, int home)
 			     "depends on the order";
 	snprintf(what, sizeof(what), "LLC_LOOKUP.DATA_READ s%d all CBo", c->o.socket);
 	if (nowhy)
-		skip_meas(c, &e, kname, what, lk, nc, hops, nowhy);
+		skip_meas(c, &e, kname, what, lk, nc, hops, nowhy, 1);
 	else if (mixed)
 		vcheck_sum(c, &e, kname, what, "per hop", lk, nc, hops, lookups,
 			   (struct vband){ (double)llost / reach, 1,
@@ -560,7 +562,7 @@ static int chase_one(struct vctx *c, enum chase_level lvl, int page, int home)
 		if (!nowhy && mixed)
 			snprintf(swhy, sizeof(swhy), "%s", mixwhy);
 		if (nowhy || sb.lo <= 0 || mixed)
-			skip_meas(c, &e, kname, what, lk, nc, hops, nowhy ? nowhy : swhy);
+			skip_meas(c, &e, kname, what, lk, nc, hops, nowhy ? nowhy : swhy, nc);
 		for (int i = 0; i < nc && !nowhy && !mixed && sb.lo > 0; i++) {
 			snprintf(what, sizeof(what), "LLC_LOOKUP.DATA_READ s%d CBo%d", c->o.socket, i);
 			vcheck_sum(c, &e, kname, what, "per hop", &lk[i], 1, hops, lookups / nc, sb);
@@ -582,25 +584,25 @@ static int chase_one(struct vctx *c, enum chase_level lvl, int page, int home)
 	const char *mwhy = lvl == CL_MEM || llost > 0 ? nowhy : NULL;
 	snprintf(what, sizeof(what), "TOR_INSERTS.MISS_OPCODE(DRd) s%d", c->o.socket);
 	if (mwhy)
-		skip_meas(c, &e, kname, what, tor, nc, hops, mwhy);
+		skip_meas(c, &e, kname, what, tor, nc, hops, mwhy, 1);
 	else if (misses > 0)
 		vcheck_sum(c, &e, kname, what, "per hop", tor, nc, hops, misses, mb);
 	else
 		vcheck_zero(c, &e, kname, what, "per hop", tor, nc, hops, zero, zwhy);
 	snprintf(what, sizeof(what), "CAS_COUNT.RD s%d all ch", s);
 	if (mwhy)
-		skip_meas(c, &e, kname, what, cas, ch, hops, mwhy);
+		skip_meas(c, &e, kname, what, cas, ch, hops, mwhy, 1);
 	else if (dram > 0)
 		vcheck_sum(c, &e, kname, what, "per hop", cas, ch, hops, dram, mb);
 	else
 		vcheck_zero(c, &e, kname, what, "per hop", cas, ch, hops, zero, zwhy);
 	snprintf(what, sizeof(what), "OFFCORE DMND_DATA_RD.LLC_HIT cpu%d", cpu);
 	if (pfbound)
-		skip_meas(c, &e, kname, what, &ofl, 1, hops, pfwhy);
+		skip_meas(c, &e, kname, what, &ofl, 1, hops, pfwhy, 1);
 	else if (mixed)
-		skip_meas(c, &e, kname, what, &ofl, 1, hops, mixwhy);
+		skip_meas(c, &e, kname, what, &ofl, 1, hops, mixwhy, 1);
 	else if (nowhy && lvl != CL_MEM)
-		skip_meas(c, &e, kname, what, &ofl, 1, hops, nowhy);
+		skip_meas(c, &e, kname, what, &ofl, 1, hops, nowhy, 1);
 	else if (lvl == CL_LLC && !derived && pfshare > 0)
 		vcheck_sum(c, &e, kname, what, "per hop", &ofl, 1, hops, pfshare, pfb);
 	else if (lvl == CL_LLC && !derived && llost > 0)
@@ -619,9 +621,9 @@ static int chase_one(struct vctx *c, enum chase_level lvl, int page, int home)
 	snprintf(what, sizeof(what), "OFFCORE DMND_DATA_RD.%s cpu%d", remote ? "REMOTE_DRAM" : "LOCAL_DRAM",
 		 cpu);
 	if (mwhy)
-		skip_meas(c, &e, kname, what, &ofd, 1, hops, mwhy);
+		skip_meas(c, &e, kname, what, &ofd, 1, hops, mwhy, 1);
 	else if (pfbound && dram > 0)
-		skip_meas(c, &e, kname, what, &ofd, 1, hops, pfwhy);
+		skip_meas(c, &e, kname, what, &ofd, 1, hops, pfwhy, 1);
 	else if (dram > 0 && pfshare > 0)
 		vcheck_sum(c, &e, kname, what, "per hop", &ofd, 1, hops, pfshare, pfb);
 	else if (dram > 0)
@@ -658,5 +660,9 @@ int exp_chase(struct vctx *c)
 	/* NUMA: the memory-sized line chase with its set on the other socket. */
 	if (rc == 0 && (c->o.kernels >> VK_NUMA & 1) && c->g.sockets > 1 && !c->o.place_remote)
 		rc = chase_one(c, CL_MEM, 0, vremote(c));
+	else if (rc == 0 && (c->o.kernels >> VK_NUMA & 1) && !c->o.place_remote)
+		/* A memory chase's checks: lookups (total and per slice), TOR
+		 * misses, DRAM reads, two demand responses, the latency. */
+		vskip_n(c, 6 + c->g.cores, "chase-line-mem-remote: one socket only, no remote memory");
 	return rc;
 }

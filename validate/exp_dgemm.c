@@ -147,7 +147,7 @@ static int dgemm_one(struct vctx *c, size_t n)
 		for (int i = 0; i < ch; i++)
 			ok &= rd[i] >= 0 && wr[i] >= 0;
 		if (ok)
-			vskip(c, "%s CAS_COUNT.RD/WR s%d nest formula: not checked (measured %.0f / %.0f "
+			vskip_n(c, 2, "%s CAS_COUNT.RD/WR s%d nest formula: not checked (measured %.0f / %.0f "
 			      "lines, formula %.0f / %.0f): %d-way LLC sets that defeat fits/exceeds "
 			      "may move the reads by %.1f%%", kname, s, vev_sum(&e, rd, ch, NULL),
 			      vev_sum(&e, wr, ch, NULL), x.rd, x.wr, c->g.llc_ways, 100 * x.set_risk);

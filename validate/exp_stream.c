@@ -288,7 +288,10 @@ int exp_stream(struct vctx *c)
 int exp_numa(struct vctx *c)
 {
 	if (c->g.sockets < 2) {
-		vskip(c, "numa: one socket only, no remote memory");
+		/* Triad's checks: reads and writes (total and per channel), HA
+		 * reads and writes, the requester's DRAM, QPI data and DRS flits
+		 * of both ends. */
+		vskip_n(c, 9 + 2 * c->g.channels, "numa: one socket only, no remote memory");
 		return 0;
 	}
 	return stream_run(c, "numa-remote", vremote(c), 1u << SK_TRIAD, 0);

@@ -10,6 +10,8 @@
 #include "vrun.h"
 
 void report_table(FILE *out, const struct vctx *c);
+/* One line per distinct reason an event was refused (its checks FAIL). */
+void report_refused(FILE *out, const struct vctx *c);
 /* 0 or -1 with why. */
 int report_json(const char *path, const struct vctx *c, double seconds, char *why, size_t len);
 int report_svg(const char *path, const struct vctx *c, char *why, size_t len);

@@ -13,11 +13,29 @@ static json_t *num_or_null(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
+/* The raw count of every event behind a check, in the order of its events
+ * (an event programmed twice, e.g. numerator and denominator, appears once
+ * a position: an array of {"event", "count"}). */
+static json_t *counts_json(const struct vcheck *k)
+{
+	json_t *a = json_array();
+	const char *p = k->events;
+	for (int i = 0; p && *p && i < k->ncounts; i++) {
+		size_t n = strcspn(p, ";");
+		json_t *o = json_object();
+		json_object_set_new(o, "event", json_stringn(p, n));
+		json_object_set_new(o, "count", json_integer((json_int_t)k->counts[i]));
+		json_array_append_new(a, o);
+		p += n + (p[n] == ';');
+	}
+	return a;
+}
+
 int report_json(const char *path, const struct vctx *c, double seconds, char *why, size_t len)
 {
 	json_t *root = json_object(), *machine = json_object(), *checks = json_array(),
 	       *skips = json_array();
-	size_t failed = vchecks_failed(&c->checks);
+	size_t failed = vchecks_failed(&c->checks), known = vchecks_known(&c->checks);
 
 	json_object_set_new(root, "tool", json_string("pmon validate"));
 	json_object_set_new(machine, "backend", json_string(pmon_machine_backend(c->m)));
@@ -32,7 +50,13 @@ int report_json(const char *path, const struct vctx *c, double seconds, char *wh
 	json_object_set_new(root, "machine", machine);
 	json_object_set_new(root, "threads", json_integer(c->nthreads));
 	json_object_set_new(root, "seconds", json_real(seconds));
-	json_object_set_new(root, "break", json_string(vbreak_name[c->o.brk]));
+	if (c->o.brk_field) {
+		char b[256];
+		snprintf(b, sizeof(b), "%s:%s", vbfield_name[c->o.brk_field], c->o.brk_pat);
+		json_object_set_new(root, "break", json_string(b));
+	} else {
+		json_object_set_new(root, "break", json_string(vbreak_name[c->o.brk]));
+	}
 	json_object_set_new(root, "model_references", json_integer((json_int_t)c->refs_fed));
 	for (size_t i = 0; i < c->checks.n; i++) {
 		const struct vcheck *k = &c->checks.v[i];
@@ -52,8 +76,11 @@ int report_json(const char *path, const struct vctx *c, double seconds, char *wh
 		json_object_set_new(o, "high", num_or_null(k->hi));
 		json_object_set_new(o, "why", json_string(k->why));
 		json_object_set_new(o, "events", k->events ? json_string(k->events) : json_null());
+		json_object_set_new(o, "counts", counts_json(k));
 		json_object_set_new(o, "broken", json_boolean(k->broken));
-		json_object_set_new(o, "result", json_string(k->pass ? "PASS" : "FAIL"));
+		json_object_set_new(o, "refused", k->refused ? json_string(k->refused) : json_null());
+		json_object_set_new(o, "result", json_string(vcheck_result(k)));
+		json_object_set_new(o, "known", k->known ? json_string(k->known) : json_null());
 		json_array_append_new(checks, o);
 	}
 	for (int i = 0; i < c->nskips; i++)
@@ -64,8 +91,10 @@ int report_json(const char *path, const struct vctx *c, double seconds, char *wh
 	json_object_set_new(root, "notes", notes);
 	json_object_set_new(root, "checks", checks);
 	json_object_set_new(root, "skipped", skips);
-	json_object_set_new(root, "passed", json_integer((json_int_t)(c->checks.n - failed)));
+	json_object_set_new(root, "skipped_checks", json_integer(c->nskipped));
+	json_object_set_new(root, "passed", json_integer((json_int_t)(c->checks.n - failed - known)));
 	json_object_set_new(root, "failed", json_integer((json_int_t)failed));
+	json_object_set_new(root, "known", json_integer((json_int_t)known));
 	int rc = json_dump_file(root, path, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
 	json_decref(root);
 	if (rc != 0) {

@@ -86,8 +86,28 @@ void report_table(FILE *out, const struct vctx *c)
 			field(out, cell[j], w[j], left[j]);
 		if (!k)
 			fprintf(out, "result\n");
+		else if (k->known)
+			fprintf(out, "KNOWN (%s)%s\n", k->known, k->broken ? " (broken on purpose)" : "");
 		else
-			fprintf(out, "%s%s\n", k->pass ? "PASS" : "FAIL",
+			fprintf(out, "%s%s%s\n", k->pass ? "PASS" : "FAIL",
+				k->refused ? " (event not counted)" : "",
 				k->broken ? " (broken on purpose)" : "");
+	}
+}
+
+void report_refused(FILE *out, const struct vctx *c)
+{
+	for (size_t i = 0; i < c->checks.n; i++) {
+		const char *r = c->checks.v[i].refused;
+		size_t n = 0, j;
+		if (!r)
+			continue;
+		for (j = 0; j < i && !(c->checks.v[j].refused && !strcmp(c->checks.v[j].refused, r)); j++)
+			;
+		if (j < i)
+			continue;
+		for (j = i; j < c->checks.n; j++)
+			n += c->checks.v[j].refused && !strcmp(c->checks.v[j].refused, r);
+		fprintf(out, "FAIL (%zu check%s): not counted: %s\n", n, n > 1 ? "s" : "", r);
 	}
 }

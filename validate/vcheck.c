@@ -62,6 +62,10 @@ struct vcheck *vcheck_abs(struct vchecks *cs, const char *kernel, const char *ev
 
 void vcheck_eval(struct vcheck *c)
 {
+	if (c->refused) {
+		c->pass = 0;
+		return;
+	}
 	if (c->tol_kind == VTOL_ABS) {
 		c->pass = isfinite(c->measured) && c->measured >= 0 && c->measured <= c->hi;
 		return;
@@ -81,8 +85,29 @@ size_t vchecks_failed(const struct vchecks *cs)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < cs->n; i++)
-		n += !cs->v[i].pass;
+		n += !cs->v[i].pass && !cs->v[i].known;
 	return n;
+}
+
+size_t vchecks_known(const struct vchecks *cs)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < cs->n; i++)
+		n += !cs->v[i].pass && cs->v[i].known;
+	return n;
+}
+
+const char *vcheck_result(const struct vcheck *c)
+{
+	return c->pass ? "PASS" : c->known ? "KNOWN" : "FAIL";
+}
+
+void vcheck_refuse(struct vcheck *c, const char *why)
+{
+	if (!c->refused)
+		c->refused = strdup(why);
+	c->measured = NAN;
+	c->pass = 0;
 }
 
 int vcheck_set_events(struct vcheck *c, const char *const *names, int n)
@@ -108,8 +133,12 @@ int vcheck_set_events(struct vcheck *c, const char *const *names, int n)
 
 void vchecks_free(struct vchecks *cs)
 {
-	for (size_t i = 0; i < cs->n; i++)
+	for (size_t i = 0; i < cs->n; i++) {
 		free(cs->v[i].events);
+		free(cs->v[i].refused);
+		free(cs->v[i].counts);
+		free(cs->v[i].known);
+	}
 	free(cs->v);
 	memset(cs, 0, sizeof(*cs));
 }

@@ -6,6 +6,7 @@
 #define PMON_VALIDATE_CHECK_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* How the tolerance reads:
  *   REL  PASS when lo <= measured/expected <= hi (a band around 1)
@@ -26,6 +27,15 @@ struct vcheck {
 	char *events;           /* the programmed event names it uses, ';'-separated, any
 				   length (malloc'd, freed by vchecks_free; NULL: none) */
 	int broken;             /* 1: an event it uses was deliberately mis-programmed */
+	char *refused;          /* the backend refused an event it uses (not counted): why,
+				   naming the event (malloc'd); the check FAILs */
+	uint64_t *counts;       /* the raw count of each event of events, same order
+				   (malloc'd, NULL: none) */
+	int ncounts;
+	double spread;          /* --repeat: largest minus smallest measured value (unit) */
+	double background;      /* idle window's count subtracted from measured (unit) */
+	char *known;            /* a FAIL matching an understood deviation: its reason
+				   (malloc'd); counted as KNOWN, not failed */
 	int pass;
 };
 
@@ -42,7 +52,13 @@ struct vcheck *vcheck_abs(struct vchecks *cs, const char *kernel, const char *ev
 			  const char *unit, double measured, double bound, const char *why);
 void vcheck_eval(struct vcheck *c);
 double vcheck_ratio(const struct vcheck *c);     /* measured/expected, or NAN */
+/* FAIL checks not KNOWN. */
 size_t vchecks_failed(const struct vchecks *cs);
+size_t vchecks_known(const struct vchecks *cs);
+/* "PASS", "FAIL" or "KNOWN". */
+const char *vcheck_result(const struct vcheck *c);
+/* Set c->refused (the check FAILs). */
+void vcheck_refuse(struct vcheck *c, const char *why);
 void vchecks_free(struct vchecks *cs);
 /* Set c->events to names[0..n) joined by ';', whole.  0, or -1 out of memory. */
 int vcheck_set_events(struct vcheck *c, const char *const *names, int n);

@@ -22,6 +22,32 @@
 
 const char *const vkernel_name[VK_N] = { "stream", "dgemm", "chase", "numa", "chan", "clock" };
 const char *const vbreak_name[VB_N] = { "none", "umask", "channel", "socket", "wrap" };
+const char *const vbfield_name[VBF_N] = { "none", "code", "umask", "filter" };
+
+int vbreak_field(enum vbfield f, const char *pattern, pmon_encoding_t *enc)
+{
+	if (f == VBF_NONE || !pattern || !strstr(enc->name, pattern))
+		return 0;
+	if (f == VBF_CODE) {
+		if (enc->fixed)
+			return 0;
+		enc->ctl ^= 0x01;
+		return 1;
+	}
+	if (f == VBF_UMASK) {
+		uint64_t um = (enc->ctl >> 8) & 0xff;
+		enc->ctl ^= (um ? um & -um : 1) << 8;
+		return 1;
+	}
+	for (int w = 0; w < PMON_FILTER_WORDS; w++) {
+		uint64_t v = enc->filt[w];
+		if (!(enc->filt_used & (1u << w)))
+			continue;
+		enc->filt[w] ^= v ? v & -v : 1;
+		return 1;
+	}
+	return 0;
+}
 
 double vnow_ns(void)
 {
@@ -279,22 +305,36 @@ int vwin_stop(struct vctx *c, struct vevents *e, int flush, struct karr *const *
 }
 
 /* ------------------------------------------------------------- checks */
-void vskip(struct vctx *c, const char *fmt, ...)
+static void vskip_v(struct vctx *c, int n, const char *fmt, va_list ap)
 {
 	char what[sizeof(c->skips[0].what)];
-	va_list ap;
-	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
+	c->nskipped += n;
 	for (int i = 0; i < c->nskips; i++)
 		if (strcmp(c->skips[i].what, what) == 0) {
-			c->skips[i].times++;
+			c->skips[i].times += n;
 			return;
 		}
 	if (c->nskips == (int)(sizeof(c->skips) / sizeof(c->skips[0])))
 		return;
 	memcpy(c->skips[c->nskips].what, what, sizeof(what));
-	c->skips[c->nskips++].times = 1;
+	c->skips[c->nskips++].times = n;
+}
+
+void vskip(struct vctx *c, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vskip_v(c, 1, fmt, ap);
+	va_end(ap);
+}
+
+void vskip_n(struct vctx *c, int n, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vskip_v(c, n, fmt, ap);
+	va_end(ap);
 }
 
 int vadd(struct vctx *c, struct vevents *e, const char *kernel, const char *fmt, ...)
@@ -303,20 +343,33 @@ int vadd(struct vctx *c, struct vevents *e, const char *kernel, const char *fmt,
 	pmon_encoding_t enc;
 	va_list ap;
 
+	(void)kernel;
 	va_start(ap, fmt);
 	vsnprintf(name, sizeof(name), fmt, ap);
 	va_end(ap);
 	int rc = pmon_machine_encode(c->m, name, &enc, why, sizeof(why));
-	if (rc == PMON_ENOTMODELED || rc == PMON_ENODEV) {
-		(void)kernel;
-		vskip(c, "%s", why);
-		return -1;
+	int i, broken = 0;
+	if (rc == 0 && vbreak_field(c->o.brk_field, c->o.brk_pat, &enc)) {
+		/* As a wrong table entry would program it; asked again. */
+		broken = 1;
+		c->brk_hits++;
+		rc = pmon_machine_event_modeled(c->m, &enc, why, sizeof(why));
 	}
-	int i = vev_add(e, "%s", name);
+	if (rc == PMON_ENOTMODELED || rc == PMON_ENODEV) {
+		c->nrefused++;
+		i = vev_refuse(e, name, why);
+	} else if (rc != 0) {
+		snprintf(c->err, sizeof(c->err), "%.200s: %.250s", name, why);
+		return -2;
+	} else {
+		i = vev_add_enc(e, &enc);
+	}
 	if (i < 0) {
 		snprintf(c->err, sizeof(c->err), "%s", e->err);
 		return -2;
 	}
+	if (broken)
+		vev_mark_broken(e, i);
 	return i;
 }
 
@@ -324,9 +377,16 @@ static void vcheck_events(struct vcheck *k, struct vevents *e, const int *idx, i
 {
 	const char *names[2 * VEV_MAX];
 	int m = 0;
+	free(k->counts);
+	k->counts = malloc(sizeof(*k->counts) * (size_t)(n > 0 ? n : 1));
+	k->ncounts = 0;
 	for (int i = 0; i < n && m < 2 * VEV_MAX; i++) {
 		if (e->broken[idx[i]])
 			k->broken = 1;
+		if (e->refused[idx[i]])
+			vcheck_refuse(k, e->refused[idx[i]]);
+		if (k->counts)
+			k->counts[k->ncounts++] = e->val[idx[i]];
 		names[m++] = e->name[idx[i]];
 	}
 	/* Out of memory: the check keeps no list (the JSON says null), never

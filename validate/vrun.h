@@ -23,6 +23,20 @@ extern const char *const vkernel_name[VK_N];
 /* Deliberate breakage (the test that the suite can fail). */
 enum vbreak { VB_NONE, VB_UMASK, VB_CHANNEL, VB_SOCKET, VB_WRAP, VB_N };
 extern const char *const vbreak_name[VB_N];
+/* Generic breakage of one field of every event whose name contains a
+ * pattern, as a wrong entry in the event tables would program it
+ * (--break=code:PATTERN, umask:PATTERN, filter:PATTERN):
+ *   code    the event select's bit 0 flipped (events of a fixed counter,
+ *           which have no code, are left alone);
+ *   umask   the umask's lowest set bit cleared (bit 0 set when it is 0);
+ *   filter  the lowest set bit of the first filter word the event programs
+ *           cleared (bit 0 set when it is 0; events that program none are
+ *           left alone). */
+enum vbfield { VBF_NONE, VBF_CODE, VBF_UMASK, VBF_FILTER, VBF_N };
+extern const char *const vbfield_name[VBF_N];
+/* Apply the breakage to an encoding: 1 when it applied, 0 when the event
+ * is left alone. */
+int vbreak_field(enum vbfield f, const char *pattern, pmon_encoding_t *enc);
 
 struct vopts {
 	const char *backend;     /* "auto", "sim", "msr" */
@@ -39,12 +53,15 @@ struct vopts {
 	unsigned long dgemm_n[2];/* fits-LLC and exceeds-LLC sizes (0: from the LLC) */
 	double clock_ms;         /* clock window */
 	enum vbreak brk;
+	enum vbfield brk_field;  /* --break=FIELD:PATTERN */
+	const char *brk_pat;
+	int strict;              /* --strict: a skipped check fails the run */
 	int verbose;
 };
 
 struct vskip {
 	char what[200];
-	int times;               /* how many windows skipped it */
+	int times;               /* how many checks it skipped */
 };
 
 struct vctx {
@@ -54,8 +71,11 @@ struct vctx {
 	int hw;
 	struct vgeom g;
 	struct vchecks checks;
-	struct vskip skips[64];
+	struct vskip skips[64];  /* distinct reasons (the first 64) */
 	int nskips;
+	int nskipped;            /* checks skipped, all reasons */
+	int nrefused;            /* events the backend refused (each window's) */
+	int brk_hits;            /* events the --break=FIELD:PATTERN changed */
 	int cpus[64];            /* CPUs of the kernel threads, local socket */
 	int rcpus[64];           /* same cores on the remote socket */
 	int nthreads;
@@ -122,10 +142,15 @@ int vwin_stop(struct vctx *c, struct vevents *e, int flush, struct karr *const *
 double vnow_ns(void);
 
 /* ------------------------------------------------------------- checks */
-/* Record a skipped check with its reason. */
+/* Record a skipped check with its reason: only for a reason known from the
+ * geometry or the options before running (never a refused event). */
 void vskip(struct vctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Add event by name; on PMON_ENOTMODELED/absent box, record a skip and
- * return -1 (err set for other failures, return -2). */
+/* The same for n checks at once (e.g. one per slice). */
+void vskip_n(struct vctx *c, int n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Add event by name.  An event the backend refuses (not modeled by the
+ * emulated machine, box absent) still gets an index, and every check that
+ * uses it FAILs naming the event and the reason: never a skip.  -2 with
+ * c->err set for other failures (a bad name, no counter left). */
 int vadd(struct vctx *c, struct vevents *e, const char *kernel, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 /* A check on the sum of events idx[0..n), divided by per. */

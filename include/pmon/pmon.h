@@ -207,6 +207,13 @@ void pmon_enabled_ctls_text(char *buf, size_t len, const pmon_enabled_ctl_t *ctl
  * on the emulated machine, that the event is modeled. */
 int pmon_machine_encode(const pmon_machine_t *m, const char *name, pmon_encoding_t *out,
 			char *err, size_t errlen);
+/* Does the backend count this encoding as programmed?  PMON_OK when it
+ * does (the hardware counts whatever it is programmed with: always PMON_OK
+ * there), PMON_ENOTMODELED with err naming the event when the emulated
+ * machine does not model it (programming it would count nothing).  The
+ * question pmon_machine_encode asks; for an encoding changed afterwards. */
+int pmon_machine_event_modeled(const pmon_machine_t *m, const pmon_encoding_t *e, char *err,
+			       size_t errlen);
 
 /* -------------------------------------------------------------------- session */
 
