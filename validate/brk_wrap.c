@@ -39,7 +39,7 @@ static int wrap_regs(struct vctx *c, struct vevents *e, int idx)
 int vbreak_wrap_preset(struct vctx *c, struct vevents *e, int idx, uint64_t before_top)
 {
 	ws.idx = -1;
-	if (idx < 0)
+	if (idx < 0 || c->planning)
 		return 0;
 	int rc = wrap_regs(c, e, idx);
 	if (rc)
@@ -57,6 +57,11 @@ int vbreak_wrap_preset(struct vctx *c, struct vevents *e, int idx, uint64_t befo
 int vbreak_wrap_apply(struct vctx *c, struct vevents *e, int idx, uint64_t *handled)
 {
 	uint64_t end = 0;
+	if (c->planning) {
+		*handled = 0;
+		vev_mark_broken(e, idx);
+		return 0;
+	}
 	if (ws.idx != idx || idx < 0)
 		return PMON_EINVAL;
 	int rc = pmon_reg_read(c->m, &ws.r, REG_CTR, ws.ctr, &end, c->err, sizeof(c->err));

@@ -62,7 +62,9 @@ int exp_chan(struct vctx *c)
 		rc = PMON_ENOMEM;
 		goto out;
 	}
-	for (uint64_t off = 0; off < bytes; off += 64) {
+	/* While planning the pages have no frames (taken at first touch): no
+	 * line is placed, the plan's checks are the same one per channel. */
+	for (uint64_t off = 0; off < bytes && !c->planning; off += 64) {
 		uint64_t pa;
 		struct vdram_loc loc;
 		if ((rc = pmon_sim_mem_translate(c->sim, x.vbase + off, &pa)) != 0 ||
@@ -111,7 +113,7 @@ int exp_chan(struct vctx *c)
 	if ((rc = vwin_clean(c, (struct karr *const[]){ &x }, 1)) || (rc = vwin_start(c, &e, &t0)) ||
 	    (rc = vpar(c, 1, c->cpus, probe_work, &p)) || (rc = vwin_stop(c, &e, 0, NULL, 0, &t1)))
 		goto out_ev;
-	if (p.sum != (double)p.n) {
+	if (!c->planning && p.sum != (double)p.n) {
 		snprintf(c->err, sizeof(c->err), "chan: sum of the lines %g, want %zu", p.sum, p.n);
 		rc = -1;
 		goto out_ev;

@@ -114,7 +114,7 @@ static int run_pass(struct vctx *c, struct carg *a)
 {
 	int rc = vpar(c, 1, c->cpus, chase_work, a);
 	uint64_t n = a->x->bytes / 64;
-	if (rc == 0 && a->hops % n == 0 && a->end != (struct chase_el *)a->x->host) {
+	if (rc == 0 && !c->planning && a->hops % n == 0 && a->end != (struct chase_el *)a->x->host) {
 		snprintf(c->err, sizeof(c->err), "chase did not come back to its start");
 		rc = -1;
 	}
@@ -420,7 +420,10 @@ static int chase_one(struct vctx *c, enum chase_level lvl, int page, int home)
 	 * ways (few ways, or few sets in a small LLC) miss it on every pass,
 	 * at any level; the others stay. */
 	long lost = 0, llost = 0, reach = 0;
-	if (lvl != CL_MEM && c->sim) {
+	/* While planning the pages have no frames yet (taken at first
+	 * touch): the plan counts the level as without conflicts; a check
+	 * they turn into a skip (or back) keeps the step's total. */
+	if (lvl != CL_MEM && c->sim && !c->planning) {
 		uint64_t *line = phys_lines(c, &x);
 		lostmap = calloc(n, 1);
 		reachmap = calloc(n, 1);

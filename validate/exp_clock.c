@@ -39,7 +39,8 @@ int exp_clock(struct vctx *c)
 	struct timespec ts = { (time_t)(c->o.clock_ms / 1000),
 			       (long)((c->o.clock_ms - 1000 * (time_t)(c->o.clock_ms / 1000)) * 1e6) };
 	if ((rc = vwin_start(c, &e, &t0)) == 0) {
-		nanosleep(&ts, NULL);
+		if (!c->planning)
+			nanosleep(&ts, NULL);
 		rc = vwin_stop(c, &e, 0, NULL, 0, &t1);
 	}
 	if (rc == 0) {

@@ -77,7 +77,7 @@ static int dgemm_selftest(struct vctx *c)
 	int rc = dgemm_alloc(c, &d, arr, n);
 	if (rc == 0)
 		rc = vpar(c, c->nthreads, c->cpus, dgemm_work, &d);
-	if (rc == 0) {
+	if (rc == 0 && !c->planning) {
 		const double *cc = arr[2].host;
 		for (size_t i = 0; i < n && rc == 0; i++)
 			for (size_t j = 0; j < n; j++) {

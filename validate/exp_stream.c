@@ -265,7 +265,7 @@ static int stream_run(struct vctx *c, const char *prefix, int home, unsigned mas
 				  (stream_reads((enum stream_kernel)k) + 1) * elems * 8 / ((t1 - t0) * 1e-3),
 				  c->sim ? " of this host, feeding the model" : "");
 		}
-		if (rc == 0) {
+		if (rc == 0 && !c->planning) {
 			char why[160];
 			if (stream_results(&s, aj, bj, cj, why, sizeof(why)) != 0) {
 				snprintf(c->err, sizeof(c->err), "%s%s: %s", prefix, nt ? " (nt)" : "", why);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "vplan.h"
 #include "vrun.h"
 
 static void usage(FILE *f)
@@ -47,11 +48,14 @@ static void usage(FILE *f)
 "  -q, --quick                 the short suite (make check): fewer hops, shorter\n"
 "                              windows\n"
 "      --break=KIND            program something wrong on purpose: umask,\n"
-"                              channel, socket or wrap (the breakage test);\n"
+"                              channel, socket, wrap or lose (the breakage\n"
+"                              test);\n"
 "                              code:EVENT, umask:EVENT or filter:EVENT change\n"
 "                              that field of every event whose name contains\n"
 "                              EVENT, as a wrong table entry would\n"
 "      --strict                a skipped check fails the run too\n"
+"      --list                  print the checks a run would make (and the\n"
+"                              events the backend refuses) without running\n"
 "  -h, --help                  this text\n"
 "A check is PASS, FAIL (an event the backend refuses to count is a FAIL naming\n"
 "it, never a skip), KNOWN (a FAIL matching an understood deviation) or\n"
@@ -243,7 +247,7 @@ int main(int argc, char **argv)
 		{ "place", required_argument, 0, 'p' }, { "cpus", required_argument, 0, 'c' },
 		{ "stream-mult", required_argument, 0, 1 }, { "dgemm", required_argument, 0, 2 },
 		{ "clock-ms", required_argument, 0, 3 }, { "break", required_argument, 0, 4 },
-		{ "strict", no_argument, 0, 5 },
+		{ "strict", no_argument, 0, 5 }, { "list", no_argument, 0, 6 },
 		{ "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 }
 	};
 	struct vctx *c = calloc(1, sizeof(*c));
@@ -322,12 +326,13 @@ int main(int argc, char **argv)
 				}
 			if (!found) {
 				fprintf(stderr, "pmon-validate: --break=%s: want umask, channel, socket, wrap, "
-					"or code:EVENT, umask:EVENT, filter:EVENT\n", optarg);
+					"lose, or code:EVENT, umask:EVENT, filter:EVENT\n", optarg);
 				goto out;
 			}
 			break;
 		}
 		case 5: c->o.strict = 1; break;
+		case 6: c->o.list = 1; break;
 		case 'h': usage(stdout); rc = 0; goto out;
 		default: usage(stderr); goto out;
 		}
@@ -356,7 +361,7 @@ int main(int argc, char **argv)
 	if (pick_cpus(c) != 0)
 		goto out;
 
-	static const struct { enum vkernel k; int (*fn)(struct vctx *); const char *what; } steps[] = {
+	static const struct vstep steps[] = {
 		{ VK_STREAM, exp_stream, "STREAM copy/scale/add/triad, ordinary and non-temporal stores" },
 		{ VK_NUMA, exp_numa, "STREAM triad with the memory on the remote socket" },
 		{ VK_CHASE, exp_chase, "pointer chase, L1/L2/LLC/8xLLC, line and page orders" },
@@ -364,8 +369,10 @@ int main(int argc, char **argv)
 		{ VK_CHAN, exp_chan, "channel probe" },
 		{ VK_CLOCK, exp_clock, "clocks against elapsed time" },
 	};
-	int nsteps = 0, step = 0;
-	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++)
+	enum { NSTEPS = sizeof(steps) / sizeof(steps[0]) };
+	int nsteps = 0, step = 0, planned[NSTEPS];
+	size_t pfirst[NSTEPS];
+	for (size_t i = 0; i < NSTEPS; i++)
 		nsteps += (c->o.kernels >> steps[i].k) & 1;
 	fprintf(stderr, "pmon-validate: %s backend (%s), %d socket(s) x %d cores, LLC %.1f MiB, "
 		"%d channel(s), %d thread(s) on socket %d%s%s\n",
@@ -373,16 +380,35 @@ int main(int argc, char **argv)
 		c->g.llc_bytes / 1048576.0, c->g.channels, c->nthreads, c->o.socket,
 		c->o.quick ? ", quick" : "", c->o.brk || c->o.brk_field ? ", BREAKAGE TEST" : "");
 	double t0 = vnow_ns();
-	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+	/* The plan, before any kernel runs: every event asked of the backend,
+	 * every check known. */
+	if (vplan_make(c, steps, NSTEPS, planned, pfirst) != 0) {
+		fprintf(stderr, "pmon-validate: plan: %s\n", c->err[0] ? c->err : "failed");
+		goto out;
+	}
+	int refused = vplan_refused(c->o.list ? NULL : stderr, c);
+	if (c->o.list) {
+		vplan_print(stdout, c);
+		printf("%zu checks planned, %d skipped, %d event%s refused by the backend (their checks "
+		       "FAIL)\n", c->plan.n, c->plan_skipped, refused, refused == 1 ? "" : "s");
+		rc = 0;
+		goto out;
+	}
+	fprintf(stderr, "pmon-validate: plan: %zu checks, %d skipped; pre-check: %d event%s refused\n",
+		c->plan.n, c->plan_skipped, refused, refused == 1 ? "" : "s");
+	for (size_t i = 0; i < NSTEPS; i++) {
 		if (!((c->o.kernels >> steps[i].k) & 1))
 			continue;
 		double s0 = vnow_ns();
+		size_t first = c->step_first = c->checks.n;
+		int skipped = c->nskipped;
 		fprintf(stderr, "[%d/%d] %s: %s\n", ++step, nsteps, vkernel_name[steps[i].k], steps[i].what);
 		if (steps[i].fn(c) != 0) {
 			fprintf(stderr, "pmon-validate: %s: %s\n", vkernel_name[steps[i].k],
 				c->err[0] ? c->err : "failed");
 			goto out;
 		}
+		vplan_guard(c, &steps[i], first, c->nskipped - skipped, pfirst[i], planned[i]);
 		fprintf(stderr, "[%d/%d] %s done in %.1f s\n", step, nsteps, vkernel_name[steps[i].k],
 			(vnow_ns() - s0) * 1e-9);
 	}
@@ -431,6 +457,7 @@ out:
 		pmon_sim_destroy(c->sim);
 	}
 	vchecks_free(&c->checks);
+	vchecks_free(&c->plan);
 	free(c);
 	return rc;
 }

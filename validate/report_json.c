@@ -92,6 +92,8 @@ int report_json(const char *path, const struct vctx *c, double seconds, char *wh
 	json_object_set_new(root, "checks", checks);
 	json_object_set_new(root, "skipped", skips);
 	json_object_set_new(root, "skipped_checks", json_integer(c->nskipped));
+	json_object_set_new(root, "planned_checks", json_integer((json_int_t)c->plan.n));
+	json_object_set_new(root, "planned_skipped", json_integer(c->plan_skipped));
 	json_object_set_new(root, "passed", json_integer((json_int_t)(c->checks.n - failed - known)));
 	json_object_set_new(root, "failed", json_integer((json_int_t)failed));
 	json_object_set_new(root, "known", json_integer((json_int_t)known));

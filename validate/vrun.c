@@ -21,7 +21,7 @@
 #include "vrun.h"
 
 const char *const vkernel_name[VK_N] = { "stream", "dgemm", "chase", "numa", "chan", "clock" };
-const char *const vbreak_name[VB_N] = { "none", "umask", "channel", "socket", "wrap" };
+const char *const vbreak_name[VB_N] = { "none", "umask", "channel", "socket", "wrap", "lose" };
 const char *const vbfield_name[VBF_N] = { "none", "code", "umask", "filter" };
 
 int vbreak_field(enum vbfield f, const char *pattern, pmon_encoding_t *enc)
@@ -224,6 +224,9 @@ int vpar(struct vctx *c, int n, const int *cpus, vwork_fn fn, void *arg)
 	uint64_t fed = 0;
 	double t0 = vnow_ns();
 
+	if (c->planning)
+		return 0;
+
 #pragma omp parallel num_threads(n) reduction(+:fed)
 	{
 		int t = omp_get_thread_num();
@@ -268,6 +271,8 @@ static void clflush_arrays(struct karr *const *arrs, int n)
 
 int vwin_clean(struct vctx *c, struct karr *const *arrs, int n)
 {
+	if (c->planning)
+		return 0;
 	if (c->sim) {
 		int rc = pmon_sim_flush_caches(c->sim);
 		if (rc)
@@ -280,6 +285,10 @@ int vwin_clean(struct vctx *c, struct karr *const *arrs, int n)
 
 int vwin_start(struct vctx *c, struct vevents *e, double *t0)
 {
+	if (c->planning) {
+		*t0 = vnow_ns();
+		return 0;
+	}
 	int rc = vev_start(e);
 	if (rc) {
 		snprintf(c->err, sizeof(c->err), "%s", e->err);
@@ -292,6 +301,10 @@ int vwin_start(struct vctx *c, struct vevents *e, double *t0)
 int vwin_stop(struct vctx *c, struct vevents *e, int flush, struct karr *const *arrs, int n,
 	      double *t1)
 {
+	if (c->planning) {
+		*t1 = vnow_ns() + 1;
+		return 0;
+	}
 	if (flush) {
 		int rc = vwin_clean(c, arrs, n);
 		if (rc)
@@ -394,6 +407,18 @@ static void vcheck_events(struct vcheck *k, struct vevents *e, const int *idx, i
 	(void)vcheck_set_events(k, names, m);
 }
 
+/* --break=lose: drop the run's first check of a step (the plan still has
+ * it), as a check silently lost on the way would be. */
+static int lose(struct vctx *c, size_t first_of_step)
+{
+	if (c->o.brk != VB_LOSE || c->planning || c->checks.n != first_of_step ||
+	    c->lost_at == first_of_step + 1)
+		return 0;
+	c->lost_at = first_of_step + 1;
+	c->lost++;
+	return 1;
+}
+
 static int all_valid(const int *idx, int n)
 {
 	for (int i = 0; i < n; i++)
@@ -406,7 +431,7 @@ struct vcheck *vcheck_sum(struct vctx *c, struct vevents *e, const char *kernel,
 			  const char *event, const char *unit, const int *idx, int n, double per,
 			  double expected, struct vband b)
 {
-	if (!all_valid(idx, n))
+	if (!all_valid(idx, n) || lose(c, c->step_first))
 		return NULL;
 	double m = vev_sum(e, idx, n, NULL) / per;
 	struct vcheck *k = vcheck_rel(&c->checks, kernel, event, unit, expected, m, b.lo, b.hi, b.why);
@@ -421,7 +446,7 @@ struct vcheck *vcheck_quot(struct vctx *c, struct vevents *e, const char *kernel
 			   const char *event, const char *unit, const int *num, const int *den,
 			   int n, double expected, struct vband b)
 {
-	if (!all_valid(num, n) || !all_valid(den, n))
+	if (!all_valid(num, n) || !all_valid(den, n) || lose(c, c->step_first))
 		return NULL;
 	double d = vev_sum(e, den, n, NULL);
 	double m = d > 0 ? vev_sum(e, num, n, NULL) / d : NAN;
@@ -441,7 +466,7 @@ struct vcheck *vcheck_zero(struct vctx *c, struct vevents *e, const char *kernel
 			   const char *event, const char *unit, const int *idx, int n, double per,
 			   double bound, const char *why)
 {
-	if (!all_valid(idx, n))
+	if (!all_valid(idx, n) || lose(c, c->step_first))
 		return NULL;
 	double m = vev_sum(e, idx, n, NULL) / per;
 	struct vcheck *k = vcheck_abs(&c->checks, kernel, event, unit, m, bound, why);
@@ -455,7 +480,8 @@ struct vcheck *vcheck_zero(struct vctx *c, struct vevents *e, const char *kernel
 void vprogress(struct vctx *c, const char *fmt, ...)
 {
 	va_list ap;
-	(void)c;
+	if (c->planning)
+		return;
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);

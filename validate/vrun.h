@@ -21,7 +21,9 @@ enum vkernel { VK_STREAM, VK_DGEMM, VK_CHASE, VK_NUMA, VK_CHAN, VK_CLOCK, VK_N }
 extern const char *const vkernel_name[VK_N];
 
 /* Deliberate breakage (the test that the suite can fail). */
-enum vbreak { VB_NONE, VB_UMASK, VB_CHANNEL, VB_SOCKET, VB_WRAP, VB_N };
+/* lose: the run drops the first check of each step on the floor (the plan's
+ * guard must FAIL it). */
+enum vbreak { VB_NONE, VB_UMASK, VB_CHANNEL, VB_SOCKET, VB_WRAP, VB_LOSE, VB_N };
 extern const char *const vbreak_name[VB_N];
 /* Generic breakage of one field of every event whose name contains a
  * pattern, as a wrong entry in the event tables would program it
@@ -56,6 +58,7 @@ struct vopts {
 	enum vbfield brk_field;  /* --break=FIELD:PATTERN */
 	const char *brk_pat;
 	int strict;              /* --strict: a skipped check fails the run */
+	int list;                /* --list: print the plan, run nothing */
 	int verbose;
 };
 
@@ -76,6 +79,17 @@ struct vctx {
 	int nskipped;            /* checks skipped, all reasons */
 	int nrefused;            /* events the backend refused (each window's) */
 	int brk_hits;            /* events the --break=FIELD:PATTERN changed */
+	/* The plan: before any kernel runs, every experiment runs once with
+	 * planning set.  Nothing is counted or fed, but every event it will
+	 * use is encoded and asked of the backend (the pre-check), and every
+	 * check it will make is recorded (--list, and the guard against checks
+	 * lost on the way: a kernel that makes fewer than planned FAILs). */
+	int planning;
+	int lost;                /* --break=lose: checks dropped */
+	size_t lost_at;          /* 1 + step_first of the step that lost one */
+	size_t step_first;       /* index of the running step's first check */
+	struct vchecks plan;
+	int plan_skipped;        /* checks the plan skips */
 	int cpus[64];            /* CPUs of the kernel threads, local socket */
 	int rcpus[64];           /* same cores on the remote socket */
 	int nthreads;
@@ -125,13 +139,16 @@ int varr_alloc(struct vctx *c, struct karr *a, size_t bytes, enum vplace place, 
 void varr_free(struct vctx *c, struct karr *a);
 
 /* ------------------------------------------------------------- threads */
-/* Run fn(c, t, feed, arg) on n threads, thread t on cpus[t] (pinned). */
+/* Run fn(c, t, feed, arg) on n threads, thread t on cpus[t] (pinned).
+ * While planning: runs nothing (an experiment checks a kernel's results
+ * only when !c->planning). */
 typedef void (*vwork_fn)(struct vctx *c, int t, int n, struct kfeed *f, void *arg);
 int vpar(struct vctx *c, int n, const int *cpus, vwork_fn fn, void *arg);
 /* Chunk [lo, hi) of thread t of n over count elements, in whole lines. */
 void vchunk(size_t count, int t, int n, size_t *lo, size_t *hi);
 
 /* ------------------------------------------------------------- window */
+/* While planning the window functions touch nothing and return 0. */
 /* Clean caches (write back and drop) so the window starts cold, if flush. */
 int vwin_clean(struct vctx *c, struct karr *const *arrs, int n);
 /* Start the events; returns the start time (ns, CLOCK_MONOTONIC). */

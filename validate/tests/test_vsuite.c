@@ -11,11 +11,13 @@
  *      named here from what was broken (not from the run's output).
  */
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <math.h>
 
@@ -58,6 +60,44 @@ static int run(const char *sub, const char *const *args)
 	return WEXITSTATUS(status);
 }
 
+/* run() with the program's stdout in outdir/sub.out; its text (malloc'd)
+ * in *text. */
+static int run_out(const char *sub, const char *const *args, char **text)
+{
+	char out[4096], path[4200];
+	const char *argv[32];
+	int n = 0, status;
+	pid_t pid;
+	posix_spawn_file_actions_t fa;
+
+	*text = NULL;
+	snprintf(out, sizeof(out), "%s/%s", outdir, sub);
+	snprintf(path, sizeof(path), "%s/%s.out", outdir, sub);
+	argv[n++] = prog;
+	argv[n++] = "--quick";
+	argv[n++] = "--output";
+	argv[n++] = out;
+	for (int i = 0; args[i] && n < 30; i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 1, path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	int rc = posix_spawn(&pid, prog, &fa, NULL, (char *const *)argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (rc != 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	FILE *f = fopen(path, "r");
+	if (f) {
+		size_t cap = 1 << 20, len;
+		*text = malloc(cap);
+		len = *text ? fread(*text, 1, cap - 1, f) : 0;
+		if (*text)
+			(*text)[len] = 0;
+		fclose(f);
+	}
+	return WEXITSTATUS(status);
+}
+
 static json_t *load(const char *sub)
 {
 	return vtest_load(outdir, sub);
@@ -95,6 +135,8 @@ static void test_quick(void)
 	CHECK_EQ_INT(json_integer_value(json_object_get(j, "failed")), 0, "quick suite: failed checks");
 	CHECK_EQ_INT(json_integer_value(json_object_get(j, "skipped_checks")), 0,
 		     "quick suite (--strict): skipped checks");
+	CHECK_EQ_INT(json_integer_value(json_object_get(j, "planned_checks")), json_array_size(checks),
+		     "quick suite: as many checks as planned");
 	CHECK(json_array_size(checks) > 100, "quick suite: %zu checks", json_array_size(checks));
 	const char *groups[] = { "stream-copy", "stream-triad-nt", "numa-remote-triad", "chase-line-l1",
 				 "chase-page-mem", "chase-line-mem-remote", "dgemm-128-fits",
@@ -506,6 +548,56 @@ static void test_strict(void)
 	CHECK_EQ_INT(run("skip-strict", strict), 1, "one socket, numa, --strict: exit status");
 }
 
+/* --list prints the plan (one line a check, the events it counts) and runs
+ * nothing: as many lines as the same run makes checks (quick suite: its
+ * report's planned_checks), and no report written. */
+static void test_list(void)
+{
+	const char *args[] = { "--shape", QSHAPE, "--dgemm=128,256", "--list", NULL };
+	char *text;
+	int rc = run_out("list", args, &text);
+	CHECK_EQ_INT(rc, 0, "--list: exit status");
+	json_t *q = load("quick");
+	size_t lines = 0, cas = 0;
+	for (char *p = text; p && *p; p++)
+		if (*p == '\n')
+			lines++;
+	for (char *p = text; p && (p = strstr(p, "snbep_unc_imc0::UNC_M_CAS_COUNT:RD:socket=0")); p++)
+		cas++;
+	json_int_t planned = q ? json_integer_value(json_object_get(q, "planned_checks")) : -1;
+	CHECK(text && lines == (size_t)planned + 1, "--list: %zu lines, %lld checks planned + summary",
+	      lines, (long long)planned);
+	CHECK(cas > 10, "--list names the events behind the checks (%zu with iMC0 CAS reads)", cas);
+	CHECK(text && strstr(text, "checks planned, 0 skipped, 0 events refused"), "--list summary");
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/list/report.json", outdir);
+	CHECK(access(path, F_OK) != 0, "--list writes no report");
+	json_decref(q);
+	free(text);
+}
+
+/* --break=lose: the run drops each step's first check; the plan's guard
+ * FAILs the step, naming the lost check. */
+static void test_lose(void)
+{
+	const char *args[] = { "--shape", QSHAPE, "--kernels=chan,clock", "--break=lose", NULL };
+	CHECK_EQ_INT(run("break-lose", args), 1, "--break=lose: exit status");
+	json_t *j = load("break-lose");
+	if (!j)
+		return;
+	size_t i, guards = 0, others = 0;
+	json_t *c;
+	json_array_foreach(json_object_get(j, "checks"), i, c) {
+		int g = strstr(str(c, "event"), "planned") != NULL;
+		if (g && strcmp(str(c, "result"), "FAIL") == 0 && strstr(str(c, "why"), "was lost: "))
+			guards++;
+		others += !g && strcmp(str(c, "result"), "PASS") != 0;
+	}
+	CHECK_EQ_INT(guards, 2, "--break=lose: one guard FAIL per step");
+	CHECK_EQ_INT(others, 0, "--break=lose: the checks made pass");
+	json_decref(j);
+}
+
 static void test_break(const char *kind, const char *kernels, size_t want)
 {
 	test_break_on(QSHAPE, "", kind, kernels, want);
@@ -532,6 +624,8 @@ int main(void)
 	 * the remote Triad's RD and WR totals and 4 + 4 channel checks at the
 	 * home socket; the chase's slice sum and CBo0. */
 	test_strict();
+	test_list();
+	test_lose();
 	/* The issue's case: iMC CAS_COUNT's event code changed (was 109
 	 * passed, 16 skipped, exit 0); and an offcore response's filter. */
 	test_break_field("code", "UNC_M_CAS_COUNT", "stream,numa,chase,dgemm,chan", 100);
