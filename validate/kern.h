@@ -120,11 +120,23 @@ void dgemm_blocked_##sfx(struct kfeed *f, const struct karr *c, const struct kar
 			 const struct karr *b, size_t n, size_t bk, size_t k0, size_t k1, \
 			 size_t r0, size_t r1);
 
+/* Sharing (kern_share.c): pingpong's thread me (0 or 1) plays rounds turns
+ * on the 8-byte counter at byte off of x, from the counter's value first
+ * (even): it waits for first + 2r + me, then loads and stores the line
+ * (the value + 1).  Returns the value after its last turn. */
+#define KERN_DECL_SHARE(sfx) \
+uint64_t pingpong_##sfx(struct kfeed *f, const struct karr *x, size_t off, int me, \
+			uint64_t first, uint64_t rounds); \
+void lines_write_##sfx(struct kfeed *f, const struct karr *x, size_t n, double v); \
+double lines_read_##sfx(struct kfeed *f, const struct karr *x, size_t n);
+
 KERN_DECL_STREAM(native)
 KERN_DECL_STREAM(emu)
 KERN_DECL_CHASE(native)
 KERN_DECL_CHASE(emu)
 KERN_DECL_DGEMM(native)
 KERN_DECL_DGEMM(emu)
+KERN_DECL_SHARE(native)
+KERN_DECL_SHARE(emu)
 
 #endif

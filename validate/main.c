@@ -25,8 +25,8 @@ static void usage(FILE *f)
 "                              else the emulated machine; msr: the hardware\n"
 "                              only; sim: the emulated machine (default\n"
 "                              $PMON_BACKEND, else auto)\n"
-"  -k, --kernels=LIST          comma list of stream,dgemm,chase,numa,chan,clock\n"
-"                              (default: all)\n"
+"  -k, --kernels=LIST          comma list of stream,dgemm,chase,numa,chan,clock,\n"
+"                              share (default: all)\n"
 "  -m, --shape=SPEC            emulated machine shape, PMON_SIM syntax (default\n"
 "                              $PMON_SIM, else the default E5-2680 pair); load=\n"
 "                              is refused, clock= is always wall\n"
@@ -48,8 +48,8 @@ static void usage(FILE *f)
 "  -q, --quick                 the short suite (make check): fewer hops, shorter\n"
 "                              windows\n"
 "      --break=KIND            program something wrong on purpose: umask,\n"
-"                              channel, socket, wrap or lose (the breakage\n"
-"                              test);\n"
+"                              channel, socket, wrap, lose, snoop, state or\n"
+"                              victim (the breakage test);\n"
 "                              code:EVENT, umask:EVENT or filter:EVENT change\n"
 "                              that field of every event whose name contains\n"
 "                              EVENT, as a wrong table entry would\n"
@@ -86,12 +86,12 @@ static int parse_kernels(const char *s, unsigned *mask)
 				found = 1;
 			}
 		if (!found) {
-			fprintf(stderr, "pmon-validate: unknown kernel '%s' (stream, dgemm, chase, numa, chan, clock, all)\n", t);
+			fprintf(stderr, "pmon-validate: unknown kernel '%s' (stream, dgemm, chase, numa, chan, clock, share, all)\n", t);
 			return -1;
 		}
 	}
 	if (!*mask) {
-		fprintf(stderr, "pmon-validate: --kernels='%s' names no kernel (stream, dgemm, chase, numa, chan, clock, all)\n", s);
+		fprintf(stderr, "pmon-validate: --kernels='%s' names no kernel (stream, dgemm, chase, numa, chan, clock, share, all)\n", s);
 		return -1;
 	}
 	return 0;
@@ -326,7 +326,7 @@ int main(int argc, char **argv)
 				}
 			if (!found) {
 				fprintf(stderr, "pmon-validate: --break=%s: want umask, channel, socket, wrap, "
-					"lose, or code:EVENT, umask:EVENT, filter:EVENT\n", optarg);
+					"lose, snoop, state, victim, or code:EVENT, umask:EVENT, filter:EVENT\n", optarg);
 				goto out;
 			}
 			break;
@@ -368,6 +368,7 @@ int main(int argc, char **argv)
 		{ VK_DGEMM, exp_dgemm, "blocked DGEMM, fits and exceeds the LLC" },
 		{ VK_CHAN, exp_chan, "channel probe" },
 		{ VK_CLOCK, exp_clock, "clocks against elapsed time" },
+		{ VK_SHARE, exp_share, "one line shared by two cores and two sockets, forwards, victims" },
 	};
 	enum { NSTEPS = sizeof(steps) / sizeof(steps[0]) };
 	int nsteps = 0, step = 0, planned[NSTEPS];

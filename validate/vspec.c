@@ -1,0 +1,72 @@
+/*
+ * vspec.c - a counting window given as a table of events (vspec.h).
+ */
+#include "vspec.h"
+
+static int boxes(const struct vctx *c, enum vsbox b)
+{
+	switch (b) {
+	case VS_CBO: return c->g.cores;
+	case VS_LINK: case VS_R3: return 2;
+	case VS_CH: return c->g.channels;
+	default: return 1;
+	}
+}
+
+int vspec_window(struct vctx *c, const char *kname, const struct vspec *rows, int n, double units,
+		 const char *unit, struct vband hwb, int (*prep)(struct vctx *c, void *arg),
+		 int (*run)(struct vctx *c, void *arg), void *arg)
+{
+	struct vevents e;
+	int idx[16][8], rc = 0;
+	double t0, t1;
+
+	if (n > 16) {
+		snprintf(c->err, sizeof(c->err), "%s: more than 16 rows in one window", kname);
+		return -1;
+	}
+	vev_init(&e, c->m);
+	for (int r = 0; r < n; r++) {
+		const struct vspec *s = &rows[r];
+		int broken = s->bfmt && c->o.brk == s->brk && s->brk != VB_NONE;
+		const char *fmt = broken ? s->bfmt : s->fmt;
+		for (int b = 0; b < boxes(c, s->box); b++) {
+			if (s->box == VS_ONE)
+				idx[r][b] = vadd(c, &e, kname, fmt, s->arg);
+			else
+				idx[r][b] = vadd(c, &e, kname, fmt, b, s->arg);
+			if (idx[r][b] == -2) {
+				vev_free(&e);
+				return -1;
+			}
+			if (broken && idx[r][b] >= 0)
+				vev_mark_broken(&e, idx[r][b]);
+		}
+	}
+	if (prep && (rc = prep(c, arg)) != 0) {
+		vev_free(&e);
+		return rc;
+	}
+	if ((rc = vwin_start(c, &e, &t0)) == 0 && (rc = run(c, arg)) == 0)
+		rc = vwin_stop(c, &e, 0, NULL, 0, &t1);
+	if (rc == 0) {
+		for (int r = 0; r < n; r++) {
+			const struct vspec *s = &rows[r];
+			struct vband b = s->b.why ? s->b : (struct vband){ 1, 1,
+				"the documented protocol (doc/memory-model.md) applied to the kernel: exact" };
+			if (c->hw)
+				b = hwb;
+			if (s->want > 0)
+				vcheck_sum(c, &e, kname, s->what, unit, idx[r], boxes(c, s->box), units,
+					   s->want, b);
+			else
+				vcheck_zero(c, &e, kname, s->what, unit, idx[r], boxes(c, s->box), units,
+					    c->hw ? 0.05 : 0,
+					    c->hw ? "silicon: no such traffic by the kernel; other activity "
+						    "adds a little"
+						  : "the documented protocol makes none of this traffic");
+		}
+	}
+	vev_free(&e);
+	return rc;
+}
