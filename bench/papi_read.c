@@ -5,7 +5,9 @@
  * PAPI_read for sets of 1..16 pmon events (iMC counters, in PCI space; CBo
  * counters, MSRs) and 1..3 example events; the cost of each further event;
  * and the resident memory of this program against a PAPI program that uses
- * the example component only (pmon disabled; a child process).  Beside them,
+ * the example component only (pmon disabled; a child process).  Then one
+ * event of each kind of box the emulated machine serves (PCI blocks, CBo,
+ * PCU and UBox MSRs, a core PMU's offcore response), each read alone.  Beside them,
  * what the fixed steps of every emulated read cost on this machine: a TSC
  * read (the machine's look at the wall clock) and an atomic add (its count
  * of accesses); a read takes no lock when nothing needs one (README), and
@@ -42,6 +44,21 @@ static void imc_event(int k, char *buf, size_t len)
 static void cbo_event(int k, char *buf, size_t len)
 {
 	snprintf(buf, len, "pmon:::snbep_unc_cbo%d::UNC_C_CLOCKTICKS:socket=%d", k % 8, k / 8);
+}
+
+/* One event of each kind of box, read alone. */
+static const char *const kind_events[][2] = {
+	{ "iMC", "pmon:::snbep_unc_imc0::UNC_M_CAS_COUNT:RD:socket=0" },
+	{ "CBo", "pmon:::snbep_unc_cbo0::UNC_C_CLOCKTICKS:socket=0" },
+	{ "PCU", "pmon:::snbep_unc_pcu::UNC_P_CLOCKTICKS:socket=0" },
+	{ "UBox", "pmon:::snbep_unc_ubo::UNC_U_CLOCKTICKS:socket=0" },
+	{ "offcore", "pmon:::snb_ep::OFFCORE_RESPONSE_0:DMND_DATA_RD:LLC_MISS_LOCAL_DRAM:cpu=0" },
+};
+#define NKINDS ((int)(sizeof(kind_events) / sizeof(kind_events[0])))
+
+static void kind_event(int k, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", kind_events[k][1]);
 }
 
 static void example_event(int k, char *buf, size_t len)
@@ -222,6 +239,32 @@ int main(void)
 		printf("1 event, pmon / example (median of %d same-batch ratios): iMC %.1fx, CBo %.1fx"
 		       "   (target: <= 3x; +1 event <= 15 ns)\n", BATCHES, bench_median(r_imc, BATCHES),
 		       bench_median(r_cbo, BATCHES));
+	/* one event of each kind, each alone, batch by batch in turns */
+	double tk[NKINDS][BATCHES];
+	int kset[NKINDS];
+	for (int k = 0; k < NKINDS; k++) {
+		char name[PAPI_MAX_STR_LEN];
+		int es = PAPI_NULL;
+		kind_event(k, name, sizeof name);
+		kset[k] = PAPI_create_eventset(&es) == PAPI_OK &&
+			  PAPI_add_named_event(es, name) == PAPI_OK ? es : -1;
+	}
+	for (int b = 0; b < BATCHES; b++)
+		for (int k = 0; k < NKINDS; k++)
+			tk[k][b] = time_reads(kset[k]);
+	printf("1 event of each kind, median ns per PAPI_read:");
+	for (int k = 0; k < NKINDS; k++) {
+		printf(" %s", kind_events[k][0]);
+		if (kset[k] < 0)
+			printf(" -");
+		else
+			printf(" %.1f", bench_median(tk[k], BATCHES));
+		printf(k + 1 < NKINDS ? "," : "\n");
+		if (kset[k] >= 0) {
+			PAPI_cleanup_eventset(kset[k]);
+			PAPI_destroy_eventset(&kset[k]);
+		}
+	}
 	double mutex_ns, tsc_ns, add_ns;
 	floor_ns(&mutex_ns, &tsc_ns, &add_ns);
 	printf("fixed steps of an emulated read: TSC read %.1f ns, atomic add %.1f ns", tsc_ns, add_ns);

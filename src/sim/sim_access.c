@@ -91,7 +91,8 @@ static int block(struct pmon_sim *sim, pmon_pci_addr_t d, uint32_t off, uint32_t
 
 /* A batch served without taking the machine, when serving it changes
  * nothing: the log off, no look at the wall clock due, every request a PMON
- * PCI block or a CBo counter (pure loads), found once, under the lock
+ * PCI block or a PMON MSR counter (a CBo's, the UBox's, the PCU's, a core
+ * PMU's: pure loads, sim_msr_counter), found once, under the lock
  * (read_locked), and kept in its hint.
  * The loads lie between two looks at hold_seq and count only if no holder
  * came in between: then they are what one hold of the machine would have
@@ -145,7 +146,7 @@ static __attribute__((noinline)) int read_locked(struct pmon_sim *sim, struct pm
 			continue;
 		}
 		const struct sim_ctr *c;
-		if (!sim->log_cap && (c = q->hint ? q->hint : sim_cbo_counter(sim, q->cpu, q->msr))) {
+		if (!sim->log_cap && (c = q->hint ? q->hint : sim_msr_counter(sim, q->cpu, q->msr))) {
 			q->hint = c;
 			sim->log_total++;
 			*q->val = c->val;

@@ -127,6 +127,16 @@ static int rsp_access(struct pmon_sim *sim, int cpu, int k, int wr, uint64_t *va
 	return 0;
 }
 
+const struct sim_ctr *sim_core_counter(const struct pmon_sim *sim, int cpu, uint32_t msr)
+{
+	const struct sim_thread *t = &sim->cpu[cpu];
+
+	if (msr >= IA32_PMC0 && msr < IA32_PMC0 + 4)
+		return &t->pmc[msr - IA32_PMC0];
+	return msr >= IA32_FIXED_CTR0 && msr < IA32_FIXED_CTR0 + 3 ? &t->fixed[msr - IA32_FIXED_CTR0]
+								     : NULL;
+}
+
 int sim_core_msr(struct pmon_sim *sim, int cpu, uint32_t msr, int wr, uint64_t *val, int *rc)
 {
 	struct sim_thread *t = &sim->cpu[cpu];

@@ -450,9 +450,16 @@ int sim_ubox_msr(struct pmon_sim *sim, struct sim_socket *s, uint32_t msr, int w
 		 uint64_t *val, int *rc);
 int sim_cbo_msr(struct pmon_sim *sim, struct sim_socket *s, uint32_t msr, int wr,
 		uint64_t *val, int *rc);
-/* The CBo counter a read of (cpu, msr) reaches, NULL when it is not one
- * (a read's fast path: nothing to check, count or log but the access). */
+/* The PMON counter a read of (cpu, msr) reaches, NULL when it is not one
+ * (a read's fast path: nothing to check, count or log but the access): a
+ * CBo's, the UBox's (general or fixed), the PCU's, or a core PMU's
+ * (IA32_PMCx, IA32_FIXED_CTRx, which count the offcore responses too);
+ * per family, and all of them (sim_msr.c). */
 const struct sim_ctr *sim_cbo_counter(const struct pmon_sim *sim, int cpu, uint32_t msr);
+const struct sim_ctr *sim_ubox_counter(const struct pmon_sim *sim, int cpu, uint32_t msr);
+const struct sim_ctr *sim_pcu_counter(const struct pmon_sim *sim, int cpu, uint32_t msr);
+const struct sim_ctr *sim_core_counter(const struct pmon_sim *sim, int cpu, uint32_t msr);
+const struct sim_ctr *sim_msr_counter(const struct pmon_sim *sim, int cpu, uint32_t msr);
 int sim_pcu_msr(struct pmon_sim *sim, struct sim_socket *s, uint32_t msr, int wr,
 		uint64_t *val, int *rc);
 int sim_core_msr(struct pmon_sim *sim, int cpu, uint32_t msr, int wr, uint64_t *val, int *rc);

@@ -33,3 +33,15 @@ int sim_msr_write(struct pmon_sim *sim, int cpu, uint32_t msr, uint64_t val)
 {
 	return msr_access(sim, cpu, msr, 1, &val);
 }
+
+const struct sim_ctr *sim_msr_counter(const struct pmon_sim *sim, int cpu, uint32_t msr)
+{
+	const struct sim_ctr *c;
+
+	if (cpu < 0 || cpu >= sim->ncpus)
+		return NULL;
+	if ((c = sim_cbo_counter(sim, cpu, msr)) || (c = sim_core_counter(sim, cpu, msr)) ||
+	    (c = sim_ubox_counter(sim, cpu, msr)) || (c = sim_pcu_counter(sim, cpu, msr)))
+		return c;
+	return NULL;
+}

@@ -31,6 +31,13 @@ const struct sim_kind sim_kind_pcu = {
 	.decode = pcu_decode,
 };
 
+const struct sim_ctr *sim_pcu_counter(const struct pmon_sim *sim, int cpu, uint32_t msr)
+{
+	const struct sim_box *b = &sim->sock[sim->cpu[cpu].sock].pcu;
+
+	return msr >= P_CTR0 && msr < P_CTR0 + 4 ? &b->ctr[msr - P_CTR0] : NULL;
+}
+
 int sim_pcu_msr(struct pmon_sim *sim, struct sim_socket *s, uint32_t msr, int wr,
 		uint64_t *val, int *rc)
 {

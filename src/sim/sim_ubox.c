@@ -31,6 +31,15 @@ const struct sim_kind sim_kind_ubox = {
 	.decode = ubox_decode,
 };
 
+const struct sim_ctr *sim_ubox_counter(const struct pmon_sim *sim, int cpu, uint32_t msr)
+{
+	const struct sim_box *b = &sim->sock[sim->cpu[cpu].sock].ubox;
+
+	if (msr == U_FIXED_CTR)
+		return &b->fixed;
+	return msr >= U_CTR0 && msr < U_CTR0 + 2 ? &b->ctr[msr - U_CTR0] : NULL;
+}
+
 int sim_ubox_msr(struct pmon_sim *sim, struct sim_socket *s, uint32_t msr, int wr,
 		 uint64_t *val, int *rc)
 {
