@@ -107,15 +107,16 @@ static void lock_dies_with_holder(void)
 static void journal(void)
 {
 	struct pmon_journal_entry e[3] = {
-		{ "snbep_unc_pcu", -1, REG_FILTER, 0, 0x1234, ~0ull },
-		{ "snbep_unc_pcu", -1, REG_CTL, 1, 0, ~0ull },
-		{ "snb_ep", 2, REG_GLOBAL_CTL, 0, 0x1, 0x3 },
+		{ .box = "snbep_unc_pcu", .cpu = -1, .kind = REG_FILTER, .idx = 0, .value = 0x1234,
+		  .mask = ~0ull },
+		{ .box = "snbep_unc_pcu", .cpu = -1, .kind = REG_CTL, .idx = 1, .mask = ~0ull },
+		{ .box = "snb_ep", .cpu = 2, .kind = REG_GLOBAL_CTL, .value = 0x1, .mask = 0x3 },
 	};
 	struct pmon_journal_entry *got;
-	char why[512];
+	char why[1024], bad[512];
 	int n;
 
-	CHECK_EQ_INT(pmon_journal_load(dir, 0, &got, &n, why, sizeof(why)), PMON_OK, why);
+	CHECK_EQ_INT(pmon_journal_load(dir, 0, &got, &n, bad, sizeof(bad), why, sizeof(why)), PMON_OK, why);
 	CHECK_EQ_INT(n, 0, "no journal yet");
 	free(got);
 	CHECK_EQ_INT(pmon_journal_add(dir, 0, e, 3, why, sizeof(why)), PMON_OK, why);
@@ -124,7 +125,7 @@ static void journal(void)
 	struct pmon_journal_entry later = e[0];
 	later.value = 0x9999;
 	CHECK_EQ_INT(pmon_journal_add(dir, 0, &later, 1, why, sizeof(why)), PMON_OK, why);
-	CHECK_EQ_INT(pmon_journal_load(dir, 0, &got, &n, why, sizeof(why)), PMON_OK, why);
+	CHECK_EQ_INT(pmon_journal_load(dir, 0, &got, &n, bad, sizeof(bad), why, sizeof(why)), PMON_OK, why);
 	CHECK_EQ_INT(n, 3, "three entries");
 	if (n == 3) {
 		CHECK(!strcmp(got[0].box, "snbep_unc_pcu") && got[0].kind == REG_FILTER &&
@@ -134,17 +135,23 @@ static void journal(void)
 	}
 	free(got);
 	CHECK_EQ_INT(pmon_journal_drop(dir, 0, "snbep_unc_pcu", -1, why, sizeof(why)), PMON_OK, why);
-	CHECK_EQ_INT(pmon_journal_load(dir, 0, &got, &n, why, sizeof(why)), PMON_OK, why);
+	CHECK_EQ_INT(pmon_journal_load(dir, 0, &got, &n, bad, sizeof(bad), why, sizeof(why)), PMON_OK, why);
 	CHECK(n == 1 && !strcmp(got[0].box, "snb_ep"), "only the core entry left");
 	free(got);
 	CHECK_EQ_INT(pmon_journal_drop(dir, 0, "snb_ep", 2, why, sizeof(why)), PMON_OK, why);
 	CHECK(!exists("socket0.journal"), "an empty journal is removed");
-	/* a damaged journal is an error naming the file and line */
+	/* a damaged journal: its line is named, and a start on its socket is
+	 * refused naming the file and `pmon reset` */
 	char path[300];
 	snprintf(path, sizeof(path), "%s/socket1.journal", dir);
 	fake_write_file(path, "box=x cpu=0 reg=nonsense\n", 25);
-	CHECK_EQ_INT(pmon_journal_load(dir, 1, &got, &n, why, sizeof(why)), PMON_EIO, "damaged");
-	CHECK(strstr(why, "socket1.journal line 1"), "names file and line: %s", why);
+	CHECK_EQ_INT(pmon_journal_load(dir, 1, &got, &n, bad, sizeof(bad), why, sizeof(why)), PMON_OK,
+		     why);
+	CHECK(n == 0 && strstr(bad, "socket1.journal line 1"), "names file and line: %s", bad);
+	free(got);
+	CHECK_EQ_INT(pmon_journal_add(dir, 1, e, 1, why, sizeof(why)), PMON_EIO, "damaged");
+	CHECK(strstr(why, "socket1.journal line 1") && strstr(why, "`pmon reset --socket 1`"),
+	      "names the file, the line and pmon reset: %s", why);
 	unlink(path);
 }
 

@@ -7,7 +7,9 @@
  * (the tool, as a user runs it: build/bin/pmon or $PMON_BIN) refuses while a
  * live process holds the box and afterwards puts every register back exactly
  * as it was before the count (a box control's freeze bits included);
- * without a journal it returns the PMON controls to their power-on value 0.
+ * without a journal it writes nothing; --all returns the PMON registers of
+ * the boxes without an enabled control to their power-on value 0, and
+ * --force those with one too.
  */
 #define _GNU_SOURCE
 #include <signal.h>
@@ -153,12 +155,29 @@ static void killed_then_reset(void)
 	pmon_session_destroy(s);
 	pmon_machine_close(m);
 
-	/* no journal: the controls go to their power-on value */
+	/* no journal: nothing is written, beside another agent's enabled
+	 * control; --all clears what pmon has no record of but leaves a box
+	 * with an enabled control; --force clears that too */
 	fake_pci_put(w.sysfs, 0, 0x7f, 16, 4, 0xdc, 0x400104);
 	rc = fake_run_tool("reset --socket 1", out, sizeof(out));
-	CHECK(rc == 0 && strstr(out, "power-on"), "reset without journal: %s", out);
-	CHECK_EQ_U64(fake_pci_get(w.sysfs, 0, 0x7f, 16, 4, 0xdc), 0, "iMC2 CTL1 at power-on 0");
-	CHECK_EQ_U64(fake_pci_get(w.sysfs, 0, 0x7f, 16, 1, 0xe4), 0, "iMC1 CTL3 at power-on 0");
+	CHECK(rc == 0 && strstr(out, "no journal") && strstr(out, "nothing written") &&
+	      strstr(out, "--all"), "reset without journal: %s", out);
+	CHECK_EQ_U64(fake_pci_get(w.sysfs, 0, 0x7f, 16, 4, 0xdc), 0x400104, "their enabled iMC2 CTL1");
+	CHECK_EQ_U64(fake_pci_get(w.sysfs, 0, 0x7f, 16, 1, 0xe4), 0x101, "iMC1 CTL3 as found");
+	for (int i = 0; i < 2; i++) {   /* the second: as harmless as the first */
+		rc = fake_run_tool("reset --socket 1 --all", out, sizeof(out));
+		CHECK(rc == 0 && strstr(out, "--all: ") && strstr(out, "snbep_unc_imc1") &&
+		      strstr(out, "left alone the boxes where a control is enabled") &&
+		      strstr(out, "snbep_unc_imc2 (snbep_unc_imc2 socket 1 CTL1 (PCI 0000:7f:10.4 offset "
+			     "0xdc) = 0x400104)"), "reset --all %d: %s", i + 1, out);
+		CHECK_EQ_U64(fake_pci_get(w.sysfs, 0, 0x7f, 16, 4, 0xdc), 0x400104,
+			     "their enabled iMC2 CTL1 stays");
+		CHECK_EQ_U64(fake_pci_get(w.sysfs, 0, 0x7f, 16, 1, 0xe4), 0, "iMC1 CTL3 at power-on 0");
+		CHECK_EQ_U64(fake_pci_get(w.sysfs, 0, 0x7f, 16, 1, 0xf4), 0, "iMC1 BOX_CTL at power-on 0");
+	}
+	rc = fake_run_tool("reset --socket 1 --all --force", out, sizeof(out));
+	CHECK(rc == 0 && strstr(out, "snbep_unc_imc2 (enabled, cleared by --force)"), "--force: %s", out);
+	CHECK_EQ_U64(fake_pci_get(w.sysfs, 0, 0x7f, 16, 4, 0xdc), 0, "--force: iMC2 CTL1 at 0");
 	CHECK_EQ_U64(fake_pci_get(w.sysfs, 0, 0x7f, 16, 1, 0xa0), 0x12345678, "counters untouched");
 }
 

@@ -124,7 +124,7 @@ static void cbo_ctl0(void)
 	CHECK_EQ_U64(fake_msr_get(w.msr, cpu, CBO1_CTL0), 0, "CBo 1 CTL0 put back");
 	CHECK_EQ_U64(fake_msr_get(w.msr, cpu, CBO1_BOX_CTL), 0, "CBo 1 box control put back");
 	journal(0, j, sizeof(j));
-	CHECK(strstr(j, "box=snbep_unc_cbo0 cpu=-1 reg=ctl idx=0 value=0x441234 mask=0x0\n") &&
+	CHECK(strstr(j, "box=snbep_unc_cbo0 cpu=-1 reg=ctl idx=0 value=0x441234 wrote=- mask=0x0 sum=") &&
 	      lines_of(j, "snbep_unc_cbo0") == 1 && lines_of(j, "snbep_unc_cbo1") == 0,
 	      "the journal keeps CTL0 as theirs, nothing else: %s", j);
 	pmon_session_destroy(s);
@@ -146,7 +146,7 @@ static void cbo_ctl0(void)
 	s = session_of("snbep_unc_cbo0::UNC_C_CLOCKTICKS:socket=0", NULL);
 	CHECK_EQ_INT(pmon_session_start(s), PMON_OK, pmon_session_errmsg(s));
 	journal(0, j, sizeof(j));
-	CHECK(strstr(j, "box=snbep_unc_cbo0 cpu=-1 reg=ctl idx=0 value=0x0 mask=0xffffffffffffffff\n"),
+	CHECK(strstr(j, "box=snbep_unc_cbo0 cpu=-1 reg=ctl idx=0 value=0x0 wrote=0x400000 mask=0xffffffffffffffff sum="),
 	      "pmon's again: the line has the original 0: %s", j);
 	fake_msr_put(w.msr, cpu, CBO0_CTL0, THEIRS_MSR);
 	CHECK_EQ_INT(pmon_session_stop(s, v), PMON_EBUSY, "a stop with no read before it");
@@ -213,7 +213,7 @@ static void imc_ctl0(void)
 	CHECK_EQ_U64(fake_pci_get(w.sysfs, 0, BUS1, 16, IMC1, IMC_CTL0 + 4), 0, "CTL1 put back");
 	CHECK_EQ_U64(fake_pci_get(w.sysfs, 0, BUS1, 16, IMC1, IMC_BOX_CTL), 0, "box control put back");
 	journal(1, j, sizeof(j));
-	CHECK(strstr(j, "box=snbep_unc_imc1 cpu=-1 reg=ctl idx=0 value=0x430f01 mask=0x0\n") &&
+	CHECK(strstr(j, "box=snbep_unc_imc1 cpu=-1 reg=ctl idx=0 value=0x430f01 wrote=- mask=0x0 sum=") &&
 	      lines_of(j, "snbep_unc_imc1") == 1, "the journal keeps CTL0 as theirs, nothing else: %s", j);
 	pmon_session_destroy(s);
 

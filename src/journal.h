@@ -5,19 +5,30 @@
  * One small text file per socket in the run directory (boxlock.h):
  *     DIR/socket0.journal
  * one line per register:
- *     box=snbep_unc_pcu cpu=-1 reg=filter idx=0 value=0x0 mask=0xffffffffffffffff
- * (cpu: the CPU of a core-PMU box, -1 for uncore boxes; mask: the bits of the
- * register that are pmon's, all ones but for IA32_PERF_GLOBAL_CTRL).  A mask
- * of 0 marks a register another agent took over while pmon counted (found
- * changed from what pmon wrote; value: what was found): no bit of it is
- * pmon's, so neither the stop nor `pmon reset` writes it, and the line stays
- * until a session of pmon journals that register again.  Every
- * change rewrites the file whole, through a temporary file and rename(), so
- * a reader sees the old or the new journal, never a torn one; changes of
- * several processes are serialized by a lock on DIR/socketN.journal.lock.
- * A box's lines are added before its first register is written and dropped
- * when its owner has restored it (but for the lines of mask 0); the file is
- * removed when it holds no line.
+ *     owner=4242:881234 box=snbep_unc_pcu cpu=-1 reg=filter idx=0 value=0x0 wrote=0x4000
+ *     mask=0xffffffffffffffff sum=8c1d02f3          (one line in the file)
+ * owner: the process that journaled it, as its pid and its start time
+ * (field 22 of /proc/PID/stat), so that a pid reused by another process is
+ * not taken for the owner; cpu: the CPU of a core-PMU box, -1 for uncore
+ * boxes; value: the register's original value; wrote: what pmon wrote in it
+ * ("-" until the start that journaled it has written it); mask: the bits
+ * of the register that are pmon's, all ones but for IA32_PERF_GLOBAL_CTRL.
+ * A mask of 0 marks a register another agent took over while pmon counted
+ * (found changed from what pmon wrote; value: what was found): no bit of it
+ * is pmon's, so neither the stop nor `pmon reset` writes it, and the line
+ * stays until a session of pmon journals that register again.  sum: the
+ * FNV-1a hash (32 bits) of the line's text before " sum=": a line whose sum
+ * does not match is not an entry (`pmon reset` names it and drops it).
+ *
+ * Every change rewrites the file whole, through a temporary file (mkstemp,
+ * mode 0600, DIR/socketN.journal.tmpPID.XXXXXX) and rename(), so a reader
+ * sees the old or the new journal, never a torn one; changes of several
+ * processes are serialized by a lock on DIR/socketN.journal.lock, under
+ * which temporaries a killed process left are removed.  The file is opened
+ * with O_NOFOLLOW.  A box's lines are added before its first register is
+ * written and dropped by their owner when it has restored the box (but for
+ * the lines of mask 0); the file is removed when it holds no line.  Lines of
+ * a dead owner make a start on their box fail, naming `pmon reset`.
  */
 #ifndef PMON_JOURNAL_H
 #define PMON_JOURNAL_H
@@ -27,29 +38,64 @@
 
 #include "regs.h"
 
+/* A process, as pid and start time (clock ticks after boot). */
+struct pmon_owner {
+	long pid;
+	unsigned long long start;
+};
+
 struct pmon_journal_entry {
+	struct pmon_owner owner;
 	char box[48];             /* PMU name: "snbep_unc_pcu" */
 	int cpu;                  /* core PMU: its CPU; -1 for uncore boxes */
 	enum pmon_reg_kind kind;
 	int idx;
 	uint64_t value, mask;
+	uint64_t wrote;           /* valid when has_wrote */
+	int has_wrote;
 };
 
-/* Add the entries not yet in the socket's journal (same box, cpu, kind and
- * idx: the first value stays, it is the oldest, unless its mask is 0: then
- * the new entry replaces it).  PMON_OK or an error with why. */
+/* This process (its start time read once). */
+const struct pmon_owner *pmon_owner_self(void);
+/* Is that process still running (and not a zombie)?  A process whose
+ * /proc entry cannot be read for another reason than its absence counts
+ * as alive. */
+int pmon_owner_alive(const struct pmon_owner *o);
+
+/* Add the entries (owner: this process) not yet in the socket's journal
+ * (same box, cpu, kind and idx: the first value stays, it is the oldest,
+ * unless its mask is 0: then the new entry replaces it).  PMON_EBUSY,
+ * adding nothing, when a box of e[] has lines of an owner that died (naming
+ * the journal, the box and the owner, and `pmon reset`); PMON_EIO for a
+ * journal with a line that is not an entry.  PMON_OK or an error with why. */
 int pmon_journal_add(const char *dir, int socket, const struct pmon_journal_entry *e, int n,
 		     char *why, size_t len);
+/* Record what this process wrote (e[i].wrote) in its lines of these
+ * registers. */
+int pmon_journal_wrote(const char *dir, int socket, const struct pmon_journal_entry *e, int n,
+		       char *why, size_t len);
 /* Mark these registers as another agent's: their entries (added if
  * missing) get mask 0 and the value found in them. */
 int pmon_journal_disown(const char *dir, int socket, const struct pmon_journal_entry *e, int n,
 			char *why, size_t len);
-/* Drop every entry of the box (pmu name, cpu) but those of mask 0. */
+/* Drop this process's entries of the box (pmu name, cpu) but those of mask 0. */
 int pmon_journal_drop(const char *dir, int socket, const char *box, int cpu, char *why, size_t len);
-/* The socket's entries (*e malloc'ed, free it); *n = 0 and PMON_OK when
- * there is no journal. */
+/* The socket's entries whose lines parse and whose sum matches (*e
+ * malloc'ed, free it); the other lines are named in bad (badlen bytes, ""
+ * when none).  *n = 0 and PMON_OK when there is no journal. */
 int pmon_journal_load(const char *dir, int socket, struct pmon_journal_entry **e, int *n,
-		      char *why, size_t len);
+		      char *bad, size_t badlen, char *why, size_t len);
+/* Replace the socket's journal by e[0..n) (none: remove it). */
+int pmon_journal_replace(const char *dir, int socket, const struct pmon_journal_entry *e, int n,
+			 char *why, size_t len);
+
+/* One line of a journal (with or without its newline) into *e: 0, or -1
+ * with why saying what is wrong with it (a sum that does not match, a
+ * field missing or out of its syntax, text after the sum). */
+int pmon_journal_parse(const char *line, struct pmon_journal_entry *e, char *why, size_t len);
+/* The line of e, newline and sum included, into buf: its length, or -1
+ * when it does not fit. */
+int pmon_journal_format(const struct pmon_journal_entry *e, char *buf, size_t len);
 
 const char *pmon_reg_kind_name(enum pmon_reg_kind k);
 

@@ -428,9 +428,94 @@ int pmon_reg_read_config(struct pmon_access *a, pmon_pci_addr_t d, uint32_t off,
 	return a->ops->pci_read(a, d, off, val, why, whylen);
 }
 
+/* Does box r have register (k, idx)? */
+static int reg_exists(const struct pmon_box_regs *r, enum pmon_reg_kind k, int idx)
+{
+	const struct pmon_box_type *t = r->t;
+	switch (k) {
+	case REG_BOX_CTL: return idx == 0 && t->has_box_ctl;
+	case REG_CTL: case REG_CTR: return idx >= 0 && idx < t->ncounters;
+	case REG_FIXED_CTL: case REG_FIXED_CTR: return idx == 0 && t->has_fixed;
+	case REG_FILTER:
+		return idx >= 0 && idx < t->nfregs && (!t->fregs[idx].extra_dev || r->has_extra);
+	case REG_GLOBAL_CTL: return idx == 0 && t->space == PMON_SPACE_CORE;
+	}
+	return 0;
+}
+
+uint64_t pmon_reg_writable(const struct pmon_box_regs *r, enum pmon_reg_kind k, int idx)
+{
+	const struct pmon_box_type *t = r->t;
+	switch (k) {
+	case REG_BOX_CTL: return PMON_BOX_FRZ | PMON_BOX_FRZ_EN;
+	case REG_CTL: return (uint64_t)t->ctl_valid | PMON_CTL_EN;
+	case REG_FIXED_CTL: return (uint64_t)t->fixed_en | t->fixed_rst;
+	case REG_FILTER: return t->fregs[idx].valid;
+	case REG_GLOBAL_CTL: return pmon_bits(t->ncounters) | 7ull << 32;
+	case REG_CTR: case REG_FIXED_CTR: break;
+	}
+	return 0;
+}
+
+/* Is the register's address in the documented PMON set (regs.h)? */
+static int allowed_address(const struct pmon_box_regs *r, enum pmon_reg_kind k, int idx)
+{
+	if (r->t->space == PMON_SPACE_CORE) {
+		uint32_t a = msr_addr(r, k, idx);
+		return (a >= 0x186 && a <= 0x18d) || a == 0x38d || a == IA32_PERF_GLOBAL_CTRL ||
+		       a == 0x1a6 || a == 0x1a7;
+	}
+	if (r->t->space == PMON_SPACE_MSR) {
+		uint32_t a = msr_addr(r, k, idx);
+		return a >= 0xc00 && a < 0xe00;
+	}
+	uint16_t lo, hi;
+	int extra;
+	pci_offsets(r, k, idx, &lo, &hi, &extra);
+	return lo >= 0x40 && lo < 0x300 && !(lo & 3) && (!hi || (hi >= 0x40 && hi < 0x300 && !(hi & 3)));
+}
+
+int pmon_reg_check(const struct pmon_box_regs *r, enum pmon_reg_kind k, int idx, uint64_t value,
+		   uint64_t mask, char *why, size_t whylen)
+{
+	const char *pmu = pmon_catalog_pmu(r->pmu)->name;
+	if (k == REG_CTR || k == REG_FIXED_CTR)
+		return pmon_why(why, whylen, PMON_EINVAL, "names a counter of %s: pmon never writes "
+				"one", pmu);
+	if (!reg_exists(r, k, idx))
+		return pmon_why(why, whylen, PMON_EINVAL, "%s has no such register (kind %d, index %d)",
+				pmu, (int)k, idx);
+	char name[160];
+	pmon_reg_name(r, k, idx, name, sizeof(name));
+	if (!allowed_address(r, k, idx))
+		return pmon_why(why, whylen, PMON_EINVAL, "%s is outside the PMON registers pmon may "
+				"write", name);
+	uint64_t w = pmon_reg_writable(r, k, idx);
+	if (k == REG_GLOBAL_CTL) {
+		if (mask & ~w)
+			return pmon_why(why, whylen, PMON_EINVAL, "%s: mask 0x%llx holds bits that enable "
+					"no counter of %s (0x%llx)", name, (unsigned long long)mask,
+					pmu, (unsigned long long)w);
+		return PMON_OK;
+	}
+	if (!mask)
+		return PMON_OK;      /* another agent's value, never written */
+	if (mask != ~0ull)
+		return pmon_why(why, whylen, PMON_EINVAL, "%s: mask 0x%llx is neither all of it nor "
+				"none", name, (unsigned long long)mask);
+	if (value & ~w)
+		return pmon_why(why, whylen, PMON_EINVAL, "%s: value 0x%llx sets bits software may not "
+				"set (0x%llx)", name, (unsigned long long)value,
+				(unsigned long long)(value & ~w));
+	return PMON_OK;
+}
+
 int pmon_reg_name(const struct pmon_box_regs *r, enum pmon_reg_kind k, int idx, char *buf,
 		  size_t len)
 {
+	if (!reg_exists(r, k, idx))
+		return snprintf(buf, len, "%s %s register %d (none such)", pmon_catalog_pmu(r->pmu)->name,
+				k == REG_FILTER ? "filter" : "PMON", idx);
 	const char *pmu = pmon_catalog_pmu(r->pmu)->name;
 	char reg[48], where[64];
 	switch (k) {

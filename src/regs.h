@@ -186,6 +186,21 @@ void pmon_reg_plan_free(struct pmon_reg_plan *p);
 int pmon_reg_read_config(struct pmon_access *a, pmon_pci_addr_t d, uint32_t off, uint32_t *val,
 			 char *why, size_t whylen);
 
+/* The PMON allowlist: is (k, idx) a register of box r that pmon writes (a
+ * control, the fixed control, a filter, the box control, or a core PMU's
+ * IA32_PERF_GLOBAL_CTRL), at an address in the documented PMON set (uncore
+ * MSRs 0xc00-0xdff; a core PMU's IA32_PERFEVTSELx, IA32_FIXED_CTR_CTRL,
+ * IA32_PERF_GLOBAL_CTRL and MSR_OFFCORE_RSP_x; PCI configuration space past
+ * the standard header, 0x40-0x2ff, dword-aligned), does value hold only bits
+ * software may set in it, and is mask (the bits of it that are pmon's) all
+ * ones, or for IA32_PERF_GLOBAL_CTRL only counter enable bits?  PMON_OK, or
+ * PMON_EINVAL with why saying which test fails.  Counters are refused:
+ * pmon never writes one. */
+int pmon_reg_check(const struct pmon_box_regs *r, enum pmon_reg_kind k, int idx, uint64_t value,
+		   uint64_t mask, char *why, size_t whylen);
+/* The bits of (k, idx) of box r that software may set (k and idx valid). */
+uint64_t pmon_reg_writable(const struct pmon_box_regs *r, enum pmon_reg_kind k, int idx);
+
 /* "snbep_unc_pcu socket 0 PCU_MSR_PMON_BOX_FILTER (MSR 0xc34)": a register's
  * name for messages; returns what snprintf returns. */
 int pmon_reg_name(const struct pmon_box_regs *r, enum pmon_reg_kind k, int idx, char *buf,

@@ -4,14 +4,27 @@
  *
  * Per socket: take the lock of every box of the socket (uncore boxes, and
  * the core PMU of each of its CPUs); if a live process holds one, refuse
- * and write nothing.  Then, if the socket has a journal (journal.h), write
- * every journaled register back (IA32_PERF_GLOBAL_CTRL only in pmon's bits)
- * and remove its lines; a line of mask 0 (a register another agent took
- * over while pmon counted) is not written, is named in the report and
- * stays.  Without a journal, return every PMON control,
- * fixed control, filter and box control of the socket's uncore boxes to its
- * power-on value, 0; the core PMU is left alone then (perf and the NMI
- * watchdog share it, and nothing says pmon touched it).
+ * and write nothing.  Then read the socket's journal (journal.h) and check
+ * every line before writing anything: its sum, its box (present on this
+ * socket; a core PMU's CPU on this socket, an uncore box's cpu -1), and its
+ * register (pmon_reg_check: one the box has, in the PMON allowlist, its
+ * value within the register's writable bits).  A line that fails is named
+ * and dropped, never written.  For each good line the register is read
+ * first: one that holds its original value already is left (an interrupted
+ * reset, or a stop that restored it but could not remove the line); one
+ * that holds what pmon wrote (or, for a line of a start that died before
+ * recording it, anything) gets its original value back; one that holds
+ * something else is another agent's now, named and left as it is (unless
+ * PMON_RESET_FORCE).  A line of mask 0 (a register another agent took
+ * over while pmon counted) is not written, is named and stays; the others
+ * go from the journal once handled, but for registers whose access failed.
+ *
+ * Registers pmon has no record of are written only with PMON_RESET_ALL:
+ * every uncore box of the socket the journal did not name gets its PMON
+ * controls, fixed control, filters and box control set to their power-on
+ * value 0, but a box with a control enabled (another agent counting) is
+ * left alone and named (PMON_RESET_FORCE clears it too).  The core PMU is
+ * never cleared so (perf and the NMI watchdog share it).
  */
 #define _GNU_SOURCE
 #include <limits.h>
@@ -54,95 +67,254 @@ static int lock_socket(struct pmon_machine *m, struct pmon_boxlocks *L, int sock
 	return PMON_OK;
 }
 
-static void note_failure(char *left, size_t len, const char *name, const char *why)
+/* What a reset of one socket did, for its report line. */
+struct tally {
+	int written, already, all_cleared;
+	char skipped[2048];       /* lines that are not valid entries, dropped */
+	char theirs[2048];        /* registers another agent holds now, left */
+	char alone[2048];         /* lines of mask 0, left */
+	char left[2048];          /* registers whose access failed */
+	char cleared[2048];       /* --all: boxes cleared */
+	char busy[2048];          /* --all: boxes with an enabled control, left */
+	int first;
+};
+
+static void failed(struct tally *t, const char *name, const char *why, int rc)
 {
-	size_t n = strlen(left);
-	if (n < len)
-		snprintf(left + n, len - n, "%s%s (%s)", n ? "; " : "", name, why);
+	pmon_why_add(t->left, sizeof(t->left), "; ", "%s (%s)", name, why);
+	t->first = t->first ? t->first : rc;
 }
 
-static int put(struct pmon_machine *m, const struct pmon_box_regs *r, enum pmon_reg_kind k,
-	       int idx, uint64_t v, uint64_t mask, char *left, size_t len)
+/* Register (k, idx) of r: read, retried; 0 or the error (why). */
+static int get(struct pmon_machine *m, const struct pmon_box_regs *r, enum pmon_reg_kind k,
+	       int idx, uint64_t *v, char *why, size_t len)
 {
-	char why[PMON_WHY_LEN], name[160];
 	int rc = PMON_OK;
-	for (int t = 0; t < 3; t++) {
-		uint64_t cur = 0;
-		rc = PMON_OK;
-		if (mask != ~0ull)
-			rc = pmon_reg_read(m, r, k, idx, &cur, why, sizeof why);
-		if (!rc)
-			rc = pmon_reg_write(m, r, k, idx, (cur & ~mask) | (v & mask), why, sizeof why);
-		if (!rc)
-			return PMON_OK;
-	}
-	pmon_reg_name(r, k, idx, name, sizeof(name));
-	note_failure(left, len, name, why);
+	for (int t = 0; t < 3; t++)
+		if (!(rc = pmon_reg_read(m, r, k, idx, v, why, len)))
+			break;
 	return rc;
 }
 
-static int from_journal(struct pmon_machine *m, int socket, struct pmon_journal_entry *e, int n,
-			int *written, char *left, size_t len, char *alone, size_t alen)
+/* Write the bits of mask of (k, idx) to those of v, the others as cur. */
+static int put(struct pmon_machine *m, const struct pmon_box_regs *r, enum pmon_reg_kind k,
+	       int idx, uint64_t cur, uint64_t v, uint64_t mask, char *why, size_t len)
 {
-	int first = 0;
+	int rc = PMON_OK;
+	for (int t = 0; t < 3; t++)
+		if (!(rc = pmon_reg_write(m, r, k, idx, (cur & ~mask) | (v & mask), why, len)))
+			break;
+	return rc;
+}
+
+/* Is journal line e one pmon may act on, on socket s?  Its register in *r. */
+static int check_line(struct pmon_machine *m, int s, const struct pmon_journal_entry *e,
+		      struct pmon_box_regs *r, char *why, size_t len)
+{
+	int pmu = pmon_pmu_find(e->box);
+	if (pmu < 0)
+		return pmon_why(why, len, PMON_EINVAL, "names no PMU pmon knows (%s)", e->box);
+	const struct pmon_pmu *p = pmon_catalog_pmu(pmu);
+	if (core_pmu(p)) {
+		if (e->cpu < 0 || e->cpu >= m->topo.ncpus)
+			return pmon_why(why, len, PMON_EINVAL, "cpu %d: this machine has CPUs 0-%d", e->cpu,
+					m->topo.ncpus - 1);
+		if (m->topo.cpu_socket[e->cpu] != s)
+			return pmon_why(why, len, PMON_EINVAL, "cpu %d is on socket %d, not on socket %d "
+					"whose journal this is", e->cpu, m->topo.cpu_socket[e->cpu], s);
+	} else if (e->cpu != -1) {
+		return pmon_why(why, len, PMON_EINVAL, "cpu %d: an uncore box's line has cpu -1", e->cpu);
+	}
+	if (pmon_regs_resolve(m, pmu, s, e->cpu, r))
+		return pmon_why(why, len, PMON_ENODEV, "%s is not present on socket %d", e->box, s);
+	return pmon_reg_check(r, e->kind, e->idx, e->value, e->mask, why, len);
+}
+
+#define BOX_CTL_KEPT ((uint64_t)(PMON_BOX_FRZ_EN | PMON_BOX_FRZ))
+
+/* Handle one valid line (register r): 1 when it stays in the journal. */
+static int from_line(struct pmon_machine *m, const struct pmon_journal_entry *e,
+		     const struct pmon_box_regs *r, unsigned flags, struct tally *t)
+{
+	char name[160], why[PMON_WHY_LEN];
+	uint64_t cur = 0;
+	pmon_reg_name(r, e->kind, e->idx, name, sizeof(name));
+	if (!e->mask) {
+		/* another agent's since pmon's stop found it changed */
+		pmon_why_add(t->alone, sizeof(t->alone), "; ", "%s (0x%llx when pmon stopped)", name,
+			     (unsigned long long)e->value);
+		return 1;
+	}
+	int rc = get(m, r, e->kind, e->idx, &cur, why, sizeof(why));
+	if (rc) {
+		failed(t, name, why, rc);
+		return 1;
+	}
+	/* what is compared: the bits of the line's mask (a box control's
+	 * freeze bits: the others act once and read back 0) */
+	uint64_t cmp = e->kind == REG_BOX_CTL ? BOX_CTL_KEPT : e->mask;
+	if (!((cur ^ e->value) & cmp)) {
+		t->already++;
+		return 0;
+	}
+	if (e->has_wrote && ((cur ^ e->wrote) & cmp) && !(flags & PMON_RESET_FORCE)) {
+		pmon_why_add(t->theirs, sizeof(t->theirs), "; ", "%s holds 0x%llx, neither what pmon "
+			     "wrote (0x%llx) nor its original (0x%llx)", name, (unsigned long long)cur,
+			     (unsigned long long)e->wrote, (unsigned long long)e->value);
+		return 0;
+	}
+	if ((rc = put(m, r, e->kind, e->idx, cur, e->value, e->mask, why, sizeof(why)))) {
+		failed(t, name, why, rc);
+		return 1;
+	}
+	t->written++;
+	return 0;
+}
+
+/* The socket's journal: every valid line handled, the journal rewritten
+ * with the lines that stay.  *had: a journal was there. */
+static int from_journal(struct pmon_machine *m, int s, unsigned flags, struct tally *t,
+			struct pmon_journal_entry **ep, int *np, int *had, char *why, size_t len)
+{
+	struct pmon_journal_entry *e = NULL;
+	char bad[2048];
+	int n = 0, keep = 0;
+	*ep = NULL;
+	*np = *had = 0;
+	int rc = pmon_journal_load(m->run_dir, s, &e, &n, bad, sizeof(bad), why, len);
+	if (rc)
+		return rc;
+	*had = n || bad[0];
+	if (bad[0]) {
+		pmon_why_add(t->skipped, sizeof(t->skipped), "; ", "%s", bad);
+		t->first = t->first ? t->first : PMON_EINVAL;
+	}
+	struct pmon_journal_entry *kept = calloc((size_t)n + 1, sizeof(*kept));
+	if (!kept) {
+		free(e);
+		return pmon_why(why, len, PMON_ENOMEM, "out of memory");
+	}
 	for (int i = 0; i < n; i++) {
 		struct pmon_box_regs r;
-		int pmu = pmon_pmu_find(e[i].box);
-		if (!e[i].mask) {
-			/* another agent's since pmon's stop found it changed */
-			char name[160];
-			if (pmu < 0 || pmon_regs_resolve(m, pmu, socket, e[i].cpu, &r))
-				snprintf(name, sizeof(name), "%s %s %d", e[i].box,
-					 pmon_reg_kind_name(e[i].kind), e[i].idx);
-			else
-				pmon_reg_name(&r, e[i].kind, e[i].idx, name, sizeof(name));
-			size_t k = strlen(alone);
-			if (k < alen)
-				snprintf(alone + k, alen - k, "%s%s (0x%llx when pmon stopped)",
-					 k ? "; " : "", name, (unsigned long long)e[i].value);
+		char w[PMON_WHY_LEN];
+		if (check_line(m, s, &e[i], &r, w, sizeof(w))) {
+			pmon_why_add(t->skipped, sizeof(t->skipped), "; ", "the line of %.47s %s %d: %s",
+				     e[i].box, pmon_reg_kind_name(e[i].kind), e[i].idx, w);
+			t->first = t->first ? t->first : PMON_EINVAL;
+			e[i].cpu = -2;                 /* not a box pmon may touch */
 			continue;
 		}
-		if (pmu < 0 || pmon_regs_resolve(m, pmu, socket, e[i].cpu, &r)) {
-			note_failure(left, len, e[i].box, "not present on this machine");
-			first = first ? first : PMON_ENODEV;
-			continue;
-		}
-		int rc = put(m, &r, e[i].kind, e[i].idx, e[i].value, e[i].mask, left, len);
-		if (rc)
-			first = first ? first : rc;
-		else
-			(*written)++;
+		if (from_line(m, &e[i], &r, flags, t))
+			kept[keep++] = e[i];
 	}
-	return first;
+	if (*had && (keep != n || bad[0]))
+		rc = pmon_journal_replace(m->run_dir, s, kept, keep, why, len);
+	free(kept);
+	*ep = e;
+	*np = n;
+	return rc;
 }
 
-static int power_on(struct pmon_machine *m, int socket, int *written, char *left, size_t len)
+/* Did the journal name box (pmu name, uncore)? */
+static int journaled(const struct pmon_journal_entry *e, int n, const char *box)
 {
-	int npmus, first = 0;
+	for (int i = 0; i < n; i++)
+		if (e[i].cpu == -1 && !strcmp(e[i].box, box))
+			return 1;
+	return 0;
+}
+
+/* PMON_RESET_ALL: the uncore boxes the journal did not name, to power-on. */
+static void clear_all(struct pmon_machine *m, int s, unsigned flags, const struct pmon_journal_entry *e,
+		      int ne, struct tally *t)
+{
+	int npmus;
 	const struct pmon_pmu *pmus = pmon_catalog(&npmus);
 	for (int p = 0; p < npmus; p++) {
-		const struct pmon_box_type *t = pmus[p].type;
+		const struct pmon_box_type *bt = pmus[p].type;
 		struct pmon_box_regs r;
-		if (core_pmu(&pmus[p]) || pmon_regs_resolve(m, p, socket, -1, &r))
+		char why[PMON_WHY_LEN], name[160], on[512] = "";
+		uint64_t v;
+		if (core_pmu(&pmus[p]) || pmon_regs_resolve(m, p, s, -1, &r) || journaled(e, ne, pmus[p].name))
 			continue;
-		int rc;
-#define PUT(k, i) do { if ((rc = put(m, &r, k, i, 0, ~0ull, left, len))) first = first ? first : rc; \
-		       else (*written)++; } while (0)
-		if (t->has_box_ctl)
-			PUT(REG_BOX_CTL, 0);
-		for (int c = 0; c < t->ncounters; c++)
-			PUT(REG_CTL, c);
-		if (t->has_fixed)
-			PUT(REG_FIXED_CTL, 0);
-		for (int f = 0; f < t->nfregs; f++)
-			if (!t->fregs[f].extra_dev || r.has_extra)
-				PUT(REG_FILTER, f);
-#undef PUT
+		int rc = PMON_OK;
+		/* a control enabled: another agent counts there */
+		for (int c = 0; c <= bt->ncounters && !rc; c++) {
+			enum pmon_reg_kind k = c < bt->ncounters ? REG_CTL : REG_FIXED_CTL;
+			uint64_t en = c < bt->ncounters ? PMON_CTL_EN : bt->fixed_en;
+			if (c == bt->ncounters && !bt->has_fixed)
+				break;
+			if ((rc = get(m, &r, k, c < bt->ncounters ? c : 0, &v, why, sizeof(why)))) {
+				pmon_reg_name(&r, k, c < bt->ncounters ? c : 0, name, sizeof(name));
+				failed(t, name, why, rc);
+			} else if (v & en) {
+				pmon_reg_name(&r, k, c < bt->ncounters ? c : 0, name, sizeof(name));
+				pmon_why_add(on, sizeof(on), ", ", "%s = 0x%llx", name, (unsigned long long)v);
+			}
+		}
+		if (rc)
+			continue;
+		if (on[0] && !(flags & PMON_RESET_FORCE)) {
+			pmon_why_add(t->busy, sizeof(t->busy), "; ", "%s (%s)", pmus[p].name, on);
+			continue;
+		}
+		int n = 0;
+#define CLEAR(k, i) do { if ((rc = put(m, &r, k, i, 0, 0, ~0ull, why, sizeof(why)))) { \
+			pmon_reg_name(&r, k, i, name, sizeof(name)); failed(t, name, why, rc); } \
+		else n++; } while (0)
+		if (bt->has_box_ctl)
+			CLEAR(REG_BOX_CTL, 0);
+		for (int c = 0; c < bt->ncounters; c++)
+			CLEAR(REG_CTL, c);
+		if (bt->has_fixed)
+			CLEAR(REG_FIXED_CTL, 0);
+		for (int f = 0; f < bt->nfregs; f++)
+			if (!bt->fregs[f].extra_dev || r.has_extra)
+				CLEAR(REG_FILTER, f);
+#undef CLEAR
+		t->all_cleared += n;
+		pmon_why_add(t->cleared, sizeof(t->cleared), ", ", "%s%s", pmus[p].name,
+			     on[0] ? " (enabled, cleared by --force)" : "");
 	}
-	return first;
 }
 
-int pmon_machine_reset(pmon_machine_t *m, int socket, char *report, size_t len)
+/* The report line of socket s into why. */
+static void report_socket(const struct pmon_machine *m, int s, unsigned flags, int had,
+			  const struct tally *t, char *why, size_t len)
+{
+	why[0] = 0;
+	if (had)
+		pmon_why_add(why, len, "", "socket %d: %d register(s) put back from the journal "
+			     "%s/socket%d.journal, %d already held their original value", s, t->written,
+			     m->run_dir, s, t->already);
+	else
+		pmon_why_add(why, len, "", "socket %d: no journal (%s/socket%d.journal): nothing to "
+			     "put back", s, m->run_dir, s);
+	if (t->theirs[0])
+		pmon_why_add(why, len, "; ", "left alone, as they no longer hold what pmon wrote (another "
+			     "agent's now; --force writes them): %s", t->theirs);
+	if (t->alone[0])
+		pmon_why_add(why, len, "; ", "left alone, as another agent took them over while pmon "
+			     "counted (the journal keeps them so): %s", t->alone);
+	if (t->skipped[0])
+		pmon_why_add(why, len, "; ", "journal lines skipped and removed, nothing written for "
+			     "them: %s", t->skipped);
+	if (flags & PMON_RESET_ALL) {
+		pmon_why_add(why, len, "; ", "--all: %d PMON control, fixed control, filter and box "
+			     "control register(s) of the boxes pmon has no record of set to their power-on "
+			     "value 0 (%s)", t->all_cleared, t->cleared[0] ? t->cleared : "none");
+		if (t->busy[0])
+			pmon_why_add(why, len, "; ", "--all left alone the boxes where a control is enabled "
+				     "(another agent counts there; --force clears them too): %s", t->busy);
+	} else if (!had) {
+		pmon_why_add(why, len, "; ", "nothing written (`pmon reset --all` clears the PMON "
+			     "registers pmon has no record of)");
+	}
+	if (t->left[0])
+		pmon_why_add(why, len, "; ", "registers left changed after retries: %s", t->left);
+}
+
+int pmon_machine_reset_with(pmon_machine_t *m, int socket, unsigned flags, char *report, size_t len)
 {
 	int s0 = socket < 0 ? 0 : socket, s1 = socket < 0 ? m->topo.nsockets - 1 : socket, first = 0;
 	size_t n = 0;
@@ -151,44 +323,30 @@ int pmon_machine_reset(pmon_machine_t *m, int socket, char *report, size_t len)
 	if (socket >= m->topo.nsockets || socket < -1)
 		return pmon_why(report, len, PMON_ERANGE, "socket %d: this machine has sockets 0-%d",
 				socket, m->topo.nsockets - 1);
+	if (flags & ~(unsigned)(PMON_RESET_ALL | PMON_RESET_FORCE))
+		return pmon_why(report, len, PMON_EINVAL, "reset flags 0x%x: only PMON_RESET_ALL and "
+				"PMON_RESET_FORCE exist", flags);
 	for (int s = s0; s <= s1; s++) {
 		struct pmon_boxlocks L;
 		struct pmon_journal_entry *e = NULL;
-		char why[PATH_MAX + 4600], left[2048] = "", alone[2048] = "";
-		int ne = 0, written = 0, rc;
+		struct tally *t = calloc(1, sizeof(*t));
+		char why[16384];
+		int ne = 0, had = 0, rc;
+		if (!t)
+			return pmon_why(report, len, PMON_ENOMEM, "out of memory");
 		pmon_boxlocks_init(&L, m->run_dir);
 		rc = lock_socket(m, &L, s, why, sizeof(why));
 		/* an emulated machine dies with its process: it never has a journal */
 		if (!rc && !m->emulated)
-			rc = pmon_journal_load(m->run_dir, s, &e, &ne, why, sizeof(why));
+			rc = from_journal(m, s, flags, t, &e, &ne, &had, why, sizeof(why));
+		if (!rc && (flags & PMON_RESET_ALL))
+			clear_all(m, s, flags, e, ne, t);
 		if (!rc) {
-			rc = ne ? from_journal(m, s, e, ne, &written, left, sizeof(left), alone, sizeof(alone))
-				: power_on(m, s, &written, left, sizeof(left));
-			if (rc)
-				snprintf(why, sizeof(why), "socket %d: registers left changed after retries: %s",
-					 s, left);
-			else if (ne)
-				snprintf(why, sizeof(why), "socket %d: %d register(s) put back from the journal "
-					 "%s/socket%d.journal", s, written, m->run_dir, s);
-			else
-				snprintf(why, sizeof(why), "socket %d: no journal; %d PMON control, filter and "
-					 "box control register(s) returned to their power-on value 0", s, written);
-			if (alone[0]) {
-				size_t k = strlen(why);
-				snprintf(why + k, sizeof(why) - k, "; left alone, as another agent took them "
-					 "over while pmon counted (the journal keeps them so): %s", alone);
-			}
-		}
-		/* the journal goes once everything in it is back */
-		for (int i = 0; !rc && i < ne; i++) {
-			char w[512];
-			int j = 0;
-			while (j < i && (strcmp(e[j].box, e[i].box) || e[j].cpu != e[i].cpu))
-				j++;
-			if (j == i && (rc = pmon_journal_drop(m->run_dir, s, e[i].box, e[i].cpu, w, sizeof(w))))
-				snprintf(why, sizeof(why), "socket %d: %s", s, w);
+			report_socket(m, s, flags, had, t, why, sizeof(why));
+			rc = t->first;
 		}
 		free(e);
+		free(t);
 		pmon_boxlocks_fini(&L);
 		if (rc && !first)
 			first = rc;
@@ -196,4 +354,9 @@ int pmon_machine_reset(pmon_machine_t *m, int socket, char *report, size_t len)
 			n += (size_t)snprintf(report + n, len - n, "%s%s", n ? "\n" : "", why);
 	}
 	return first;
+}
+
+int pmon_machine_reset(pmon_machine_t *m, int socket, char *report, size_t len)
+{
+	return pmon_machine_reset_with(m, socket, 0, report, len);
 }

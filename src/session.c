@@ -135,6 +135,7 @@ struct pmon_session {
 	int fault;                /* error found by a fold, reported by the next read */
 	char fault_msg[1024];
 	char err[1024];
+	char warn[1024];          /* the last stop's journal cleanup that failed (restore_all) */
 };
 
 #define SET(field, v) __atomic_store_n(&(field), (v), __ATOMIC_RELAXED)
@@ -568,11 +569,53 @@ static int journal_boxes(pmon_session_t *s)
 			e[n].mask = bx->global_bits;
 			n++;
 		}
-		char why[512];
+		char why[1024];
 		int rc = pmon_journal_add(s->m->run_dir, bx->regs.socket, e, n, why, sizeof(why));
 		if (rc)
 			return pmon_why(s->err, sizeof(s->err), rc, "cannot journal the registers of %s before changing "
 				       "them: %s. Nothing was written", bx->lock, why);
+	}
+	return PMON_OK;
+}
+
+/* On the hardware, after the start has written everything: record what it
+ * wrote beside the original values (journal.h), one rewrite per socket, so
+ * that `pmon reset` never puts an original back over a register that no
+ * longer holds what pmon wrote. */
+static int journal_wrote(pmon_session_t *s)
+{
+	if (s->m->emulated)
+		return PMON_OK;
+	for (int b0 = 0; b0 < s->nboxes; b0++) {
+		int sock = s->boxes[b0].regs.socket, n = 0, dup = 0;
+		for (int b = 0; b < b0 && !dup; b++)
+			dup = s->boxes[b].regs.socket == sock;
+		if (dup)
+			continue;
+		struct pmon_journal_entry *e = calloc((size_t)s->nboxes * 17, sizeof(*e));
+		if (!e)
+			return pmon_why(s->err, sizeof(s->err), PMON_ENOMEM, "out of memory");
+		for (int b = b0; b < s->nboxes; b++) {
+			struct sess_box *bx = &s->boxes[b];
+			if (bx->regs.socket != sock)
+				continue;
+			for (int i = 0; i <= bx->nsaved && i < 17; i++) {
+				if (i < bx->nsaved ? !bx->saved[i].written : !(is_core(bx) && bx->global_bits))
+					continue;
+				snprintf(e[n].box, sizeof(e[n].box), "%s", pmon_catalog_pmu(bx->regs.pmu)->name);
+				e[n].cpu = is_core(bx) ? bx->regs.cpu : -1;
+				e[n].kind = i < bx->nsaved ? bx->saved[i].kind : REG_GLOBAL_CTL;
+				e[n].idx = i < bx->nsaved ? bx->saved[i].idx : 0;
+				e[n].wrote = i < bx->nsaved ? bx->saved[i].wrote : bx->global_bits;
+				n++;
+			}
+		}
+		char why[1024];
+		int rc = pmon_journal_wrote(s->m->run_dir, sock, e, n, why, sizeof(why));
+		free(e);
+		if (rc)
+			return pmon_why(s->err, sizeof(s->err), rc, "cannot record in the journal what pmon "
+					"wrote: %s", why);
 	}
 	return PMON_OK;
 }
@@ -1083,14 +1126,17 @@ static int restore_all(pmon_session_t *s, char *left, size_t len, char *kept, si
 		/* `pmon reset` must not put the original back over the other
 		 * agent's value either */
 		if (ntheirs && !s->m->emulated) {
-			char why[512];
+			char why[1024];
 			int rc = pmon_journal_disown(s->m->run_dir, bx->regs.socket, theirs, ntheirs, why,
 						     sizeof(why));
 			if (rc) {
+				/* the journal's lines stay: `pmon reset` finds those
+				 * registers holding something else than what pmon
+				 * wrote and leaves them */
 				bad = 1;
-				first = first ? first : rc;
-				pmon_why_add(left, len, "; ", "%s (cannot mark them as another agent's in the "
-					     "journal, where `pmon reset` would put their old values back: %s)",
+				pmon_why_add(s->warn, sizeof(s->warn), "; ", "%s: cannot mark the registers "
+					     "another agent took as its own in the journal (%s); `pmon reset` "
+					     "leaves them all the same (they no longer hold what pmon wrote)",
 					     pmon_catalog_pmu(bx->regs.pmu)->name, why);
 			}
 		}
@@ -1099,15 +1145,16 @@ static int restore_all(pmon_session_t *s, char *left, size_t len, char *kept, si
 		/* the last user of the box in this machine: its journal lines go,
 		 * unless something stayed changed (`pmon reset` needs them then) */
 		if (!bad && !s->m->emulated && pmon_boxlock_refs(&s->m->locks, bx->lock) == 1) {
-			char why[512];
+			char why[1024];
 			int rc = pmon_journal_drop(s->m->run_dir, bx->regs.socket,
 						   pmon_catalog_pmu(bx->regs.pmu)->name,
 						   is_core(bx) ? bx->regs.cpu : -1, why, sizeof(why));
-			if (rc && !first) {
-				first = rc;
-				size_t n = strlen(left);
-				snprintf(left + n, len - n, "%s%s", n ? "; " : "", why);
-			}
+			/* every register is back: only the record of them stays */
+			if (rc)
+				pmon_why_add(s->warn, sizeof(s->warn), "; ", "%s: every register was put back, "
+					     "but its journal lines could not be removed (%s); they stay "
+					     "harmless: `pmon reset` writes no register that no longer holds "
+					     "what pmon wrote, and removes them", bx->lock, why);
 		}
 		pmon_boxlock_drop(&s->m->locks, bx->lock);
 		bx->locked = 0;
@@ -1254,6 +1301,8 @@ static int start_locked(pmon_session_t *s)
 		s->boxes[b].global_on = s->boxes[b].global_bits != 0;
 	}
 	if ((rc = freeze_all(s, PMON_BOX_FRZ_EN)) || (rc = box_ctl_readable(s)))
+		goto undo;
+	if ((rc = journal_wrote(s)))
 		goto undo;
 	if ((rc = fold_setup(s))) {
 		pmon_why(s->err, sizeof(s->err), rc, "cannot start the fold thread of the machine");
@@ -1587,7 +1636,18 @@ int pmon_session_stop(pmon_session_t *s, uint64_t *values)
 		find_taken(s, why, sizeof(why));
 	}
 	s->running = 0;
+	s->warn[0] = 0;
 	rc = restore_error(s, rc, restore_all(s, left, sizeof(left), kept, sizeof(kept)), left, kept);
+	if (s->warn[0]) {
+		/* the counts stand; the journal's cleanup is a warning of its own */
+		if (rc)
+			pmon_why_add(s->err, sizeof(s->err), "; ", "warning: %s", s->warn);
+		else {
+			s->err[0] = 0;
+			pmon_why_add(s->err, sizeof(s->err), "", "warning: %s", s->warn);
+		}
+		fprintf(stderr, "pmon: warning: %s\n", s->warn);
+	}
 	pmon_registry_unlock(&s->m->sessions);
 	return rc;
 }

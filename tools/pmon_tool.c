@@ -6,7 +6,8 @@
  *   pmon list [--json] [PATTERN]    events (and umasks) per PMU
  *   pmon encode [--json] EVENT...   event= box= ctl= filter= counters= per event
  *   pmon info [--json]              backend, CPU, sockets, boxes and their registers
- *   pmon reset [--socket N]         put the registers back after a crashed count
+ *   pmon reset [--socket N] [--all [--force]]
+ *                                   put the registers back after a crashed count
  *
  * list and encode need no hardware access; info opens the machine
  * ($PMON_BACKEND, e.g. PMON_BACKEND=sim).  --json writes one JSON document
@@ -34,6 +35,7 @@
 struct opts {
 	int json;
 	int socket;               /* --socket N, -1 when not given */
+	unsigned reset;           /* reset: --all, --force (PMON_RESET_*) */
 };
 
 struct command {
@@ -42,6 +44,7 @@ struct command {
 	int min_operands, max_operands;   /* max -1: no limit */
 	const char *operands;             /* what it takes, for the usage errors */
 	int (*run)(int argc, char **argv, const struct opts *o);
+	const char *detail;               /* more for pmon COMMAND --help, or NULL */
 };
 
 /* ------------------------------------------------------------------ output */
@@ -417,7 +420,7 @@ static int cmd_reset(int argc, char **argv, const struct opts *o)
 	(void)argv;
 	if (!(m = open_machine()))
 		return 1;
-	int rc = pmon_machine_reset(m, o->socket, report, sizeof(report));
+	int rc = pmon_machine_reset_with(m, o->socket, o->reset, report, sizeof(report));
 	fprintf(rc ? stderr : stdout, "%s%s\n", rc ? "pmon reset: " : "", report);
 	pmon_machine_close(m);
 	return rc ? 1 : 0;
@@ -427,14 +430,26 @@ static int cmd_reset(int argc, char **argv, const struct opts *o)
 
 static const struct command commands[] = {
 	{ "list", "[--json] [PATTERN]", "events, umasks and modifiers per PMU", 1, 0, 0, 1,
-	  "one PATTERN at most", cmd_list },
+	  "one PATTERN at most", cmd_list, NULL },
 	{ "encode", "[--json] EVENT...", "control and filter values, counters of each event", 1, 0,
-	  1, -1, "at least one EVENT", cmd_encode },
+	  1, -1, "at least one EVENT", cmd_encode, NULL },
 	{ "info", "[--json]", "backend, CPU, sockets, boxes with their MSRs / PCI addresses", 1, 0,
-	  0, 0, "no operand", cmd_info },
-	{ "reset", "[--socket N]", "put back the registers a crashed count left programmed "
-	  "(from the journal, else power-on values); refused while a process counts there", 0, 1,
-	  0, 0, "no operand (--socket N chooses one socket)", cmd_reset },
+	  0, 0, "no operand", cmd_info, NULL },
+	{ "reset", "[--socket N] [--all] [--force]", "put back the registers a crashed count left "
+	  "programmed (from its journal); refused while a process counts there", 0, 1,
+	  0, 0, "no operand (--socket N chooses one socket)", cmd_reset,
+	  "reset restores from the journals in the run directory ($PMON_RUN_DIR, default\n"
+	  "  /run/pmon; one file per socket, socketN.journal, written before pmon changes a\n"
+	  "  register).  Every line is checked first (its sum, box, CPU, register in the PMON\n"
+	  "  set, writable bits): a bad line is named, skipped and removed.  A register that\n"
+	  "  holds what pmon wrote gets its original value back; one that holds something else\n"
+	  "  is another agent's and is left (--force writes it).  Without a journal nothing is\n"
+	  "  written.  --all also sets the PMON controls, fixed controls, filters and box\n"
+	  "  controls of every uncore box the journal does not name to their power-on value 0,\n"
+	  "  but leaves a box with an enabled control (another agent counting; --force clears\n"
+	  "  it too); the core PMU is never cleared so.  Refused, writing nothing, while a\n"
+	  "  process counts on the socket.  Exit status 1 when a register stayed changed, a\n"
+	  "  journal line was skipped, or reset was refused." },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -457,6 +472,8 @@ static void usage(FILE *f)
 	fprintf(f, "\noptions (after the command, before or after its operands; -- ends them):\n"
 		   "  -j, --json      write one JSON document instead of the text (list, encode, info)\n"
 		   "  -s, --socket N  only socket N (reset)\n"
+		   "      --all       also clear the PMON registers pmon has no record of (reset)\n"
+		   "      --force     with reset: write registers another agent holds too\n"
 		   "  -h, --help      this text; pmon COMMAND --help describes one command\n"
 		   "  -V, --version   the version (before any command)\n"
 		   "\nPATTERN is a shell glob matched against PMU::EVENT (case-insensitive);\n"
@@ -466,6 +483,8 @@ static void usage(FILE *f)
 static void command_usage(FILE *f, const struct command *c)
 {
 	fprintf(f, "usage: pmon %s %s\n  %s\n", c->name, c->synopsis, c->summary);
+	if (c->detail)
+		fprintf(f, "\n  %s\n", c->detail);
 }
 
 /* A usage error of command c: one line saying what is wrong, then the
@@ -513,9 +532,11 @@ static int run_command(const struct command *c, int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "socket", required_argument, NULL, 's' },
+		{ "all", no_argument, NULL, 'A' },
+		{ "force", no_argument, NULL, 'F' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct opts o = { 0, -1 };
+	struct opts o = { 0, -1, 0 };
 	char *end, prog[64], who[64];
 	int ch, nops = 0, rc;
 	char **ops = calloc((size_t)argc + 1, sizeof(*ops));
@@ -547,6 +568,14 @@ static int run_command(const struct command *c, int argc, char **argv)
 			o.socket = (int)v;
 			break;
 		}
+		case 'A':
+		case 'F':
+			if (strcmp(c->name, "reset")) {
+				rc = usage_error(c, "--%s is an option of reset only", ch == 'A' ? "all" : "force");
+				goto out;
+			}
+			o.reset |= ch == 'A' ? PMON_RESET_ALL : PMON_RESET_FORCE;
+			break;
 		case 'j':
 			if (!c->takes_json) {
 				takers(0, who, sizeof(who));

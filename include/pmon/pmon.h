@@ -178,11 +178,25 @@ int pmon_machine_socket_bus(const pmon_machine_t *m, int socket);
 uint64_t pmon_machine_time_ns(const pmon_machine_t *m);
 /* Put the registers of a socket (socket -1: every socket) back after a
  * process that counted there died: from the socket's journal in the run
- * directory ($PMON_RUN_DIR, default /run/pmon) when there is one, else every
- * uncore PMON control, filter and box control to its power-on value 0.
+ * directory ($PMON_RUN_DIR, default /run/pmon); without a journal nothing
+ * is written (see pmon_machine_reset_with: PMON_RESET_ALL).
  * PMON_EBUSY, writing nothing, while a live process holds a box of the
  * socket.  report gets one line per socket saying what was done. */
 int pmon_machine_reset(pmon_machine_t *m, int socket, char *report, size_t len);
+/* The same with flags (src/reset.c has the whole rule): every journal line
+ * is checked (its sum, box, CPU, register in the PMON allowlist, value in
+ * the register's writable bits) before anything is written, a bad one named
+ * and dropped; a register that holds neither what pmon wrote nor its
+ * original is another agent's and left (PMON_RESET_FORCE writes it).
+ * Without a journal nothing is written unless PMON_RESET_ALL: then every
+ * uncore box the journal does not name gets its PMON controls, filters and
+ * box control set to 0, but a box with an enabled control (another agent
+ * counting) is left and named unless PMON_RESET_FORCE.  PMON_EINVAL when a
+ * journal line was dropped as invalid. */
+#define PMON_RESET_ALL 1u
+#define PMON_RESET_FORCE 2u
+int pmon_machine_reset_with(pmon_machine_t *m, int socket, unsigned flags, char *report,
+			    size_t len);
 /* An uncore PMON control found enabled (pmon_machine_enabled_ctls). */
 typedef struct pmon_enabled_ctl {
 	int pmu;
@@ -240,6 +254,9 @@ int pmon_session_start(pmon_session_t *s);           /* program, zero, start */
 int pmon_session_read(pmon_session_t *s, uint64_t *values);
 int pmon_session_reset(pmon_session_t *s);           /* totals to zero */
 int pmon_session_stop(pmon_session_t *s, uint64_t *values);  /* final totals, registers restored */
+/* (A stop that returns 0 with pmon_session_errmsg starting "warning: "
+ * restored every register and returned the counts, but could not remove
+ * its journal lines: they stay, harmless, until `pmon reset`.) */
 /* Counter assigned to event i (after add), -1 = fixed counter. */
 int pmon_session_counter(const pmon_session_t *s, int i);
 /* The reason of the session's last failed call.  Only calls on the session

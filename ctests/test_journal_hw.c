@@ -1,0 +1,472 @@
+/*
+ * test_journal_hw.c - the journal and `pmon reset` on fake device files
+ * (the hardware backend), as a crash, a full disk and a hostile journal
+ * would try them:
+ *  - a process killed mid-count (its journal lines of a dead owner): another
+ *    process's start on the same boxes is refused naming `pmon reset`, its
+ *    clean count on other boxes leaves them, and `pmon reset` then puts the
+ *    killed process's CBo and PCU registers back; a line whose pid is ours
+ *    but whose start time is not (a reused pid) is not taken for ours;
+ *  - a stop whose journal cleanup fails (no space to rewrite it, a run
+ *    directory where it cannot be removed) returns its counts with rc 0 and
+ *    a warning of its own, and the lines left never let `pmon reset`
+ *    overwrite a register another agent set since;
+ *  - crafted journals (IA32_MISC_ENABLE, MSR 0x0, MSR 0x180 of a CPU of the
+ *    other socket, the PCI command register, a filter index past the
+ *    table, a wrong CPU, reserved bits, a counter, garbage, a truncated
+ *    line, a bad sum): each line named and skipped, no register outside
+ *    the PMON set written, the good lines put back;
+ *  - the journal's files: mode 0600, a symlink in its place refused and its
+ *    target untouched, temporaries of killed processes removed, a damaged
+ *    journal blocking a start with a message naming it and `pmon reset`.
+ * The cleanup faults come from unlink() and fsync() defined here: libpmon's
+ * calls resolve to them (like fault_syscalls.h), and fail for journal files
+ * while armed.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "fake_hw.h"
+#include "journal.h"
+#include "pmon/pmon.h"
+
+static char base[128];
+static struct fake_world w;
+
+/* ---------------------------------------------------------- cleanup faults */
+
+static int unlink_errno, fsync_errno, faults;
+
+static int is_journal_fd(int fd)
+{
+	char link[64], path[512];
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	ssize_t n = readlink(link, path, sizeof(path) - 1);
+	if (n <= 0)
+		return 0;
+	path[n] = 0;
+	return strstr(path, ".journal") != NULL;
+}
+
+int unlink(const char *path);
+int fsync(int fd);
+
+int unlink(const char *path)
+{
+	if (unlink_errno && strstr(path, ".journal") && !strstr(path, ".tmp")) {
+		faults++;
+		errno = unlink_errno;
+		return -1;
+	}
+	return (int)syscall(SYS_unlinkat, AT_FDCWD, path, 0);
+}
+
+int fsync(int fd)
+{
+	if (fsync_errno && is_journal_fd(fd)) {
+		faults++;
+		errno = fsync_errno;
+		return -1;
+	}
+	return (int)syscall(SYS_fsync, fd);
+}
+
+/* ----------------------------------------------------------------- helpers */
+
+#define CBO0_BOX_CTL 0xd04
+#define CBO0_CTL0 0xd10
+#define PCU_BOX_CTL 0xc24
+#define PCU_CTL0 0xc30
+#define PCU_FILTER 0xc34
+#define IMC_CTL0 0xd8
+#define IMC_CTR0 0xa0
+#define IMC_BOX_CTL 0xf4
+
+static void journal_text(int socket, char *buf, size_t len)
+{
+	char path[400];
+	snprintf(path, sizeof(path), "%s/socket%d.journal", w.run, socket);
+	buf[0] = 0;
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	size_t n = fread(buf, 1, len - 1, f);
+	buf[n] = 0;
+	fclose(f);
+}
+
+static int journal_exists(int socket)
+{
+	char path[400];
+	struct stat st;
+	snprintf(path, sizeof(path), "%s/socket%d.journal", w.run, socket);
+	return lstat(path, &st) == 0;
+}
+
+static pmon_session_t *session_of(pmon_machine_t *m, const char *ev1, const char *ev2)
+{
+	pmon_session_t *s;
+	pmon_encoding_t e;
+	char err[512];
+	pmon_session_create(m, &s);
+	for (int i = 0; i < 2; i++) {
+		const char *ev = i ? ev2 : ev1;
+		if (ev && (pmon_machine_encode(m, ev, &e, err, sizeof(err)) || pmon_session_add(s, &e))) {
+			CHECK(0, "encode %s: %s", ev, err);
+			pmon_session_destroy(s);
+			return NULL;
+		}
+	}
+	return s;
+}
+
+/* ------------------------------------------------- crash, then clean stop */
+
+static void crash_then_clean_stop_then_reset(void)
+{
+	pmon_machine_t *m;
+	char why[512], out[8192], j[8192], mark[64];
+	CHECK_EQ_INT(pmon_machine_open(&m, "msr", why, sizeof(why)), PMON_OK, why);
+	int cpu = pmon_machine_socket_cpu(m, 0);
+	/* what was there before A: a PCU box control frozen-enabled */
+	fake_msr_put(w.msr, cpu, PCU_BOX_CTL, 0x10000);
+	int p[2];
+	CHECK(pipe(p) == 0, "pipe");
+	pid_t a = fork();
+	if (a == 0) {
+		pmon_machine_t *ma;
+		char x = 'n';
+		close(p[0]);
+		if (pmon_machine_open(&ma, "msr", why, sizeof(why)) == 0) {
+			pmon_session_t *s = session_of(ma, "snbep_unc_cbo0::UNC_C_CLOCKTICKS:socket=0",
+						       "snbep_unc_pcu::UNC_P_CLOCKTICKS:socket=0");
+			if (s && pmon_session_start(s) == 0)
+				x = 'y';
+		}
+		if (write(p[1], &x, 1) != 1)
+			_exit(1);
+		_exit(0);                  /* dies counting: no stop */
+	}
+	close(p[1]);
+	char x = 0;
+	CHECK(read(p[0], &x, 1) == 1 && x == 'y', "A counts");
+	close(p[0]);
+	waitpid(a, NULL, 0);
+	CHECK_EQ_U64(fake_msr_get(w.msr, cpu, CBO0_CTL0), 0x400000, "A's CBo 0 CTL0 enabled");
+	CHECK_EQ_U64(fake_msr_get(w.msr, cpu, PCU_CTL0), 0x400000, "A's PCU CTL0 enabled");
+	snprintf(mark, sizeof(mark), "owner=%ld:", (long)a);
+	journal_text(0, j, sizeof(j));
+	CHECK(strstr(j, mark) != NULL, "A's lines carry A as their owner: %s", j);
+
+	/* B: A's boxes are refused, naming the journal and `pmon reset` */
+	pmon_session_t *b = session_of(m, "snbep_unc_cbo0::UNC_C_CLOCKTICKS:socket=0", NULL);
+	CHECK_EQ_INT(pmon_session_start(b), PMON_EBUSY, "B on A's CBo 0");
+	CHECK(strstr(pmon_session_errmsg(b), "socket0.journal") &&
+	      strstr(pmon_session_errmsg(b), "pmon reset") &&
+	      strstr(pmon_session_errmsg(b), "snbep_unc_cbo0"), "names it: %s", pmon_session_errmsg(b));
+	CHECK_EQ_U64(fake_msr_get(w.msr, cpu, CBO0_CTL0), 0x400000, "the refused start wrote nothing");
+	pmon_session_destroy(b);
+	/* B counts on another box of the socket and stops cleanly */
+	b = session_of(m, "snbep_unc_cbo1::UNC_C_CLOCKTICKS:socket=0", NULL);
+	CHECK_EQ_INT(pmon_session_start(b), PMON_OK, pmon_session_errmsg(b));
+	uint64_t v = 1;
+	CHECK_EQ_INT(pmon_session_stop(b, &v), PMON_OK, pmon_session_errmsg(b));
+	pmon_session_destroy(b);
+	journal_text(0, j, sizeof(j));
+	CHECK(strstr(j, "box=snbep_unc_cbo0") && strstr(j, "box=snbep_unc_pcu") &&
+	      !strstr(j, "box=snbep_unc_cbo1"), "B's clean stop left A's lines, took its own: %s", j);
+
+	int rc = fake_run_tool("reset --socket 0", out, sizeof(out));
+	CHECK(rc == 0 && strstr(out, "put back from the journal"), "reset: %s", out);
+	CHECK_EQ_U64(fake_msr_get(w.msr, cpu, CBO0_CTL0), 0, "A's CBo 0 CTL0 put back");
+	CHECK_EQ_U64(fake_msr_get(w.msr, cpu, CBO0_BOX_CTL), 0, "A's CBo 0 box control put back");
+	CHECK_EQ_U64(fake_msr_get(w.msr, cpu, PCU_CTL0), 0, "A's PCU CTL0 put back");
+	CHECK_EQ_U64(fake_msr_get(w.msr, cpu, PCU_BOX_CTL), 0x10000, "PCU box control as before A");
+	CHECK(!journal_exists(0), "the journal is gone");
+	/* a second reset after it: nothing to do, nothing written */
+	rc = fake_run_tool("reset --socket 0", out, sizeof(out));
+	CHECK(rc == 0 && strstr(out, "nothing written"), "second reset: %s", out);
+	CHECK_EQ_U64(fake_msr_get(w.msr, cpu, PCU_BOX_CTL), 0x10000, "PCU box control still as before");
+
+	/* B's box is its own again */
+	b = session_of(m, "snbep_unc_cbo0::UNC_C_CLOCKTICKS:socket=0", NULL);
+	CHECK_EQ_INT(pmon_session_start(b), PMON_OK, pmon_session_errmsg(b));
+	CHECK_EQ_INT(pmon_session_stop(b, &v), PMON_OK, pmon_session_errmsg(b));
+	pmon_session_destroy(b);
+
+	/* a line whose pid is ours but whose start time is not: a process
+	 * that had our pid before, dead */
+	struct pmon_journal_entry e = { .owner = *pmon_owner_self(), .box = "snbep_unc_cbo0", .cpu = -1,
+					.kind = REG_CTL, .idx = 0, .value = 0, .mask = ~0ull };
+	e.owner.start += 1;
+	char line[512], path[400];
+	int n = pmon_journal_format(&e, line, sizeof(line));
+	snprintf(path, sizeof(path), "%s/socket0.journal", w.run);
+	CHECK(n > 0 && fake_write_file(path, line, (size_t)n) == 0, "a reused pid's line");
+	b = session_of(m, "snbep_unc_cbo0::UNC_C_CLOCKTICKS:socket=0", NULL);
+	CHECK_EQ_INT(pmon_session_start(b), PMON_EBUSY, "a reused pid is not ours");
+	pmon_session_destroy(b);
+	unlink(path);
+	fake_msr_put(w.msr, cpu, PCU_BOX_CTL, 0);
+	pmon_machine_close(m);
+}
+
+/* --------------------------------------------- journal cleanup that fails */
+
+static void cleanup_fails_at_stop(void)
+{
+	pmon_machine_t *m;
+	char why[512], out[8192], j[8192];
+	CHECK_EQ_INT(pmon_machine_open(&m, "msr", why, sizeof(why)), PMON_OK, why);
+	/* counters at known values before the start */
+	fake_pci_put(w.sysfs, 0, 0x7f, 16, 1, IMC_CTR0, 1000);
+	fake_pci_put(w.sysfs, 0, 0x7f, 16, 4, IMC_CTR0, 5000);
+	pmon_session_t *s1 = session_of(m, "snbep_unc_imc1::UNC_M_CAS_COUNT:RD:socket=1", NULL);
+	pmon_session_t *s2 = session_of(m, "snbep_unc_imc2::UNC_M_CAS_COUNT:RD:socket=1", NULL);
+	CHECK_EQ_INT(pmon_session_start(s1), PMON_OK, pmon_session_errmsg(s1));
+	CHECK_EQ_INT(pmon_session_start(s2), PMON_OK, pmon_session_errmsg(s2));
+	fake_pci_put(w.sysfs, 0, 0x7f, 16, 1, IMC_CTR0, 1000 + 12345);
+	fake_pci_put(w.sysfs, 0, 0x7f, 16, 4, IMC_CTR0, 5000 + 777);
+
+	/* disk full: the journal cannot be rewritten without s1's lines */
+	uint64_t v = 0;
+	fsync_errno = ENOSPC;
+	faults = 0;
+	int rc = pmon_session_stop(s1, &v);
+	fsync_errno = 0;
+	CHECK(faults > 0, "the fault fired (%d)", faults);
+	CHECK_EQ_INT(rc, PMON_OK, pmon_session_errmsg(s1));
+	CHECK_EQ_U64(v, 12345, "disk full: the count is returned");
+	CHECK(!strncmp(pmon_session_errmsg(s1), "warning: ", 9) &&
+	      strstr(pmon_session_errmsg(s1), "journal lines could not be removed") &&
+	      strstr(pmon_session_errmsg(s1), "No space left on device"),
+	      "a warning of its own: %s", pmon_session_errmsg(s1));
+	CHECK_EQ_U64(fake_pci_get(w.sysfs, 0, 0x7f, 16, 1, IMC_CTL0), 0, "iMC1 CTL0 put back");
+
+	/* a run directory where nothing can be written or removed */
+	unlink_errno = fsync_errno = EACCES;
+	faults = 0;
+	v = 0;
+	rc = pmon_session_stop(s2, &v);
+	unlink_errno = fsync_errno = 0;
+	CHECK(faults > 0, "the fault fired (%d)", faults);
+	CHECK_EQ_INT(rc, PMON_OK, pmon_session_errmsg(s2));
+	CHECK_EQ_U64(v, 777, "unwritable run directory: the count is returned");
+	CHECK(!strncmp(pmon_session_errmsg(s2), "warning: ", 9) &&
+	      strstr(pmon_session_errmsg(s2), "Permission denied"), "a warning of its own: %s",
+	      pmon_session_errmsg(s2));
+	CHECK_EQ_U64(fake_pci_get(w.sysfs, 0, 0x7f, 16, 4, IMC_CTL0), 0, "iMC2 CTL0 put back");
+	pmon_session_destroy(s1);
+	pmon_session_destroy(s2);
+	journal_text(1, j, sizeof(j));
+	CHECK(strstr(j, "box=snbep_unc_imc1") && strstr(j, "box=snbep_unc_imc2"), "stale lines: %s", j);
+
+	/* another agent takes iMC 1's CTL0 since; `pmon reset` leaves it */
+	fake_pci_put(w.sysfs, 0, 0x7f, 16, 1, IMC_CTL0, 0x400f0f);
+	rc = fake_run_tool("reset --socket 1", out, sizeof(out));
+	CHECK(rc == 0 && strstr(out, "left alone, as they no longer hold what pmon wrote") &&
+	      strstr(out, "CTL0 (PCI 0000:7f:10.1 offset 0xd8) holds 0x400f0f"), "reset: %s", out);
+	CHECK_EQ_U64(fake_pci_get(w.sysfs, 0, 0x7f, 16, 1, IMC_CTL0), 0x400f0f, "their CTL0 stays");
+	CHECK_EQ_U64(fake_pci_get(w.sysfs, 0, 0x7f, 16, 4, IMC_CTL0), 0, "iMC2 CTL0 as it was");
+	CHECK(!journal_exists(1), "the stale lines are gone");
+	fake_pci_put(w.sysfs, 0, 0x7f, 16, 1, IMC_CTL0, 0);
+	pmon_machine_close(m);
+}
+
+/* ------------------------------------------------------- crafted journals */
+
+/* A dead process: one that ran and was reaped. */
+static struct pmon_owner dead_owner(void)
+{
+	pid_t pid = fork();
+	if (pid == 0)
+		_exit(0);
+	waitpid(pid, NULL, 0);
+	struct pmon_owner o = { (long)pid, 12345 };
+	return o;
+}
+
+static int add_line(char *buf, size_t len, size_t *at, struct pmon_owner o, const char *box, int cpu,
+		    enum pmon_reg_kind k, int idx, uint64_t value, int has_wrote, uint64_t wrote,
+		    uint64_t mask)
+{
+	struct pmon_journal_entry e = { .owner = o, .cpu = cpu, .kind = k, .idx = idx, .value = value,
+					.mask = mask, .wrote = wrote, .has_wrote = has_wrote };
+	snprintf(e.box, sizeof(e.box), "%s", box);
+	int n = pmon_journal_format(&e, buf + *at, len - *at);
+	if (n > 0)
+		*at += (size_t)n;
+	return n;
+}
+
+static void crafted_journals(void)
+{
+	pmon_machine_t *m;
+	char why[512], out[16384], text[8192], path[400];
+	size_t at = 0;
+	CHECK_EQ_INT(pmon_machine_open(&m, "msr", why, sizeof(why)), PMON_OK, why);
+	int cpu0 = pmon_machine_socket_cpu(m, 0), cpu1 = pmon_machine_socket_cpu(m, 1);
+	pmon_machine_close(m);
+	struct pmon_owner o = dead_owner();
+	/* what must never be written */
+	fake_msr_put(w.msr, cpu0, 0x1a0, 0x850089);          /* IA32_MISC_ENABLE */
+	fake_msr_put(w.msr, cpu0, 0x0, 0x1111);
+	fake_msr_put(w.msr, cpu1, 0x180, 0x2222);
+	fake_msr_put(w.msr, cpu1, 0x189, 0x3333);             /* the other socket's PERFEVTSEL3 */
+	uint32_t cmd = fake_pci_get(w.sysfs, 0, 0x3f, 16, 0, 0x4);
+	/* what the good lines put back: registers holding what pmon wrote */
+	fake_msr_put(w.msr, cpu0, PCU_FILTER, 0x20);
+	fake_msr_put(w.msr, cpu0, CBO0_CTL0 + 0x20, 0x400000);  /* CBo 1 CTL0 */
+
+	at += (size_t)snprintf(text, sizeof(text), "# a crafted journal\n");
+	/* IA32_MISC_ENABLE (0x186 + 26), MSR 0x0, 0x180 of the other socket's CPU */
+	add_line(text, sizeof(text), &at, o, "snb_ep", cpu0, REG_CTL, 26, 0, 1, 0x850089, ~0ull);
+	add_line(text, sizeof(text), &at, o, "snb_ep", cpu0, REG_CTL, -0x186, 0, 1, 0x1111, ~0ull);
+	add_line(text, sizeof(text), &at, o, "snb_ep", cpu1, REG_CTL, -6, 0, 1, 0x2222, ~0ull);
+	/* a CPU of the other socket with a good register */
+	add_line(text, sizeof(text), &at, o, "snb_ep", cpu1, REG_CTL, 3, 0, 1, 0x3333, ~0ull);
+	/* the PCI command register of iMC 0 (0xd8 - 4 * 53 = 0x4) */
+	add_line(text, sizeof(text), &at, o, "snbep_unc_imc0", -1, REG_CTL, -53, 0, 1, cmd, ~0ull);
+	/* a filter index far past the table (read out of bounds before) */
+	add_line(text, sizeof(text), &at, o, "snbep_unc_pcu", -1, REG_FILTER, 100000, 0, 1, 0, ~0ull);
+	/* reserved bits, a counter, an uncore box with a CPU, an unknown box */
+	add_line(text, sizeof(text), &at, o, "snbep_unc_cbo0", -1, REG_CTL, 0, ~0ull, 1, 0, ~0ull);
+	add_line(text, sizeof(text), &at, o, "snbep_unc_cbo0", -1, REG_CTR, 0, 0x5, 1, 0, ~0ull);
+	add_line(text, sizeof(text), &at, o, "snbep_unc_cbo2", 0, REG_CTL, 0, 0, 1, 0, ~0ull);
+	add_line(text, sizeof(text), &at, o, "no_such_box", -1, REG_CTL, 0, 0, 1, 0, ~0ull);
+	/* the good lines */
+	add_line(text, sizeof(text), &at, o, "snbep_unc_pcu", -1, REG_FILTER, 0, 0, 1, 0x20, ~0ull);
+	add_line(text, sizeof(text), &at, o, "snbep_unc_cbo1", -1, REG_CTL, 0, 0, 1, 0x400000, ~0ull);
+	snprintf(path, sizeof(path), "%s/socket0.journal", w.run);
+	CHECK(fake_write_file(path, text, at) == 0, "the crafted journal");
+
+	int rc = fake_run_tool("reset --socket 0", out, sizeof(out));
+	CHECK_EQ_INT(rc, 1, out);
+	static const char *const named[] = {
+		"the line of snb_ep ctl 26: snb_ep has no such register",
+		"the line of snb_ep ctl -390: snb_ep has no such register",
+		"the line of snb_ep ctl -6: cpu 2 is on socket 1",
+		"the line of snb_ep ctl 3: cpu 2 is on socket 1",
+		"the line of snbep_unc_imc0 ctl -53: snbep_unc_imc0 has no such register",
+		"the line of snbep_unc_pcu filter 100000: snbep_unc_pcu has no such register",
+		"value 0xffffffffffffffff sets bits software may not set",
+		"the line of snbep_unc_cbo0 ctr 0: names a counter",
+		"the line of snbep_unc_cbo2 ctl 0: cpu 0: an uncore box's line has cpu -1",
+		"names no PMU pmon knows (no_such_box)",
+	};
+	for (size_t i = 0; i < sizeof(named) / sizeof(named[0]); i++)
+		CHECK(strstr(out, named[i]) != NULL, "names: %s", named[i]);
+	CHECK(strstr(out, "2 register(s) put back from the journal"), "the good lines: %s", out);
+	CHECK_EQ_U64(fake_msr_get(w.msr, cpu0, 0x1a0), 0x850089, "IA32_MISC_ENABLE untouched");
+	CHECK_EQ_U64(fake_msr_get(w.msr, cpu0, 0x0), 0x1111, "MSR 0x0 untouched");
+	CHECK_EQ_U64(fake_msr_get(w.msr, cpu1, 0x180), 0x2222, "socket 1's MSR 0x180 untouched");
+	CHECK_EQ_U64(fake_msr_get(w.msr, cpu1, 0x189), 0x3333, "socket 1's PERFEVTSEL3 untouched");
+	CHECK_EQ_U64(fake_pci_get(w.sysfs, 0, 0x3f, 16, 0, 0x4), cmd, "PCI command register untouched");
+	CHECK_EQ_U64(fake_msr_get(w.msr, cpu0, PCU_FILTER), 0, "the PCU filter put back");
+	CHECK_EQ_U64(fake_msr_get(w.msr, cpu0, CBO0_CTL0 + 0x20), 0, "CBo 1 CTL0 put back");
+	CHECK(!journal_exists(0), "the journal is gone (its bad lines with it)");
+
+	/* a damaged journal: garbage, a line whose sum does not match, a
+	 * truncated line, beside a good one */
+	fake_msr_put(w.msr, cpu0, PCU_FILTER, 0x20);
+	at = (size_t)snprintf(text, sizeof(text), "# a damaged journal\n");
+	at += (size_t)snprintf(text + at, sizeof(text) - at, "garbage \x01\x02\xff here\n");
+	size_t mark = at;
+	add_line(text, sizeof(text), &at, o, "snbep_unc_cbo1", -1, REG_CTL, 0, 0, 1, 0x400000, ~0ull);
+	char *vpos = strstr(text + mark, "value=0x0");
+	if (vpos)
+		vpos[8] = '7';                          /* edited: value=0x7 */
+	add_line(text, sizeof(text), &at, o, "snbep_unc_pcu", -1, REG_FILTER, 0, 0, 1, 0x20, ~0ull);
+	size_t cut = at;
+	add_line(text, sizeof(text), &at, o, "snbep_unc_cbo1", -1, REG_CTL, 0, 0, 1, 0x400000, ~0ull);
+	at = cut + 40;
+	CHECK(fake_write_file(path, text, at) == 0, "the damaged journal");
+	/* a start on the socket is refused, naming the file and `pmon reset` */
+	CHECK_EQ_INT(pmon_machine_open(&m, "msr", why, sizeof(why)), PMON_OK, why);
+	pmon_session_t *s = session_of(m, "snbep_unc_cbo0::UNC_C_CLOCKTICKS:socket=0", NULL);
+	CHECK_EQ_INT(pmon_session_start(s), PMON_EIO, "a start beside a damaged journal");
+	CHECK(strstr(pmon_session_errmsg(s), "socket0.journal") &&
+	      strstr(pmon_session_errmsg(s), "`pmon reset --socket 0`"), "names the file and the cure: %s",
+	      pmon_session_errmsg(s));
+	rc = fake_run_tool("reset --socket 0", out, sizeof(out));
+	CHECK_EQ_INT(rc, 1, out);
+	CHECK(strstr(out, "socket0.journal line 2 has no sum=") &&
+	      strstr(out, "socket0.journal line 3 its sum does not match") &&
+	      strstr(out, "socket0.journal line 5 has no sum=") &&
+	      strstr(out, "1 register(s) put back from the journal"), "names each bad line: %s", out);
+	CHECK_EQ_U64(fake_msr_get(w.msr, cpu0, PCU_FILTER), 0, "the good line's PCU filter put back");
+	CHECK_EQ_U64(fake_msr_get(w.msr, cpu0, CBO0_CTL0 + 0x20), 0, "the edited line wrote nothing");
+	CHECK(!journal_exists(0), "the damaged journal is gone");
+	/* and counting on the socket works again */
+	CHECK_EQ_INT(pmon_session_start(s), PMON_OK, pmon_session_errmsg(s));
+	CHECK_EQ_INT(pmon_session_stop(s, NULL), PMON_OK, pmon_session_errmsg(s));
+	pmon_session_destroy(s);
+	pmon_machine_close(m);
+	fake_msr_put(w.msr, cpu0, 0x1a0, 0);
+	fake_msr_put(w.msr, cpu0, 0x0, 0);
+	fake_msr_put(w.msr, cpu1, 0x180, 0);
+	fake_msr_put(w.msr, cpu1, 0x189, 0);
+}
+
+/* ----------------------------------------------------------------- files */
+
+static void files(void)
+{
+	pmon_machine_t *m;
+	char why[512], path[400], tmp1[400], tmp2[400], target[400];
+	struct stat st;
+	CHECK_EQ_INT(pmon_machine_open(&m, "msr", why, sizeof(why)), PMON_OK, why);
+	/* a killed process's temporaries */
+	snprintf(tmp1, sizeof(tmp1), "%s/socket1.journal.tmp99999", w.run);
+	snprintf(tmp2, sizeof(tmp2), "%s/socket1.journal.tmp99999.aBcDeF", w.run);
+	fake_write_file(tmp1, "x", 1);
+	fake_write_file(tmp2, "x", 1);
+	umask(0);
+	pmon_session_t *s = session_of(m, "snbep_unc_imc1::UNC_M_CAS_COUNT:RD:socket=1", NULL);
+	CHECK_EQ_INT(pmon_session_start(s), PMON_OK, pmon_session_errmsg(s));
+	snprintf(path, sizeof(path), "%s/socket1.journal", w.run);
+	CHECK(stat(path, &st) == 0 && (st.st_mode & 0777) == 0600, "journal mode 0600 under umask 0 "
+	      "(0%o)", (unsigned)(st.st_mode & 0777));
+	CHECK(stat(tmp1, &st) != 0 && stat(tmp2, &st) != 0, "the killed process's temporaries removed");
+	CHECK_EQ_INT(pmon_session_stop(s, NULL), PMON_OK, pmon_session_errmsg(s));
+	umask(022);
+	/* a symlink where the journal goes: not followed */
+	snprintf(target, sizeof(target), "%s/precious", base);
+	fake_write_file(target, "precious\n", 9);
+	CHECK(symlink(target, path) == 0, "plant the symlink");
+	CHECK_EQ_INT(pmon_session_start(s), PMON_EIO, "a symlinked journal is refused");
+	CHECK(strstr(pmon_session_errmsg(s), "socket1.journal"), "names it: %s", pmon_session_errmsg(s));
+	char buf[32] = "";
+	FILE *f = fopen(target, "r");
+	if (f) {
+		CHECK(fgets(buf, sizeof(buf), f) != NULL, "read the target");
+		fclose(f);
+	}
+	CHECK(!strcmp(buf, "precious\n"), "the target untouched: %s", buf);
+	CHECK_EQ_U64(fake_pci_get(w.sysfs, 0, 0x7f, 16, 1, IMC_CTL0), 0, "nothing written");
+	unlink(path);
+	pmon_session_destroy(s);
+	pmon_machine_close(m);
+}
+
+int main(void)
+{
+	if (fake_tmpdir(base, sizeof(base)) || fake_snbep_world(base, 1, &w)) {
+		CHECK(0, "fake device files");
+		return check_done("test_journal_hw");
+	}
+	crash_then_clean_stop_then_reset();
+	cleanup_fails_at_stop();
+	crafted_journals();
+	files();
+	fake_rmtree(base);
+	return check_done("test_journal_hw");
+}
