@@ -150,6 +150,7 @@ int pmon_journal_parse(const char *line, struct pmon_journal_entry *e, char *why
 		return pmon_why(why, len, -1, "longer than any entry (%zu bytes)", n), -1;
 	memcpy(buf, line, n);
 	buf[n] = 0;
+	memcpy(again, line, n);           /* kept whole: buf is cut at its sum */
 	if (memchr(buf, 0, n))
 		return pmon_why(why, len, -1, "holds a NUL byte"), -1;
 	char *sum = NULL;
@@ -180,9 +181,10 @@ int pmon_journal_parse(const char *line, struct pmon_journal_entry *e, char *why
 			return pmon_why(why, len, -1, "wrote= is not a value: %s", wrote), -1;
 	}
 	/* only the text pmon writes for these values is an entry (no sign,
-	 * no leading zero, no spaces) */
-	int m = pmon_journal_format(e, again, sizeof(again));
-	if (m < 1 || (size_t)m - 1 != (size_t)(sum - buf) + 13 || strncmp(again, buf, (size_t)(sum - buf)))
+	 * no leading zero, no spaces, a lowercase sum) */
+	char mine[LINE_MAX_BYTES + 2];
+	int m = pmon_journal_format(e, mine, sizeof(mine));
+	if (m < 1 || (size_t)m - 1 != n || memcmp(mine, again, n))
 		return pmon_why(why, len, -1, "is not written as pmon writes an entry"), -1;
 	return 0;
 }
