@@ -38,6 +38,18 @@ static uint64_t qpi_ctr_both(int bus, int i)
 	       pci_rd64(at(bus, 9, 2), 0xA0 + 8 * (uint32_t)i);
 }
 
+/* R3QPI link p (0/1) of a socket's bus: D19:F5 / D19:F6. */
+static void r3_ctl(int bus, int p, int i, uint32_t v)
+{
+	pci_wr_ok(at(bus, 19, 5 + p), 0xD8 + 4 * (uint32_t)i, v);
+}
+
+static uint64_t r3_ctr_both(int bus, int i)
+{
+	return pci_rd64(at(bus, 19, 5), 0xA0 + 8 * (uint32_t)i) +
+	       pci_rd64(at(bus, 19, 6), 0xA0 + 8 * (uint32_t)i);
+}
+
 static void hitm(void)
 {
 	struct pmon_sim_cache_truth t0, t1;
@@ -100,6 +112,10 @@ static void remote(void)
 		qpi_ctl(0x7f, p, 0, EN | 0x0201);     /* RxL_FLITS_G0.DATA */
 		qpi_ctl(0x7f, p, 1, EN | 0x200200);   /* TxL_FLITS_G1.HOM_REQ */
 		qpi_ctl(0x7f, p, 2, EN | 0x0400);     /* TxL_FLITS_G0.NON_DATA */
+		r3_ctl(0x3f, p, 0, EN | 0x0811);      /* RxR_INSERTS.DRS */
+		r3_ctl(0x3f, p, 1, EN | 0x0111);      /* RxR_INSERTS.HOM */
+		r3_ctl(0x7f, p, 0, EN | 0x0111);      /* RxR_INSERTS.HOM */
+		r3_ctl(0x7f, p, 1, EN | 0x0E11);      /* RxR_INSERTS.SNP|NDR|DRS */
 	}
 	wrmsr_ok(2, 0x1A6, 0x67f800001ull);           /* DRD, remote DRAM, snoop miss */
 	wrmsr_ok(2, 0x186, 0x4101B7);
@@ -132,6 +148,13 @@ static void remote(void)
 	CHECK_EQ_U64(qpi_ctr_both(0x7f, 1), n, "TxL_FLITS_G1.HOM_REQ, socket 1");
 	CHECK_EQ_U64(qpi_ctr_both(0x7f, 2), n, "TxL_FLITS_G0.NON_DATA, socket 1");
 	CHECK_EQ_U64(rdmsr(2, 0xC1), n, "offcore: remote DRAM, snoop miss");
+	/* each message enters the sending socket's R3QPI ingress of its link */
+	CHECK_EQ_U64(r3_ctr_both(0x3f, 0), n, "R3QPI RxR_INSERTS.DRS, socket 0: the data");
+	CHECK_EQ_U64(r3_ctr_both(0x3f, 1), 0, "R3QPI RxR_INSERTS.HOM, socket 0: no request");
+	CHECK_EQ_U64(r3_ctr_both(0x7f, 0), n, "R3QPI RxR_INSERTS.HOM, socket 1: the requests");
+	CHECK_EQ_U64(r3_ctr_both(0x7f, 1), 0, "R3QPI RxR_INSERTS.SNP|NDR|DRS, socket 1");
+	CHECK(pci_rd64(at(0x3f, 19, 5), 0xA0) > 0 && pci_rd64(at(0x3f, 19, 6), 0xA0) > 0,
+	      "R3QPI: both links carry data");
 
 	/* socket 0 reads the same lines: socket 1's cache forwards them */
 	struct pmon_sim_cache_truth t;

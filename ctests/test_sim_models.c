@@ -22,6 +22,12 @@ static void cases(void)
 	M("ha", 0x000000, 0, 1);
 	M("r2pcie", 0x000001, 0, 1);
 	M("r3qpi", 0x000001, 0, 1);
+	M("r3qpi", 0x000811, 0, 1);         /* RxR_INSERTS.DRS */
+	M("r3qpi", 0x000F11, 0, 1);         /* HOM|SNP|NDR|DRS */
+	M("r3qpi", 0x001011, 0, 0);         /* RxR_INSERTS.NCB: never produced */
+	M("r3qpi", 0x000011, 0, 0);         /* no class */
+	M("r3qpi", 0x000813, 0, 0);         /* RxR_OCCUPANCY.DRS */
+	M("r3qpi", 0x000424, 0, 0);         /* TxR_INSERTS.BL (egress not modeled) */
 	M("pcu", 0x000000, 0, 1);
 	M("qpi", 0x000014, 0, 1);
 	M("core", 0x00003C, 0, 1);

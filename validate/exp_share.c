@@ -126,7 +126,10 @@ static int pp_core(struct vctx *c, struct karr *x)
  * writes, 2 IMC_WRITES; R's home agent nothing.  QPI messages L->R: 2 SNP, 2
  * NDR, 1 DRS; R->L: 2 HOM_REQ, 2 HOM_NONREQ, 2 DRS.  G0 flits: DATA 8 a DRS,
  * NON_DATA 1 a message: L sends 8 data and 5 non-data flits and receives 16
- * and 6; R the other way round.  G1/G2 by class on both ends of the link. */
+ * and 6; R the other way round.  G1/G2 by class on both ends of the link.
+ * Every message leaves its socket's ring for the link through that link's
+ * R3QPI ingress, one entry a message in its class: at L 2 SNP, 2 NDR and 1
+ * DRS a round, at R 4 HOM (requests and snoop responses) and 2 DRS. */
 static int pp_socket(struct vctx *c, struct karr *x)
 {
 	int L = c->o.socket, R = vremote(c), a = c->cpus[0], b = c->rcpus[0];
@@ -203,6 +206,10 @@ static int pp_socket(struct vctx *c, struct karr *x)
 		  "QPI TxL G1 HOM_NONREQ remote", VS_EXACT, VB_NONE, NULL },
 		{ VS_LINK, "snbep_unc_qpi%d::UNC_Q_RXL_FLITS_G2:NDR_AK:socket=%d", R, 2,
 		  "QPI RxL G2 NDR_AK remote", VS_EXACT, VB_NONE, NULL },
+		{ VS_R3, "snbep_unc_r3qpi%d::UNC_R3_RXR_INSERTS:NDR:socket=%d", L, 2,
+		  "R3QPI RxR_INSERTS.NDR home", VS_EXACT, VB_NONE, NULL },
+		{ VS_R3, "snbep_unc_r3qpi%d::UNC_R3_RXR_INSERTS:SNP:socket=%d", R, 0,
+		  "R3QPI RxR_INSERTS.SNP remote", VS_EXACT, VB_NONE, NULL },
 	};
 	const struct vspec w4[] = {
 		{ VS_LINK, "snbep_unc_qpi%d::UNC_Q_TXL_FLITS_G0:DATA:socket=%d", R, 16,
@@ -213,6 +220,15 @@ static int pp_socket(struct vctx *c, struct karr *x)
 		  "QPI RxL G0 DATA remote", VS_EXACT, VB_NONE, NULL },
 		{ VS_LINK, "snbep_unc_qpi%d::UNC_Q_RXL_FLITS_G0:NON_DATA:socket=%d", R, 5,
 		  "QPI RxL G0 NON_DATA remote", VS_EXACT, VB_NONE, NULL },
+		{ VS_R3, "snbep_unc_r3qpi%d::UNC_R3_RXR_INSERTS:SNP:socket=%d", L, 2,
+		  "R3QPI RxR_INSERTS.SNP home", VS_EXACT, VB_R3,
+		  "snbep_unc_r3qpi%d::UNC_R3_RXR_INSERTS:HOM:socket=%d" },
+		{ VS_R3, "snbep_unc_r3qpi%d::UNC_R3_RXR_INSERTS:DRS:socket=%d", L, 1,
+		  "R3QPI RxR_INSERTS.DRS home", VS_EXACT, VB_NONE, NULL },
+		{ VS_R3, "snbep_unc_r3qpi%d::UNC_R3_RXR_INSERTS:HOM:socket=%d", R, 4,
+		  "R3QPI RxR_INSERTS.HOM remote", VS_EXACT, VB_NONE, NULL },
+		{ VS_R3, "snbep_unc_r3qpi%d::UNC_R3_RXR_INSERTS:DRS:socket=%d", R, 2,
+		  "R3QPI RxR_INSERTS.DRS remote", VS_EXACT, VB_NONE, NULL },
 	};
 	double u = (double)p.rounds;
 	if ((rc = vspec_window(c, k, w1, sizeof(w1) / sizeof(w1[0]), u, "per round", share_hwb, NULL, pp_run, &p)) ||

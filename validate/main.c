@@ -48,8 +48,8 @@ static void usage(FILE *f)
 "  -q, --quick                 the short suite (make check): fewer hops, shorter\n"
 "                              windows\n"
 "      --break=KIND            program something wrong on purpose: umask,\n"
-"                              channel, socket, wrap, lose, snoop, state or\n"
-"                              victim (the breakage test);\n"
+"                              channel, socket, wrap, lose, snoop, state,\n"
+"                              victim or r3 (the breakage test);\n"
 "                              code:EVENT, umask:EVENT or filter:EVENT change\n"
 "                              that field of every event whose name contains\n"
 "                              EVENT, as a wrong table entry would\n"
@@ -326,7 +326,7 @@ int main(int argc, char **argv)
 				}
 			if (!found) {
 				fprintf(stderr, "pmon-validate: --break=%s: want umask, channel, socket, wrap, "
-					"lose, snoop, state, victim, or code:EVENT, umask:EVENT, filter:EVENT\n", optarg);
+					"lose, snoop, state, victim, r3, or code:EVENT, umask:EVENT, filter:EVENT\n", optarg);
 				goto out;
 			}
 			break;

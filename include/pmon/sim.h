@@ -353,8 +353,13 @@ int pmon_sim_socket_bus(const pmon_sim_t *sim, int socket);
  *    0x02, HOM_NONREQ 0x04, DRS_DATA 0x08, DRS_NONDATA 0x10; TxL_FLITS_G2
  *    0x01 / RxL_FLITS_G2 0x03 NDR_AK 0x02 (completions).  IDLE, NDR_AD, NCB
  *    and NCS are not modeled.
- *  Everything else counts nothing (ring, ingress/egress queues, R2PCIe,
- *  R3QPI and the rest stay refused: the model carries no such traffic).
+ *  - "r3qpi": RxR_INSERTS 0x11 with a non-zero umask within 0x0F (HOM
+ *    0x01, SNP 0x02, NDR 0x04, DRS 0x08): every QPI message a socket sends
+ *    on link L enters its R3QPI L ingress (ring toward QPI) once, in its
+ *    class (HOM_REQ and HOM_NONREQ are HOM); NCB/NCS never occur.
+ *  Everything else counts nothing (ring, the other ingress/egress queues,
+ *  R3QPI's egress and credits, R2PCIe and the rest stay refused: the model
+ *  carries no such traffic).
  *
  * DRAM.  What the hierarchy sends to memory reaches DRAM at the line's
  * home socket.  Home socket = addr / mem_bytes; in it,

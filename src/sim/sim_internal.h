@@ -60,6 +60,7 @@ enum sim_clock { SIM_UCLK, SIM_DCLK, SIM_PCLK, SIM_QCLK, SIM_TSC, SIM_NCLOCKS };
 #define SIM_SIG_HA_TRACKER   (1u << 17)   /* HA TRACKER_INSERTS */
 #define SIM_SIG_HA_TXR_BL    (1u << 18)   /* HA TXR_BL, arg = umask */
 #define SIM_SIG_QPI_FLITS    (1u << 19)   /* QPI, arg = rx << 16 | group << 8 | umask */
+#define SIM_SIG_R3_RXR       (1u << 20)   /* R3QPI RxR_INSERTS, arg = umask (classes) */
 
 /* Offcore-response MSR bits (Intel's SNB-EP matrix bit definitions). */
 #define SIM_RSP_VALID            0x3fffff8fffull
@@ -560,6 +561,7 @@ enum sim_qpi_class { SIM_QPI_SNP, SIM_QPI_HOM_REQ, SIM_QPI_HOM_NONREQ, SIM_QPI_D
 #define SIM_QPI_DATA_FLITS(cls) ((cls) == SIM_QPI_DRS ? 8u : 0u)
 void sim_qpi_count_counted(struct sim_box *b, int rx, enum sim_qpi_class cls, unsigned data_flits,
 			   uint64_t n);
+void sim_r3qpi_rxr_counted(struct sim_box *b, enum sim_qpi_class cls, uint64_t n);
 void sim_core_offcore_counted(struct pmon_sim *sim, int cpu, uint64_t req, uint64_t supplier,
 			      uint64_t snoop, uint64_t n);
 
@@ -596,7 +598,7 @@ static inline __attribute__((always_inline)) void sim_pend_add(struct pmon_sim *
 /* Keys: bits 63:56 the event, the rest its arguments. */
 #define SIM_PK(ev) ((uint64_t)(ev) << 56)
 enum { SIM_PK_LOOKUP = 1, SIM_PK_VICTIM, SIM_PK_TOR, SIM_PK_HA_REQ, SIM_PK_HA_IMC_WR,
-       SIM_PK_HA_TXR_BL, SIM_PK_QPI, SIM_PK_IMC };
+       SIM_PK_HA_TXR_BL, SIM_PK_QPI, SIM_PK_IMC, SIM_PK_R3 };
 
 /* Finer than mon, for the events most accesses raise: a CBo's lookups by
  * request type and its TOR entries by class and miss, a QPI port's messages
@@ -652,6 +654,14 @@ static inline void sim_qpi_count(struct pmon_sim *sim, struct sim_box *b, int rx
 	if ((sim->rel_any & SIM_REL_QPI(rx, cls)) && (b->rel & SIM_REL_QPI(rx, cls)))
 		sim_pend_add(sim, &b->pq, SIM_PK(SIM_PK_QPI) | data_flits << 16 | (unsigned)rx << 8 |
 			     (unsigned)cls, 0, n);
+}
+/* n messages of a class leave the ring for QPI through an R3QPI link's
+ * ingress (the link they are sent on). */
+static inline void sim_r3qpi_ingress(struct pmon_sim *sim, struct sim_box *b, enum sim_qpi_class cls,
+				     uint64_t n)
+{
+	if (b->mon & SIM_SIG_R3_RXR)
+		sim_pend_add(sim, &b->pq, SIM_PK(SIM_PK_R3) | (unsigned)cls, 0, n);
 }
 /* iMC signals of one DRAM access (sim_box_signal, queued). */
 static inline void sim_imc_signal(struct pmon_sim *sim, struct sim_box *b, uint32_t sigs,

@@ -91,6 +91,7 @@ SIM_HOT void qpi_msgs(struct pmon_sim *sim, int from, int to, int link, enum sim
 	rx->rx_nondata += n;
 	sim_qpi_count(sim, &sim->sock[from].qpi[link], 0, cls, data, n);
 	sim_qpi_count(sim, &sim->sock[to].qpi[link], 1, cls, data, n);
+	sim_r3qpi_ingress(sim, &sim->sock[from].r3qpi[link], cls, n);
 }
 
 /* A message about a line: it takes the link of the line's bit 0. */

@@ -50,6 +50,9 @@ static void replay_box(struct sim_box *b, const struct sim_pend *e)
 	case SIM_PK_IMC:
 		sim_box_signal_counted(b, (uint32_t)k, e->n);
 		break;
+	case SIM_PK_R3:
+		sim_r3qpi_rxr_counted(b, (enum sim_qpi_class)nid, e->n);
+		break;
 	default:
 		break;
 	}
