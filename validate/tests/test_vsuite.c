@@ -454,6 +454,9 @@ static int affected(const char *kind, const char *kernel, const char *event)
 	if (strcmp(kind, "state") == 0)       /* the home's I|E lookups counted as S|E */
 		return strcmp(kernel, "share-pingpong-socket") == 0 && prefix(event, "LLC_LOOKUP.") &&
 		       strstr(event, ".I|E home") != NULL;
+	if (strcmp(kind, "r3") == 0)          /* the home's R3QPI SNP entries counted as HOM */
+		return strcmp(kernel, "share-pingpong-socket") == 0 &&
+		       strcmp(event, "R3QPI RxR_INSERTS.SNP home") == 0;
 	if (strcmp(kind, "victim") == 0)      /* Modified victims counted with the E umask */
 		return strcmp(kernel, "share-prodcons") == 0 && strcmp(event, "LLC_VICTIMS.M home") == 0;
 	return 0;
@@ -650,6 +653,7 @@ int main(void)
 	test_break("snoop", "share", 3);
 	test_break("state", "share", 2);
 	test_break("victim", "share", 1);
+	test_break("r3", "share", 1);
 	/* The same breakages with the L2 streamer on a small machine (once
 	 * passed unnoticed): Copy's reads fail their lower bound (no upper one
 	 * with 4 L2 ways), the wrapped lookups their 1-2 per hop band. */
