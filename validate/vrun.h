@@ -154,7 +154,8 @@ void vchunk(size_t count, int t, int n, size_t *lo, size_t *hi);
 int vwin_clean(struct vctx *c, struct karr *const *arrs, int n);
 /* Start the events; returns the start time (ns, CLOCK_MONOTONIC). */
 int vwin_start(struct vctx *c, struct vevents *e, double *t0);
-/* Write back dirty lines inside the window (if flush), then stop. */
+/* Write back dirty lines inside the window (if flush), then stop; *t1 is
+ * the time the kernels ended, before the write-back (rates exclude it). */
 int vwin_stop(struct vctx *c, struct vevents *e, int flush, struct karr *const *arrs, int n,
 	      double *t1);
 double vnow_ns(void);
