@@ -661,7 +661,8 @@ int exp_chase(struct vctx *c)
 		for (int l = CL_L1; l <= CL_MEM && rc == 0; l++)
 			rc = chase_one(c, (enum chase_level)l, page, vhome(c));
 	/* NUMA: the memory-sized line chase with its set on the other socket. */
-	if (rc == 0 && (c->o.kernels >> VK_NUMA & 1) && c->g.sockets > 1 && !c->o.place_remote)
+	if (rc == 0 && (c->o.kernels >> VK_NUMA & 1) && c->g.sockets > 1 && !c->o.place_remote &&
+	    vremote_ok(c, "chase-line-mem-remote"))
 		rc = chase_one(c, CL_MEM, 0, vremote(c));
 	else if (rc == 0 && (c->o.kernels >> VK_NUMA & 1) && !c->o.place_remote)
 		/* A memory chase's checks: lookups (total and per slice), TOR

@@ -44,6 +44,7 @@ static int dgemm_alloc(struct vctx *c, struct darg *d, struct karr *arr, size_t 
 	d->b = &arr[1];
 	d->c = &arr[2];
 	d->n = n;
+	memset(arr, 0, 3 * sizeof(*arr));    /* the caller frees all three on failure */
 	for (int i = 0; i < 3; i++)
 		if ((rc = varr_alloc(c, &arr[i], n * n * 8, VP_SOCKET, vhome(c))) != 0)
 			return rc;

@@ -211,10 +211,15 @@ static int stream_run(struct vctx *c, const char *prefix, int home, unsigned mas
 	struct karr *arrs[3] = { &a, &b, &cc };
 	int rc;
 
+	memset(&b, 0, sizeof(b));
+	memset(&cc, 0, sizeof(cc));
 	if ((rc = varr_alloc(c, &a, elems * 8, VP_SOCKET, home)) ||
 	    (rc = varr_alloc(c, &b, elems * 8, VP_SOCKET, home)) ||
-	    (rc = varr_alloc(c, &cc, elems * 8, VP_SOCKET, home)))
+	    (rc = varr_alloc(c, &cc, elems * 8, VP_SOCKET, home))) {
+		for (int i = 0; i < 3; i++)
+			varr_free(c, arrs[i]);
 		return rc;
+	}
 	vprogress(c, "  %s: 3 arrays of %.1f MiB (%.2f x LLC), socket %d, %d threads\n", prefix,
 		  elems * 8 / 1048576.0, c->o.stream_mult, home, c->nthreads);
 	rc = vpar(c, c->nthreads, c->cpus, stream_work, &s);
@@ -294,5 +299,7 @@ int exp_numa(struct vctx *c)
 		vskip_n(c, 9 + 2 * c->g.channels, "numa: one socket only, no remote memory");
 		return 0;
 	}
+	if (!vremote_ok(c, "numa-remote-triad"))
+		return 0;
 	return stream_run(c, "numa-remote", vremote(c), 1u << SK_TRIAD, 0);
 }

@@ -163,10 +163,54 @@ int vhome(const struct vctx *c)
 	return c->o.place_remote ? vremote(c) : c->o.socket;
 }
 
+/* Hardware: sz bytes bound to socket's NUMA node, every page touched, and
+ * a check that none is elsewhere (a FAIL stops the experiment: the kernel
+ * would measure memory that is not where its expectations say). */
+static int hw_alloc(struct vctx *c, struct karr *a, size_t sz, int socket)
+{
+	char why[256] = "", event[96];
+	const char *kernel = c->phase ? c->phase : "placement";
+	int node = c->place.node_of_socket(c->place.ctx, socket, why, sizeof(why));
+
+	snprintf(event, sizeof(event), "pages off socket %d's NUMA node", socket);
+	if (node >= 0) {
+		snprintf(event, sizeof(event), "pages off NUMA node %d (socket %d)", node, socket);
+		a->host = c->place.alloc(c->place.ctx, sz, node, why, sizeof(why));
+	}
+	if (!a->host) {
+		vcheck_abs(&c->checks, kernel, event, "pages", NAN, 0, why);
+		snprintf(c->err, sizeof(c->err), "memory for socket %d: %s", socket, why);
+		c->place_failed = 1;
+		return PMON_EIO;
+	}
+	long off = c->place.misplaced(c->place.ctx, a->host, sz, node, why, sizeof(why));
+	if (off < 0) {
+		vnote(c, "placement not verified: %s", why);
+		return 0;
+	}
+	struct vcheck *k = vcheck_abs(&c->checks, kernel, event, "pages", (double)off, 0,
+				      "bound with hwloc (HWLOC_MEMBIND_BIND), touched, where read back");
+	if (k && !k->pass) {
+		snprintf(c->err, sizeof(c->err), "%ld of %zu pages for socket %d are not on its NUMA "
+			 "node %d", off, sz / 4096, socket, node);
+		c->place.free(c->place.ctx, a->host, sz);
+		a->host = NULL;
+		c->place_failed = 1;
+		return PMON_EIO;
+	}
+	return 0;
+}
+
 int varr_alloc(struct vctx *c, struct karr *a, size_t bytes, enum vplace place, int socket)
 {
 	memset(a, 0, sizeof(*a));
 	size_t sz = (bytes + 4095) & ~(size_t)4095;
+	if (c->hw) {
+		int rc = hw_alloc(c, a, sz, socket);
+		if (rc == 0)
+			a->bytes = bytes;
+		return rc;
+	}
 	a->host = aligned_alloc(4096, sz);
 	if (!a->host) {
 		snprintf(c->err, sizeof(c->err), "out of memory for %zu bytes", sz);
@@ -193,8 +237,59 @@ void varr_free(struct vctx *c, struct karr *a)
 {
 	if (c->sim && a->vbase)
 		pmon_sim_mem_free(c->sim, a->vbase);
-	free(a->host);
+	if (c->hw)
+		c->place.free(c->place.ctx, a->host, (a->bytes + 4095) & ~(size_t)4095);
+	else
+		free(a->host);
 	memset(a, 0, sizeof(*a));
+}
+
+/* One page bound to socket's node and read back: 0, or -1 with why. */
+static int probe_socket(struct vctx *c, int socket, char *why, size_t len)
+{
+	int node = c->place.node_of_socket(c->place.ctx, socket, why, len);
+	if (node < 0)
+		return -1;
+	void *p = c->place.alloc(c->place.ctx, 4096, node, why, len);
+	if (!p)
+		return -1;
+	long off = c->place.misplaced(c->place.ctx, p, 4096, node, why, len);
+	c->place.free(c->place.ctx, p, 4096);
+	if (off > 0)
+		snprintf(why, len, "a page bound to socket %d's NUMA node %d is elsewhere", socket, node);
+	return off == 0 ? 0 : off < 0 ? 1 : -1;
+}
+
+int vplace_preflight(struct vctx *c)
+{
+	char why[160];
+	c->remote_ok = 1;
+	if (!c->hw)
+		return 0;
+	int rc = probe_socket(c, c->o.socket, why, sizeof(why));
+	if (rc < 0) {
+		snprintf(c->err, sizeof(c->err), "local memory (socket %d) cannot be placed: %s",
+			 c->o.socket, why);
+		return -1;
+	}
+	if (c->g.sockets < 2)
+		return 0;
+	rc = probe_socket(c, vremote(c), why, sizeof(why));
+	if (rc < 0) {
+		c->remote_ok = 0;
+		snprintf(c->remote_why, sizeof(c->remote_why), "memory cannot be placed on the remote "
+			 "socket %d: %s", vremote(c), why);
+		vnote(c, "%s", c->remote_why);
+	}
+	return 0;
+}
+
+int vremote_ok(struct vctx *c, const char *what)
+{
+	if (c->remote_ok)
+		return 1;
+	vskip(c, "%s: not run: %s", what, c->remote_why);
+	return 0;
 }
 
 /* ------------------------------------------------------------- threads */
@@ -222,7 +317,7 @@ static void pin_host(int cpu)
 
 int vpar(struct vctx *c, int n, const int *cpus, vwork_fn fn, void *arg)
 {
-	int err = 0;
+	int err = 0, bound = 0;
 	uint64_t fed = 0;
 	double t0 = vnow_ns();
 
@@ -232,16 +327,30 @@ int vpar(struct vctx *c, int n, const int *cpus, vwork_fn fn, void *arg)
 #pragma omp parallel num_threads(n) reduction(+:fed)
 	{
 		int t = omp_get_thread_num();
+		char why[256];
 		struct kfeed *f = malloc(sizeof(*f));
+		/* Hardware: the thread runs on that CPU, bound with hwloc.
+		 * Emulated: the model's CPU is cpus[t]; the host thread is
+		 * spread over the host's CPUs. */
 		if (!f) {
 #pragma omp atomic write
 			err = PMON_ENOMEM;
-		} else {
-			/* Hardware: the thread runs on that CPU.  Emulated: the
-			 * model's CPU is cpus[t]; the host thread is spread over
-			 * the host's CPUs. */
-			pin_host(c->sim ? t : cpus[t]);
+		} else if (c->sim) {
 			kfeed_init(f, c->sim, cpus[t]);
+			pin_host(t);
+		} else {
+			kfeed_init(f, c->sim, cpus[t]);
+			if (c->place.bind_thread(c->place.ctx, cpus[t], why, sizeof(why)) != 0) {
+#pragma omp critical(vpar_bind)
+				snprintf(c->err, sizeof(c->err), "%s", why);
+#pragma omp atomic write
+				bound = -1;
+			}
+		}
+		/* Every thread runs the kernel or none does (kernels may
+		 * wait for each other at barriers). */
+#pragma omp barrier
+		if (f && !err && !bound) {
 			fn(c, t, n, f, arg);
 			kfeed_flush(f);
 			fed += f->fed;
@@ -249,12 +358,14 @@ int vpar(struct vctx *c, int n, const int *cpus, vwork_fn fn, void *arg)
 #pragma omp atomic write
 				err = f->err;
 			}
-			free(f);
 		}
+		free(f);
 	}
 	c->refs_fed += fed;
 	if (c->sim)
 		c->model_s += (vnow_ns() - t0) * 1e-9;
+	if (bound)
+		return PMON_EIO;
 	if (err)
 		snprintf(c->err, sizeof(c->err), "feeding the memory model: %s", pmon_strerror(err));
 	return err;

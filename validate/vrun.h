@@ -16,6 +16,7 @@
 #include "expect.h"
 #include "geom.h"
 #include "kern.h"
+#include "vplace.h"
 
 enum vkernel { VK_STREAM, VK_DGEMM, VK_CHASE, VK_NUMA, VK_CHAN, VK_CLOCK, VK_SHARE, VK_N };
 extern const char *const vkernel_name[VK_N];
@@ -96,6 +97,15 @@ struct vctx {
 	int nthreads;
 	uint64_t refs_fed;       /* line references fed to the model */
 	double model_s;          /* wall seconds of emulated kernels */
+	/* Hardware: how arrays and threads are placed (vplace.h); whether
+	 * memory can be bound to the remote socket (checked before any
+	 * kernel, remote_why says why not); an array whose placement failed
+	 * during the run (its FAIL is recorded, the experiment stops). */
+	struct vplace_ops place;
+	int remote_ok;
+	char remote_why[256];
+	int place_failed;
+	const char *phase;       /* the experiment running (vkernel_name), for placement checks */
 	char notes[4][256];      /* what the suite changed of what it was asked (report) */
 	int nnotes;
 	char err[512];
@@ -138,6 +148,15 @@ enum vplace { VP_SOCKET, VP_FIRST_TOUCH };
  * machine, placed on socket (VP_SOCKET) or by the first touch. */
 int varr_alloc(struct vctx *c, struct karr *a, size_t bytes, enum vplace place, int socket);
 void varr_free(struct vctx *c, struct karr *a);
+/* Hardware, before any kernel: bind a page to the local and to the remote
+ * socket's node and read back where it is.  Local failing: -1 with c->err
+ * (nothing can be trusted).  Remote failing: c->remote_ok = 0 and
+ * c->remote_why (the remote kernels are skipped with it), 0. */
+int vplace_preflight(struct vctx *c);
+/* 1 when memory can be placed on the remote socket (always on the
+ * emulated machine); else records the skip of what (the kernel's name)
+ * with the reason, and 0. */
+int vremote_ok(struct vctx *c, const char *what);
 
 /* ------------------------------------------------------------- threads */
 /* Run fn(c, t, feed, arg) on n threads, thread t on cpus[t] (pinned).
