@@ -546,34 +546,38 @@ static int journal_boxes(pmon_session_t *s)
 {
 	if (s->m->emulated)
 		return PMON_OK;
-	for (int b = 0; b < s->nboxes; b++) {
-		struct sess_box *bx = &s->boxes[b];
-		struct pmon_journal_entry e[20];
-		int n = 0;
-		const char *pmu = pmon_catalog_pmu(bx->regs.pmu)->name;
-		int cpu = is_core(bx) ? bx->regs.cpu : -1;
-		for (int i = 0; i < bx->nsaved && n < 18; i++, n++) {
-			snprintf(e[n].box, sizeof(e[n].box), "%s", pmu);
-			e[n].cpu = cpu;
-			e[n].kind = bx->saved[i].kind;
-			e[n].idx = bx->saved[i].idx;
-			e[n].value = bx->saved[i].value;
-			e[n].mask = ~0ull;
-		}
-		if (is_core(bx) && bx->global_bits) {
-			snprintf(e[n].box, sizeof(e[n].box), "%s", pmu);
-			e[n].cpu = cpu;
-			e[n].kind = REG_GLOBAL_CTL;
-			e[n].idx = 0;
-			e[n].value = bx->global_saved;
-			e[n].mask = bx->global_bits;
-			n++;
+	/* one rewrite of a socket's journal for all the session's boxes there */
+	for (int b0 = 0; b0 < s->nboxes; b0++) {
+		int sock = s->boxes[b0].regs.socket, n = 0, dup = 0;
+		for (int b = 0; b < b0 && !dup; b++)
+			dup = s->boxes[b].regs.socket == sock;
+		if (dup)
+			continue;
+		struct pmon_journal_entry *e = calloc((size_t)s->nboxes * 17, sizeof(*e));
+		if (!e)
+			return pmon_why(s->err, sizeof(s->err), PMON_ENOMEM, "out of memory");
+		for (int b = b0; b < s->nboxes; b++) {
+			struct sess_box *bx = &s->boxes[b];
+			if (bx->regs.socket != sock)
+				continue;
+			for (int i = 0; i <= bx->nsaved && i < 17; i++) {
+				if (i == bx->nsaved && !(is_core(bx) && bx->global_bits))
+					continue;
+				snprintf(e[n].box, sizeof(e[n].box), "%s", pmon_catalog_pmu(bx->regs.pmu)->name);
+				e[n].cpu = is_core(bx) ? bx->regs.cpu : -1;
+				e[n].kind = i < bx->nsaved ? bx->saved[i].kind : REG_GLOBAL_CTL;
+				e[n].idx = i < bx->nsaved ? bx->saved[i].idx : 0;
+				e[n].value = i < bx->nsaved ? bx->saved[i].value : bx->global_saved;
+				e[n].mask = i < bx->nsaved ? ~0ull : bx->global_bits;
+				n++;
+			}
 		}
 		char why[1024];
-		int rc = pmon_journal_add(s->m->run_dir, bx->regs.socket, e, n, why, sizeof(why));
+		int rc = pmon_journal_add(s->m->run_dir, sock, e, n, why, sizeof(why));
+		free(e);
 		if (rc)
-			return pmon_why(s->err, sizeof(s->err), rc, "cannot journal the registers of %s before changing "
-				       "them: %s. Nothing was written", bx->lock, why);
+			return pmon_why(s->err, sizeof(s->err), rc, "cannot journal the registers of socket "
+					"%d's boxes before changing them: %s. Nothing was written", sock, why);
 	}
 	return PMON_OK;
 }
