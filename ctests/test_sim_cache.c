@@ -159,8 +159,9 @@ static void prefetcher(void)
 	struct pmon_sim_cache_truth t;
 	uint64_t rd, wr;
 
-	/* 4 pages = 256 lines: the streamer fetches the odd line of each pair */
-	machine(SMALL ",prefetch=1");
+	/* 4 pages = 256 lines: the adjacent-line prefetcher alone (MSR 0x1A4
+	 * 0xd) fetches the odd line of each pair */
+	machine(SMALL ",prefetch=0xd");
 	pmon_sim_traffic(sim, 0, 0, PMON_SIM_LOAD, 256);
 	pmon_sim_cache_truth(sim, 0, &t);
 	CHECK_EQ_U64(t.l2_miss[PMON_SIM_LOAD], 128, "prefetch: half the lines miss the L2");
@@ -168,11 +169,13 @@ static void prefetcher(void)
 	CHECK_EQ_U64(t.prefetches, 128, "prefetches issued");
 	cas(0, &rd, &wr);
 	CHECK_EQ_U64(rd, 256, "every line read once");
-	/* the last line of a page is not prefetched across the page */
-	machine(SMALL ",prefetch=1");
+	/* the last line of a page brings its pair, the line before it */
+	machine(SMALL ",prefetch=0xd");
 	pmon_sim_traffic(sim, 0, 63 * 64, PMON_SIM_LOAD, 1);
 	pmon_sim_cache_truth(sim, 0, &t);
-	CHECK_EQ_U64(t.prefetches, 0, "no prefetch past the 4 KiB page");
+	CHECK_EQ_U64(t.prefetches, 1, "line 63 fetches line 62");
+	cas(0, &rd, &wr);
+	CHECK_EQ_U64(rd, 2, "both read from DRAM");
 	machine(SMALL);
 	pmon_sim_traffic(sim, 0, 0, PMON_SIM_LOAD, 256);
 	pmon_sim_cache_truth(sim, 0, &t);

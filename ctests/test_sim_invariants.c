@@ -144,7 +144,7 @@ static void random_traffic(const char *spec, int nthreads_cpus, uint64_t nlines,
 	uint64_t r = 0x9E3779B97F4A7C15ull, mem;
 	int bad = 0;
 
-	snprintf(shape, sizeof shape, "%s%s", spec, prefetch ? ",prefetch=1" : "");
+	snprintf(shape, sizeof shape, "%s%s", spec, prefetch ? ",prefetch=on" : ",prefetch=off");
 	machine(shape);
 	mem = pmon_sim_shape(sim)->mem_bytes;
 	for (int i = 0; i < 200000 && !bad; i++) {

@@ -142,7 +142,7 @@ static void cases(void)
 	M("core", 0x01B7, 0x2000400001ull, 0);    /* NON_DRAM */
 	M("core", 0x01B7, 0x10008ull, 1);         /* WB ANY_RESPONSE */
 	M("core", 0x01B7, 0x80020008ull, 1);      /* WB NO_SUPP SNP_NONE */
-	M("core", 0x01B7, 0x10010ull, 1);         /* PF_DATA_RD (prefetch=1) */
+	M("core", 0x01B7, 0x10010ull, 1);         /* PF_DATA_RD (the L2 prefetchers) */
 	M("core", 0x01B7, 0x10080ull, 0);         /* PF_LLC_DATA_RD: not produced */
 	M("core", 0x01B7, 0x10004ull, 0);         /* code reads */
 	M("core", 0x01B7, 0x400001ull, 0);        /* no snoop bit */

@@ -222,11 +222,12 @@ static void snoop_bits(void)
 			CHECK_EQ_U64(rdmsr(0, 0xC1),
 				     (uint64_t)(sockets == 1 ? t[i].sock1 : t[i].sock2), what);
 		}
-	/* the streamer (prefetch=1): a miss fetches the next line of its page
-	 * into the L2, so of a page's 64 lines loaded in order the even ones
-	 * miss and the odd ones are prefetched (then hit): 2 pages, 64 each */
+	/* the L2 adjacent-line prefetcher alone (prefetch=0xd): a miss fetches
+	 * the other line of its 128-byte pair into the L2, so of a page's 64
+	 * lines loaded in order the even ones miss and the odd ones are
+	 * prefetched (then hit): 2 pages, 64 each */
 	for (int sockets = 1; sockets <= 2; sockets++) {
-		machine(sockets == 1 ? "sockets=1,prefetch=1" : "sockets=2,prefetch=1");
+		machine(sockets == 1 ? "sockets=1,prefetch=0xd" : "sockets=2,prefetch=0xd");
 		wrmsr(0, RSP0, sockets == 1 ? 0x100400010ull : 0x200400010ull);
 		wrmsr(0, RSP1, sockets == 1 ? 0x100400001ull : 0x200400001ull);
 		wrmsr(0, 0x186, EVT_B7);

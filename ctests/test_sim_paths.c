@@ -250,7 +250,7 @@ int main(void)
 		}
 		compared++;
 		compare("", 1, isas[i]);
-		compare("prefetch=1,llc=2M", 2, isas[i]);
+		compare("prefetch=on,llc=2M", 2, isas[i]);
 		compare("sockets=4,cores=3,threads=2,llc=3M,mem=256M,channels=3", 3, isas[i]);
 		compare("l1ways=4,l2ways=16,llcways=32,llc=4M", 4, isas[i]);
 		compare("sockets=1,llcways=5,llc=640K,l1=8K,l2=64K", 5, isas[i]);

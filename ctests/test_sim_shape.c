@@ -167,14 +167,14 @@ static void cache_keys(void)
 	CHECK_EQ_INT(sh.l1_ways, 8, "l1ways default");
 	CHECK_EQ_INT(sh.l2_ways, 8, "l2ways default");
 	CHECK_EQ_INT(sh.llc_ways, 20, "llcways default");
-	CHECK_EQ_INT(sh.prefetch, 0, "prefetch off by default");
+	CHECK_EQ_INT(sh.prefetch, 0xf, "prefetch: MSR 0x1A4 0xf by default (all off)");
 	CHECK_EQ_INT((int)sh.lat_ns[PMON_SIM_SUP_L1], 2, "lat_l1");
 	CHECK_EQ_INT((int)sh.lat_ns[PMON_SIM_SUP_L2], 5, "lat_l2");
 	CHECK_EQ_INT((int)sh.lat_ns[PMON_SIM_SUP_LLC], 15, "lat_llc");
 	CHECK_EQ_INT((int)sh.lat_ns[PMON_SIM_SUP_DRAM], 80, "lat_dram");
 	CHECK_EQ_INT((int)sh.lat_ns[PMON_SIM_SUP_RDRAM], 130, "lat_rdram");
 	CHECK_EQ_INT((int)sh.lat_ns[PMON_SIM_SUP_RCACHE], 110, "lat_rcache");
-	CHECK_EQ_INT(parse("l1=16K,l1ways=4,l2=128K,l2ways=16,llc=1M,cores=2,llcways=16,prefetch=1,"
+	CHECK_EQ_INT(parse("l1=16K,l1ways=4,l2=128K,l2ways=16,llc=1M,cores=2,llcways=16,prefetch=0x5,"
 			   "lat_l1=1,lat_l2=3,lat_llc=11,lat_dram=70,lat_rdram=140,lat_rcache=99"),
 		     0, "every cache key");
 	CHECK_EQ_U64(sh.l1_bytes, 16384, "l1");
@@ -182,14 +182,28 @@ static void cache_keys(void)
 	CHECK_EQ_INT(sh.l1_ways, 4, "l1ways");
 	CHECK_EQ_INT(sh.l2_ways, 16, "l2ways");
 	CHECK_EQ_INT(sh.llc_ways, 16, "llcways");
-	CHECK_EQ_INT(sh.prefetch, 1, "prefetch");
+	CHECK_EQ_INT(sh.prefetch, 5, "prefetch=0x5: MSR 0x1A4 value");
 	CHECK_EQ_INT((int)sh.lat_ns[PMON_SIM_SUP_L1], 1, "lat_l1 set");
 	CHECK_EQ_INT((int)sh.lat_ns[PMON_SIM_SUP_L2], 3, "lat_l2 set");
 	CHECK_EQ_INT((int)sh.lat_ns[PMON_SIM_SUP_LLC], 11, "lat_llc set");
 	CHECK_EQ_INT((int)sh.lat_ns[PMON_SIM_SUP_DRAM], 70, "lat_dram set");
 	CHECK_EQ_INT((int)sh.lat_ns[PMON_SIM_SUP_RDRAM], 140, "lat_rdram set");
 	CHECK_EQ_INT((int)sh.lat_ns[PMON_SIM_SUP_RCACHE], 99, "lat_rcache set");
-	expect_error("prefetch=2", "PMON_SIM: prefetch=2 out of range 0..1");
+	CHECK_EQ_INT(parse("prefetch=on"), 0, "prefetch=on");
+	CHECK_EQ_INT(sh.prefetch, 0, "prefetch=on: MSR 0x1A4 0 (all four on)");
+	CHECK_EQ_INT(parse("prefetch=off"), 0, "prefetch=off");
+	CHECK_EQ_INT(sh.prefetch, 0xf, "prefetch=off: MSR 0x1A4 0xf");
+	CHECK_EQ_INT(parse("prefetch=0XA"), 0, "prefetch=0XA");
+	CHECK_EQ_INT(sh.prefetch, 0xa, "prefetch=0XA: hex, either case");
+	expect_error("prefetch=0x10", "PMON_SIM: prefetch=0x10 out of range 0x0..0xf (MSR 0x1A4: "
+		     "bit 0 L2 streamer, 1 L2 adjacent line, 2 DCU next line, 3 DCU IP stride; a "
+		     "bit set turns it off)");
+	expect_error("prefetch=1", "PMON_SIM: bad value '1' for prefetch (expected on, off or "
+		     "the MSR 0x1A4 value 0x0..0xf)");
+	expect_error("prefetch=0x", "PMON_SIM: bad value '0x' for prefetch (expected on, off or "
+		     "the MSR 0x1A4 value 0x0..0xf)");
+	expect_error("prefetch=0xg", "PMON_SIM: bad value '0xg' for prefetch (expected on, off or "
+		     "the MSR 0x1A4 value 0x0..0xf)");
 	expect_error("l1ways=0", "PMON_SIM: l1ways=0 out of range 1..32");
 	expect_error("lat_dram=100001", "PMON_SIM: lat_dram=100001 out of range 0..100000");
 	expect_error("l1=48K",

@@ -46,8 +46,9 @@ int exp_chan(struct vctx *c)
 	uint64_t *offs = NULL;
 	int rc, idx[4];
 	double t0, t1, want[4] = { 0, 0, 0, 0 };
-	uint64_t prev_pa = 0;
-	int prev_demand = 0;
+	uint64_t last_page = UINT64_MAX;
+	/* The adjacent-line prefetcher alone: exact; any other on: at most. */
+	int exact = c->g.pf_dis == 0xdu;
 
 	if (ch < 2) {
 		vskip(c, "chan: one channel only");
@@ -76,25 +77,28 @@ int exp_chan(struct vctx *c)
 		if (loc.channel != target || loc.socket != s)
 			continue;
 		offs[p.n++] = off;
-		/* Lines are loaded in address order from cold caches.  With
-		 * prefetch=1 (the documented L2 streamer) a demand miss of line
-		 * L also reads L+1 when it lies in L's 4 KiB page: L+1 is then
-		 * an L2 hit when it is the next probed line (no demand miss,
-		 * no fetch of its own), else a read on its own channel. */
-		int demand = !(c->g.prefetch && prev_demand && pa == prev_pa + 64 && pa % 4096);
-		if (demand) {
-			if (c->g.prefetch && (pa + 64) % 4096 != 0) {
-				if ((rc = vgeom_dram_locate(&c->g, pa + 64, &loc) ? PMON_EINVAL : 0) != 0) {
-					snprintf(c->err, sizeof(c->err), "chan: address map at +%llu: %s",
-						 (unsigned long long)off + 64, pmon_strerror(rc));
-					goto out;
-				}
-				if (loc.channel != target)
-					want[loc.channel]++;
+		/* Lines are loaded in address order from cold caches; every
+		 * prefetcher stays within the 4 KiB page of the line that
+		 * triggers it, and the buffer is whole pages the LLC holds.
+		 * The adjacent-line prefetcher alone: a line whose pair is
+		 * probed too is fetched with it (one read), else its pair is a
+		 * read on the pair's channel.  With the streamer or a DCU
+		 * prefetcher, which other lines of a probed page they fetch
+		 * depends on the order of the channels' lines: each at most
+		 * once. */
+		if (!c->g.prefetch || (!exact && pa / 4096 == last_page))
+			continue;
+		for (uint64_t q = exact ? (pa ^ 64) : pa / 4096 * 4096;
+		     exact ? q == (pa ^ 64) : q < pa / 4096 * 4096 + 4096; q += exact ? 1 : 64) {
+			if ((rc = vgeom_dram_locate(&c->g, q, &loc) ? PMON_EINVAL : 0) != 0) {
+				snprintf(c->err, sizeof(c->err), "chan: address map at 0x%llx: %s",
+					 (unsigned long long)q, pmon_strerror(rc));
+				goto out;
 			}
+			if (loc.channel != target)
+				want[loc.channel]++;
 		}
-		prev_pa = pa;
-		prev_demand = demand;
+		last_page = pa / 4096;
 	}
 	p.offs = offs;
 
@@ -124,10 +128,14 @@ int exp_chan(struct vctx *c)
 		if (i == target)
 			vcheck_sum(c, &e, "chan", what, "lines", &idx[i], 1, 1, (double)p.n,
 				   (struct vband){ 1, 1, "one load of each line mapped to this channel, cold caches" });
+		else if (want[i] > 0 && exact)
+			vcheck_sum(c, &e, "chan", what, "lines", &idx[i], 1, 1, want[i],
+				   (struct vband){ 1, 1, "adjacent-line prefetcher: the pair of each probed "
+						   "line not probed itself, where the address map puts it" });
 		else if (want[i] > 0)
 			vcheck_sum(c, &e, "chan", what, "lines", &idx[i], 1, 1, want[i],
-				   (struct vband){ 1, 1, "prefetch=1: next line in the page of each demand "
-						   "miss, where the address map puts it" });
+				   (struct vband){ 0, 1, "prefetchers on: at most each line of the probed "
+						   "pages on this channel, once (they stay in the page)" });
 		else
 			vcheck_zero(c, &e, "chan", what, "lines", &idx[i], 1, 1, 0,
 				    "no line of the probe maps to this channel");

@@ -269,10 +269,10 @@ static int chase_latency(struct vctx *c, const char *kname, enum chase_level lvl
 	return rc;
 }
 
-/* prefetch=1, page-randomised order: the share of hops that are demand
- * misses of the L2 (pf_page_demand over each page's visiting order, the
- * cycle walked from element 0 as the kernel walks it).  -1 if the set's
- * pages are not whole pages of the machine. */
+/* The adjacent-line prefetcher alone, page-randomised order: the share of
+ * hops that are demand misses of the L2 (pf_page_demand over each page's
+ * visiting order, the cycle walked from element 0 as the kernel walks it).
+ * -1 if the set's pages are not whole pages of the machine. */
 static double pf_demand_share(const struct karr *x, uint32_t n)
 {
 	const struct chase_el *base = x->host, *p = base;
@@ -409,12 +409,13 @@ static int chase_one(struct vctx *c, enum chase_level lvl, int page, int home)
 	 * which lines reach the LLC. */
 	int derived = lvl == CL_L1 || lvl == CL_L2 ||
 		      (lvl == CL_LLC && chase_level_of(&c->g, ws) != CL_LLC);
-	/* prefetch=1: every L2 demand miss may fetch the next line of its page
-	 * as well; how many depends on the order of the hops and on what the
-	 * L2 holds, so the counts a miss drives are not derived (the set
-	 * spans whole pages, so the fetched lines are the set's own). */
+	/* The prefetchers: an L2 miss may fetch more lines of its page (its
+	 * pair, the streamer's lines ahead, the DCU's next line or stride);
+	 * how many depends on the order of the hops and on what the L2 holds,
+	 * so the counts a miss drives are bounded, not derived (the set spans
+	 * whole pages, so the fetched lines are the set's own). */
 	int l2miss = lvl >= CL_LLC;
-	const char *pfwhy = "prefetch=1: the next-line fetches of L2 misses depend on the chase order";
+	const char *pfwhy = "prefetchers on: the lines fetched with L2 misses depend on the chase order";
 	/* The same holds of the LLC (inclusive, so an LLC eviction takes the
 	 * core's copy too): lines of LLC sets that receive more lines than
 	 * ways (few ways, or few sets in a small LLC) miss it on every pass,
@@ -476,37 +477,57 @@ static int chase_one(struct vctx *c, enum chase_level lvl, int page, int home)
 	const char *nowhy = NULL;
 	if (lvl == CL_LLC && derived && !c->sim)
 		nowhy = "the LLC/4 working set is not at least twice the L2: the L2 keeps an unknown part";
-	/* Page order with the prefetcher: the pages' lines are visited
-	 * together, so each line enters the L2 once a pass, by its own demand
-	 * miss or by its neighbour's prefetch: lookups, misses and DRAM reads
-	 * stay as without it; demand responses are the share of demand misses
-	 * the order gives. */
-	double pfshare = -1;
-	/* Line order with the prefetcher (no conflict sets, emulated): which
-	 * hops find their line fetched ahead depends on the order, but each
-	 * L2 demand miss fetches at most one more line: lookups (and at the
-	 * memory level TOR misses and DRAM reads) are 1 to 2 per hop; the
-	 * demand responses are not derived. */
+	/* Page order with the prefetchers: the pages' lines are visited
+	 * together and every prefetcher stays within the page, so each line
+	 * enters the L2 once a pass, by its own demand miss or by a prefetch:
+	 * lookups, misses and DRAM reads stay as without them.  The demand
+	 * responses: with the adjacent-line prefetcher alone, the share of
+	 * demand misses the order gives (pf_page_demand); with the others, at
+	 * least the first line of each page (nothing fetched it) and at most
+	 * every line. */
+	double pfshare = -1, pflo = 1;
+	/* Line order with the prefetchers (no conflict sets, emulated): which
+	 * hops find their line fetched ahead depends on the order; lookups
+	 * (and at the memory level TOR misses and DRAM reads) are 1 to
+	 * chase_pf_line_hi per hop; the demand responses are not derived. */
 	int pfbound = 0;
 	if (l2miss && c->g.prefetch) {
-		if (page && !derived && llost == 0)
+		if (page && !derived && llost == 0 && c->g.pf_dis == 0xdu)
 			pfshare = pf_demand_share(&x, n);
-		pfbound = !page && !derived && llost == 0 && !c->hw;
+		else if (page && !derived && llost == 0 && n % 64 == 0) {
+			pfshare = 1;
+			pflo = 1.0 / 64;
+		}
+		pfbound = !page && !derived && llost == 0;
 		if (pfshare <= 0 && !pfbound)
 			nowhy = pfwhy;
 	}
 	struct vband one = chase_band_one(&c->g, lvl, ws, c->hw);
 	if (pfbound)
-		one = (struct vband){ one.lo, 2, "prefetch=1: each L2 demand miss fetches at most one "
-				      "more line: 1 to 2 per hop (LRU; other policies keep <= size/WS)" };
+		one = (struct vband){ one.lo, one.hi * chase_pf_line_hi(c->g.pf_dis, n),
+				      "prefetchers on: each L2 miss fetches at most its pair, the "
+				      "streamer 2 lines in the 32 pages it tracks, the DCU 2 on a "
+				      "stride (chase_pf_line_hi; LRU; other policies keep <= size/WS)" };
 	double zero = chase_zero_bound(c->hw);
 	const char *zwhy = "set held by a nearer cache: no LLC/DRAM traffic after the warm-up";
-	/* Demand misses with the prefetcher: the share the page order gives;
+	/* Line order, the demand responses: at most one a hop; a hop finds
+	 * its line in the L2 (LLC level) or the LLC (memory level) only if the
+	 * cache kept it, a prefetch or not: each cache keeps at most size/WS
+	 * of what passed through it, and at most chase_pf_line_hi lines a hop
+	 * pass. */
+	double keep0 = 1 - chase_band_one(&c->g, lvl, ws, c->hw).lo;
+	double pfkeep = chase_pf_line_hi(c->g.pf_dis, n) * keep0;
+	struct vband pfd = { 1 - pfkeep > 0 ? 1 - pfkeep : 0, c->hw ? 1.30 : 1,
+			     "prefetchers on: at most one demand a hop; the cache keeps at most "
+			     "size/WS of the chase_pf_line_hi lines a hop brings" };
+	/* Demand misses with the prefetchers: the share the page order gives;
 	 * below it by what a cache of size/WS could keep across a pass. */
-	struct vband pfb = { 1 - (1 - one.lo) / (pfshare > 0 ? pfshare : 1), 1,
-			     "prefetch=1, page order: lines whose neighbour was fetched ahead hit L2; "
-			     "demand misses as the order gives" };
-	if (c->hw)
+	struct vband pfb = { pflo < 1 ? pflo * one.lo : 1 - (1 - one.lo) / (pfshare > 0 ? pfshare : 1), 1,
+			     pflo < 1 ? "prefetchers on, page order: each page's first line misses L2, "
+					"the others as the prefetchers fetched them ahead"
+				      : "adjacent line, page order: lines whose pair was fetched hit "
+					"L2; demand misses as the order gives" };
+	if (c->hw || pfb.lo < 0)
 		pfb.lo = 0;
 
 	/* Misses of overfull LLC sets: exact under LRU (the emulated machine
@@ -551,8 +572,9 @@ static int chase_one(struct vctx *c, enum chase_level lvl, int page, int home)
 	uint64_t slice_lines = derived ? (uint64_t)reach : n;
 	struct vband sb = slice_band(&c->g, slice_lines, c->hw);
 	if (pfbound && sb.lo > 0)
-		sb = (struct vband){ sb.lo, 2 * sb.hi, "prefetch=1: a slice's demand lookups within "
-				     "5 standard deviations, its prefetches at most as many again" };
+		sb = (struct vband){ sb.lo, chase_pf_line_hi(c->g.pf_dis, n) * sb.hi,
+				     "prefetchers on: a slice's demand lookups within 5 standard "
+				     "deviations, its prefetches at most chase_pf_line_hi - 1 as many" };
 	if (lvl >= CL_LLC) {
 		char swhy[160];
 		snprintf(what, sizeof(what), "LLC_LOOKUP.DATA_READ s%d CBo0-%d", c->o.socket, nc - 1);
@@ -600,8 +622,12 @@ static int chase_one(struct vctx *c, enum chase_level lvl, int page, int home)
 	else
 		vcheck_zero(c, &e, kname, what, "per hop", cas, ch, hops, zero, zwhy);
 	snprintf(what, sizeof(what), "OFFCORE DMND_DATA_RD.LLC_HIT cpu%d", cpu);
-	if (pfbound)
-		skip_meas(c, &e, kname, what, &ofl, 1, hops, pfwhy, 1);
+	if (pfbound && lvl == CL_LLC)
+		vcheck_sum(c, &e, kname, what, "per hop", &ofl, 1, hops, 1, pfd);
+	else if (pfbound)
+		vcheck_zero(c, &e, kname, what, "per hop", &ofl, 1, hops, pfkeep + zero,
+			    "prefetchers on, memory set: the LLC keeps at most LLC/WS of the "
+			    "chase_pf_line_hi lines a hop brings");
 	else if (mixed)
 		skip_meas(c, &e, kname, what, &ofl, 1, hops, mixwhy, 1);
 	else if (nowhy && lvl != CL_MEM)
@@ -626,7 +652,7 @@ static int chase_one(struct vctx *c, enum chase_level lvl, int page, int home)
 	if (mwhy)
 		skip_meas(c, &e, kname, what, &ofd, 1, hops, mwhy, 1);
 	else if (pfbound && dram > 0)
-		skip_meas(c, &e, kname, what, &ofd, 1, hops, pfwhy, 1);
+		vcheck_sum(c, &e, kname, what, "per hop", &ofd, 1, hops, 1, pfd);
 	else if (dram > 0 && pfshare > 0)
 		vcheck_sum(c, &e, kname, what, "per hop", &ofd, 1, hops, pfshare, pfb);
 	else if (dram > 0)

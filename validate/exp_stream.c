@@ -137,7 +137,7 @@ static void rd_check(struct vctx *c, struct vevents *e, const char *kname, const
 {
 	if (unbounded) {
 		b.hi = INFINITY;
-		b.why = "prefetch=1, few L2/LLC ways: a line fetched ahead can lose its set and be "
+		b.why = "prefetchers on, few L2/LLC ways: a line fetched ahead can lose its set and be "
 			"read again; every line is read at least once";
 	}
 	vcheck_sum(c, e, kname, what, unit, idx, n, 1, expected, b);
@@ -153,7 +153,7 @@ static void stream_checks(struct vctx *c, struct vevents *e, const char *kname, 
 	struct vband bcw = stream_band_channel(&c->g, (uint64_t)wr, c->hw);
 	char what[96];
 	/* Reads only: a line fetched ahead is clean, so no write follows. */
-	const char *pfwhy = "prefetch=1: a line fetched ahead before another thread's batch may be "
+	const char *pfwhy = "prefetchers on: a line fetched ahead before another thread's batch may be "
 			    "evicted and read again (<= 1 per stream per batch)";
 	struct vband btr = band_plus(bt, pf_extra, rd, pfwhy);
 	bc = band_plus(bc, pf_extra, rd / ch, pfwhy);

@@ -116,6 +116,19 @@ void chase_expect(enum chase_level l, double *lookups, double *misses, double *d
 	*dram = l == CL_MEM ? 1 : 0;
 }
 
+double chase_pf_line_hi(unsigned pf_dis, uint64_t n)
+{
+	double pages = (double)n / 64, per = 1, hi;
+	if (!(pf_dis & 2u))
+		per += 1;                        /* the pair */
+	if (!(pf_dis & 1u))
+		per += 2 * (32 / pages < 1 ? 32 / pages : 1);
+	hi = per;
+	if ((pf_dis & 0xcu) != 0xcu)
+		hi += 2 * (8 * 65.0 / (double)n < 1 ? 8 * 65.0 / (double)n : 1) * per;
+	return hi;
+}
+
 int pf_page_demand(const uint8_t *ord, int m)
 {
 	uint64_t in_l2 = 0;
@@ -125,9 +138,7 @@ int pf_page_demand(const uint8_t *ord, int m)
 		if (in_l2 >> l & 1)
 			continue;
 		demand++;
-		in_l2 |= 1ull << l;
-		if (l < 63)
-			in_l2 |= 1ull << (l + 1);
+		in_l2 |= 3ull << (l & ~1);       /* the line and its pair */
 	}
 	return demand;
 }

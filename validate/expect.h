@@ -65,14 +65,23 @@ int chase_level_of(const struct vgeom *g, uint64_t ws);
  * LLC lookups, LLC misses, DRAM reads.  L1/L2: 0 0 0; LLC: 1 0 0; memory:
  * 1 1 1 (LRU over a cyclic sweep larger than the cache keeps nothing). */
 void chase_expect(enum chase_level l, double *lookups, double *misses, double *dram);
-/* prefetch=1, the page-randomised chase: the m lines of one page visited
- * once each in the order ord[0..m) (line numbers 0..63 within the page),
- * none of them in the L2 at first.  A line not in the L2 is a demand miss,
- * and the streamer then fetches the next line of the page if the L2 lacks
- * it; a line fetched so is an L2 hit when its turn comes, and fetches
- * nothing.  Returns the demand misses: every line still enters the L2
- * once, the rest by prefetch. */
+/* The L2 adjacent-line prefetcher alone (MSR 0x1A4 = 0xd), the
+ * page-randomised chase: the m lines of one page visited once each in the
+ * order ord[0..m) (line numbers 0..63 within the page), none of them in
+ * the L2 at first.  A line not in the L2 is a demand miss, and the
+ * prefetcher fetches the other line of its 128-byte pair; a line fetched so
+ * is an L2 hit when its turn comes.  Returns the demand misses: every line
+ * still enters the L2 once, the rest by prefetch. */
 int pf_page_demand(const uint8_t *ord, int m);
+/* The line-order chase over n lines (whole 4 KiB pages) with the
+ * prefetchers of pf_dis (MSR 0x1A4) on: the most lines that enter the L2
+ * per hop.  The demand's line; its pair when the adjacent-line prefetcher
+ * is on (one per L2 miss); with the streamer, two on a request to a page
+ * among the 32 it tracks (a random order lands there on 32/pages of the
+ * hops); with a DCU prefetcher, two on a load within 32 lines (its longest
+ * stride) of one of the 8 streams it follows (8 x 65 / n of the hops),
+ * each of which the L2 prefetchers may follow as a demand's. */
+double chase_pf_line_hi(unsigned pf_dis, uint64_t n);
 /* Lines line[0..n) (physical line numbers) of a cache of sets sets (set =
  * line mod sets) with ways ways: map[i] = 1 when line i's set receives more
  * than ways of them (under LRU a cyclic chase loses every line of such a set

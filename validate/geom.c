@@ -31,7 +31,8 @@ void vgeom_from_sim(const struct pmon_sim *sim, struct vgeom *g)
 	g->l1_ways = s->l1_ways;
 	g->l2_ways = s->l2_ways;
 	g->llc_ways = s->llc_ways;
-	g->prefetch = s->prefetch;
+	g->pf_dis = (unsigned)s->prefetch & 0xfu;
+	g->prefetch = g->pf_dis != 0xfu;
 	g->mem_bytes = s->mem_bytes;
 	for (int i = 0; i < VSUP_N && i < PMON_SIM_NSUPPLIERS; i++)
 		g->lat_ns[i] = s->lat_ns[i];
@@ -75,7 +76,8 @@ void vgeom_from_hw(const struct pmon_machine *m, struct vgeom *g)
 	g->l1_ways = (int)sc(_SC_LEVEL1_DCACHE_ASSOC, 8);
 	g->l2_ways = (int)sc(_SC_LEVEL2_CACHE_ASSOC, 8);
 	g->llc_ways = (int)sc(_SC_LEVEL3_CACHE_ASSOC, 20);
-	g->prefetch = 1;                 /* silicon prefetches unless disabled */
+	g->pf_dis = 0;                   /* silicon prefetches unless disabled */
+	g->prefetch = 1;
 	g->pclk_hz = 800e6;              /* the PCU clock is a constant 800 MHz */
 }
 

@@ -15,7 +15,10 @@ struct vgeom {
 	uint64_t llc_bytes;              /* per socket */
 	uint64_t l1_bytes, l2_bytes;     /* per core */
 	int l1_ways, l2_ways, llc_ways;
-	int prefetch;                    /* L2 streamer on */
+	int prefetch;                    /* some prefetcher on (pf_dis not 0xf) */
+	unsigned pf_dis;                 /* MSR 0x1A4: a bit set turns one off (bit 0 L2
+					    streamer, 1 L2 adjacent line, 2 DCU next
+					    line, 3 DCU IP stride) */
 	uint64_t mem_bytes;              /* DRAM per socket; 0: unknown (silicon) */
 	double dclk_hz, uclk_hz, qclk_hz, pclk_hz, tsc_hz;   /* 0: unknown */
 	double lat_ns[VSUP_N];           /* 0: unknown */

@@ -66,7 +66,10 @@ struct pmon_sim_shape {
 	int l1_ways;            /* key l1ways, default 8 */
 	int l2_ways;            /* key l2ways, default 8 */
 	int llc_ways;           /* key llcways: ways of each LLC slice, default 20 */
-	int prefetch;           /* key prefetch=0|1: the L2 streamer, default 0 (off) */
+	int prefetch;           /* key prefetch=on|off|0x0..0xf: the initial value of
+				   every core's MSR 0x1A4 (bit set: that prefetcher off;
+				   0 L2 streamer, 1 L2 adjacent line, 2 DCU next line,
+				   3 DCU IP stride); on = 0 (silicon's default), off = 0xf */
 	/* keys lat_l1, lat_l2, lat_llc, lat_dram, lat_rdram, lat_rcache: the
 	 * documented latency in ns of each supplier (enum pmon_sim_supplier) */
 	uint32_t lat_ns[PMON_SIM_NSUPPLIERS];
@@ -305,7 +308,8 @@ int pmon_sim_socket_bus(const pmon_sim_t *sim, int socket);
  *      LOAD      request DEMAND_DATA_RD (bit 0)
  *      STORE     request DEMAND_RFO (bit 1): a miss, or a store to a line
  *                the core holds Shared
- *      L2 streamer (prefetch=1): PF_DATA_RD (bit 4) / PF_RFO (bit 5)
+ *      L2 prefetchers: PF_DATA_RD (bit 4) / PF_RFO (bit 5); the DCU's
+ *                fetches that miss the L2: DEMAND_DATA_RD
  *      NT_STORE  request STREAMING_STORES (bit 11)
  *      dirty L2 victim: request WB (bit 3)
  *    Reads and RFOs that hit the LLC: supplier LLC_HIT M/E/S/F (bits 18-21)
@@ -461,9 +465,11 @@ const struct pmon_sim_violation *pmon_sim_violation_get(const pmon_sim_t *sim, s
  *    NT_STORE: no read, the caches' copies are invalidated and the full
  *    line is written to DRAM at its home (offcore STREAMING_STORES, TOR
  *    opcode WCiLF).
- *  - prefetch=1: the L2 streamer.  An L2 demand miss (load or RFO) of line
- *    L also fetches L+1 into the L2 when it lies in the same 4 KiB page and
- *    the L2 lacks it (offcore PF_DATA_RD / PF_RFO; TOR opcode DRd / RFO).
+ *  - the four prefetchers of each core (L2 streamer, L2 adjacent line, DCU
+ *    next line, DCU IP stride), each off when its bit of the core's MSR
+ *    0x1A4 is set (reset value: the prefetch= key).  The L2's fetches are
+ *    offcore PF_DATA_RD / PF_RFO, the DCU's DEMAND_DATA_RD; TOR opcode DRd
+ *    / RFO.  doc/memory-model.md ("Prefetchers") gives the rules.
  *  - traffic does not move emulated time.  Occupancy events add, at each
  *    insert, the entry's lifetime: the supplier's lat_ns converted to the
  *    box clock, round(lat_ns * hz / 1e9) cycles.
@@ -519,8 +525,12 @@ struct pmon_sim_cache_truth {            /* per logical CPU */
 	uint64_t upgrades;                   /* stores to a Shared line held in L1/L2 */
 	uint64_t hitm;                       /* demand requests answered HITM (core or socket) */
 	uint64_t supplied[PMON_SIM_NSUPPLIERS]; /* demand loads+stores by supplier */
-	uint64_t prefetches;                 /* L2 streamer requests issued */
+	uint64_t prefetches;                 /* L2 prefetchers' requests to the LLC */
 	uint64_t writebacks;                 /* dirty L2 victims written to the LLC */
+	/* the prefetchers (MSR 0x1A4; see MEMORY HIERARCHY) */
+	uint64_t pf_streamer, pf_adjacent;   /* L2 prefetches issued, by prefetcher */
+	uint64_t pf_dcu_next, pf_dcu_ip;     /* L1 prefetches of lines not in the L1 */
+	uint64_t pf_dcu_l2;                  /* of those, lines the L2 lacked (to the LLC) */
 };
 int pmon_sim_cache_truth(const pmon_sim_t *sim, int cpu, struct pmon_sim_cache_truth *out);
 

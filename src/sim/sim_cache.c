@@ -113,6 +113,7 @@ int sim_hier_init(struct pmon_sim *sim)
 		return -1;
 	for (int i = 0; i < ncores; i++) {
 		struct sim_pcore *pc = &sim->pcore[i];
+		pc->pf_dis = (unsigned)sh->prefetch;     /* MSR 0x1A4 at reset */
 		if (cache_init(&pc->l1, sh->l1_bytes / 64 / (uint64_t)sh->l1_ways,
 			       (uint32_t)sh->l1_ways) ||
 		    cache_init(&pc->l2, sh->l2_bytes / 64 / (uint64_t)sh->l2_ways,
@@ -173,13 +174,20 @@ void sim_lines_access(struct pmon_sim *sim, int cpu, const uint64_t *ref, size_t
 	sim->lines(sim, cpu, ref, n);
 }
 
-/* Forget every core's cached lines (after the LLC let go of them). */
+/* Forget every core's cached lines (after the LLC let go of them), and
+ * what its prefetchers learnt of the streams (their settings stay). */
 void sim_cores_clear(struct pmon_sim *sim)
 {
+	for (int c = 0; c < sim->ncpus; c++) {
+		memset(sim->cpu[c].ip, 0, sizeof sim->cpu[c].ip);
+		sim->cpu[c].ip_clock = 0;
+	}
 	if (!sim->hier_ready)
 		return;                       /* nothing cached yet */
 	for (int i = 0; i < sim->shape.sockets * sim->shape.cores; i++) {
 		struct sim_pcore *pc = &sim->pcore[i];
+		memset(pc->pf, 0, sizeof pc->pf);
+		pc->pf_clock = 0;
 		sim_cache_setup(&pc->l1, pc->l1.mem, pc->l1.stride, pc->l1.sets, pc->l1.ways);
 		sim_cache_setup(&pc->l2, pc->l2.mem, pc->l2.stride, pc->l2.sets, pc->l2.ways);
 	}

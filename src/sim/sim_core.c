@@ -200,6 +200,15 @@ int sim_core_msr(struct pmon_sim *sim, int cpu, uint32_t msr, int wr, uint64_t *
 			t->global_status &= ~v;
 	} else if (msr == MSR_OFFCORE_RSP_0 || msr == MSR_OFFCORE_RSP_1) {
 		*rc = rsp_access(sim, cpu, (int)(msr - MSR_OFFCORE_RSP_0), wr, val);
+	} else if (msr == SIM_MSR_PF_CTL) {
+		/* MISC_FEATURE_CONTROL: one per core, its threads share it */
+		struct sim_pcore *pc = &sim->pcore[t->gcore];
+		if (!wr)
+			*val = pc->pf_dis;
+		else if (v & ~(uint64_t)SIM_PF_OFF)
+			*rc = refuse(sim, v & ~(uint64_t)SIM_PF_OFF, "MISC_FEATURE_CONTROL", cpu);
+		else
+			pc->pf_dis = (unsigned)v;
 	} else {
 		return 0;
 	}

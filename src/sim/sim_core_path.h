@@ -1,8 +1,9 @@
 /*
  * sim_core_path.h - the access path in the cores: the private caches (L1D
- * and L2, L2 inclusive of L1), the entry of every line access, the L2
- * streamer, and the loop over a batch of line references.  What happens
- * past the L2 is in sim_llc_path.h.  Included by sim_path.h only.
+ * and L2, L2 inclusive of L1), the entry of every line access, and the
+ * loops over a batch of line references (the prefetchers' in
+ * sim_pf_path.h).  What happens past the L2 is in sim_llc_path.h.
+ * Included by sim_path.h only.
  */
 #ifndef PMON_SIM_CORE_PATH_H
 #define PMON_SIM_CORE_PATH_H
@@ -60,23 +61,6 @@ SIM_HOT void l2_fill(struct sim_ctx *x, const struct sim_set *s2, uint64_t line,
 static inline void offcore(struct sim_ctx *x, uint64_t req, const struct sim_llc_res *r)
 {
 	sim_core_offcore(x->sim, x->cpu, req, r->rsp_sup, r->rsp_snoop);
-}
-
-/* The L2 streamer: line+1 in the same 4 KiB page, into the L2 only. */
-static void prefetch(struct sim_ctx *x, uint64_t line, int rfo)
-{
-	struct sim_llc_res r;
-	uint64_t next = line + 1;
-	struct sim_set s2 = cache_set(&x->pc->l2, next);
-
-	if (!(next & 63) || set_find(&s2, next) >= 0)
-		return;
-	if (sim_line_home(x->sim, next) >= x->sim->shape.sockets)
-		return;                       /* beyond the last socket's memory */
-	x->t->prefetches++;
-	sim_llc_request(x, next, rfo, &r);
-	offcore(x, rfo ? SIM_RSP_PF_RFO : SIM_RSP_PF_DATA_RD, &r);
-	l2_fill(x, &s2, next, r.grant == SIM_M ? SIM_E : r.grant, x->pc->l1.ways);
 }
 
 /* A store to a line the core holds Shared: ownership from the LLC. */
@@ -153,8 +137,6 @@ SIM_HOT int core_miss(struct pmon_sim *sim, struct sim_thread *th, int cpu, stru
 	}
 	l2_fill(&x, &s2, line, r.grant, w1);
 	l1_fill(pc, &s1, line, r.grant, w2);
-	if (sim->shape.prefetch)
-		prefetch(&x, line, store);
 	return 1;
 }
 
@@ -370,16 +352,23 @@ static __attribute__((noinline)) size_t run_misses_any(struct pmon_sim *sim, int
 			  sim->sock[0].llc[0].ways);
 }
 
-/* The loop over a batch of references, with the way counts of the default
- * shape as constants when the machine has them. */
+#include "sim_pf_path.h"
+
+/* The loop over a batch of references: with the core's prefetchers when
+ * any is on (sim_pf_path.h), else with the way counts of the default shape
+ * as constants when the machine has them. */
 void SIM_PATH_LINES(struct pmon_sim *sim, int cpu, const uint64_t *ref, size_t n)
 {
 	int recent = sim->cpu[cpu].pf_recent, def = sim->default_ways;
 
-	/* in turns: while accesses hit, and while they miss */
-	for (size_t i = 0; i < n;)
-		i = recent ? (def ? run_misses_def : run_misses_any)(sim, cpu, ref, i, n, &recent)
-			   : (def ? run_hits_def : run_hits_any)(sim, cpu, ref, i, n, &recent);
+	if (sim->pcore[sim->cpu[cpu].gcore].pf_dis != SIM_PF_OFF)
+		run_pf(sim, cpu, ref, n);
+	else    /* in turns: while accesses hit, and while they miss */
+		for (size_t i = 0; i < n;)
+			i = recent ? (def ? run_misses_def : run_misses_any)(sim, cpu, ref, i, n,
+									    &recent)
+				   : (def ? run_hits_def : run_hits_any)(sim, cpu, ref, i, n,
+									 &recent);
 	sim->cpu[cpu].pf_recent = recent;
 	tally_flush(sim, sim->cpu[cpu].sock);
 	clean_core_flush(sim, cpu);

@@ -202,8 +202,40 @@ struct sim_cache {
 	uint32_t setmask;       /* sets - 1 when sets is a power of two, else 0 */
 };
 
+/* MSR 0x1A4 (MISC_FEATURE_CONTROL): a bit set disables a prefetcher of the
+ * core (shared by its threads); 0, all on, is silicon's default. */
+#define SIM_MSR_PF_CTL      0x1a4u
+#define SIM_PF_NO_STREAMER  (1u << 0)     /* L2 streamer */
+#define SIM_PF_NO_ADJACENT  (1u << 1)     /* L2 adjacent line (spatial) */
+#define SIM_PF_NO_DCU_NEXT  (1u << 2)     /* DCU (L1) next line */
+#define SIM_PF_NO_DCU_IP    (1u << 3)     /* DCU (L1) IP stride */
+#define SIM_PF_OFF          0xfu
+
+/* The L2 streamer's view of one 4 KiB page (sim_pf_path.h). */
+#define SIM_PF_PAGES 32                   /* streams tracked per core */
+struct sim_pf_page {
+	uint64_t page;          /* line >> 6, + 1 (0: free) */
+	uint32_t age;           /* the core's lookup count when last used */
+	int8_t last;            /* line of the page last requested */
+	int8_t ahead;           /* furthest line prefetched, in dir */
+	int8_t dir;             /* +1 ascending, -1 descending, 0 not yet known */
+};
+
+/* A load stream for the DCU prefetchers (per thread, standing for the
+ * IP-indexed table of silicon: sim_pf_path.h). */
+#define SIM_PF_STRIDES 8
+struct sim_pf_stride {
+	uint64_t last;          /* line of its last load, + 1 (0: free) */
+	int64_t stride;         /* last step in lines */
+	uint32_t age;
+	int conf;               /* the step repeated */
+};
+
 struct sim_pcore {              /* a physical core's private caches */
 	struct sim_cache l1, l2;
+	unsigned pf_dis;        /* MSR 0x1A4: SIM_PF_NO_* */
+	uint32_t pf_clock;
+	struct sim_pf_page pf[SIM_PF_PAGES];
 };
 
 /* A region of the emulated virtual memory (sim_mem.c). */
@@ -251,6 +283,8 @@ struct sim_thread {
 	int sock, lcore, gcore;     /* its socket, core in the socket, core in the machine */
 	int offcore_on;             /* some PMC counts this CPU's offcore responses */
 	int pf_recent;              /* host-cache look-ahead: accesses left to run it */
+	uint32_t ip_clock;
+	struct sim_pf_stride ip[SIM_PF_STRIDES];  /* DCU prefetchers' streams */
 	uint64_t rsp_key, rsp_n;    /* a run of equal offcore responses not yet queued */
 	/* the batch's demand clean reads by store * 2 + local (their
 	 * core-side counts are added when it ends: sim_core_path.h) */

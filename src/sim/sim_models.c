@@ -28,7 +28,7 @@ static int offcore_modeled(uint64_t rsp)
 	static const struct {
 		uint64_t req, supplier, snoop;
 	} produced[] = {
-		/* reads and RFOs (the L2 streamer's with prefetch=1) hitting the LLC */
+		/* reads and RFOs (the L2 prefetchers' among them) hitting the LLC */
 		{ READS, SIM_RSP_LLC_HITM | SIM_RSP_LLC_HITE | SIM_RSP_LLC_HITS | SIM_RSP_LLC_HITF,
 		  SIM_RSP_SNOOP_NOT_NEEDED | SIM_RSP_SNOOP_MISS | SIM_RSP_SNOOP_NO_FWD |
 		  SIM_RSP_SNOOP_HITM },

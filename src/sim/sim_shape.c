@@ -8,7 +8,7 @@
 
 #include "sim_internal.h"
 
-enum key_type { K_INT, K_SIZE, K_FREQ, K_NODEIDS, K_CLOCK, K_RATE };
+enum key_type { K_INT, K_SIZE, K_FREQ, K_NODEIDS, K_CLOCK, K_RATE, K_PREFETCH };
 
 struct key_def {
 	const char *name;
@@ -39,7 +39,8 @@ static const struct key_def keys[] = {
 	{ "l2",       K_SIZE, 4ull << 10, 16ull << 20, "4K..16M" },
 	{ "l2ways",   K_INT,  1, 32, "1..32" },
 	{ "llcways",  K_INT,  1, 32, "1..32" },
-	{ "prefetch", K_INT,  0, 1, "0..1" },
+	{ "prefetch", K_PREFETCH, 0, 0xf, "0x0..0xf (MSR 0x1A4: bit 0 L2 streamer, 1 L2 adjacent "
+	  "line, 2 DCU next line, 3 DCU IP stride; a bit set turns it off)" },
 	{ "lat_l1",   K_INT,  0, 100000, "0..100000" },
 	{ "lat_l2",   K_INT,  0, 100000, "0..100000" },
 	{ "lat_llc",  K_INT,  0, 100000, "0..100000" },
@@ -86,7 +87,7 @@ static void defaults(struct pmon_sim_shape *sh)
 	sh->l1_ways = 8;
 	sh->l2_ways = 8;
 	sh->llc_ways = 20;
-	sh->prefetch = 0;
+	sh->prefetch = 0xf;                   /* MSR 0x1A4: all four off (for now) */
 	sh->lat_ns[PMON_SIM_SUP_L1] = 2;
 	sh->lat_ns[PMON_SIM_SUP_L2] = 5;
 	sh->lat_ns[PMON_SIM_SUP_LLC] = 15;
@@ -240,8 +241,35 @@ static const char *type_hint(enum key_type t)
 	case K_FREQ: return "a frequency such as 800M or 2.7G";
 	case K_CLOCK: return "manual, wall or auto";
 	case K_RATE: return "bytes per second such as 500M or 1G";
+	case K_PREFETCH: return "on, off or the MSR 0x1A4 value 0x0..0xf";
 	default: return "node IDs such as 1,0";
 	}
+}
+
+/* prefetch=on (MSR 0x1A4 = 0), off (0xf) or the MSR's value in hex
+ * (0x...): a bare number is refused, 1 having meant "on" once. */
+static int parse_prefetch(const char *val, size_t vlen, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (vlen == 2 && !strncmp(val, "on", 2)) {
+		*out = 0;
+		return 0;
+	}
+	if (vlen == 3 && !strncmp(val, "off", 3)) {
+		*out = 0xf;
+		return 0;
+	}
+	if (vlen < 3 || vlen > 18 || val[0] != '0' || (val[1] != 'x' && val[1] != 'X'))
+		return -1;
+	for (size_t i = 2; i < vlen; i++) {
+		int c = (unsigned char)val[i];
+		if (!isxdigit(c))
+			return -1;
+		v = v * 16 + (uint64_t)(isdigit(c) ? c - '0' : (tolower(c) - 'a' + 10));
+	}
+	*out = v;
+	return 0;
 }
 
 static int parse_clock(const char *val, size_t vlen, uint64_t *out)
@@ -366,6 +394,8 @@ int sim_shape_parse(const char *spec, struct pmon_sim_shape *shape, int *clock_n
 			bad = parse_clock(val, vlen, &v);
 		else if (k->type == K_RATE)
 			bad = parse_u64_unit(val, vlen, 0, "B/s", &v);
+		else if (k->type == K_PREFETCH)
+			bad = parse_prefetch(val, vlen, &v);
 		else
 			bad = sim_parse_u64(val, vlen, k->type == K_SIZE, &v);
 		if (bad) {

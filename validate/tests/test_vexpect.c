@@ -75,29 +75,34 @@ static void test_chase(void)
 	CHECK(fabs(b.hi - 1 - 5 * sqrt(7.0 / 81920)) < 1e-12, "slice band %g", b.hi);
 }
 
-/* prefetch=1 (the L2 next-line streamer) on the page-randomised chase and
- * on STREAM. */
+/* The prefetchers on the page-randomised chase, the line-order chase and
+ * STREAM. */
 static void test_prefetch(void)
 {
 	uint8_t ord[64];
-	/* Ascending: 0 misses and fetches 1, 1 hits, 2 misses and fetches 3...:
-	 * 32 demand misses. */
+	/* Adjacent line, ascending: 0 misses and fetches 1, 1 hits, 2 misses
+	 * and fetches 3...: 32 demand misses. */
 	for (int i = 0; i < 64; i++)
 		ord[i] = (uint8_t)i;
 	CHECK_EQ_INT(pf_page_demand(ord, 64), 32, "ascending page: every other line a demand miss");
-	/* Descending: each line's next one is already in the L2: 64 misses,
-	 * no fetch ahead. */
+	/* Descending: 63 fetches 62, 61 fetches 60...: 32 again. */
 	for (int i = 0; i < 64; i++)
 		ord[i] = (uint8_t)(63 - i);
-	CHECK_EQ_INT(pf_page_demand(ord, 64), 64, "descending page: every line a demand miss");
-	/* 5 0 1 2 3: 5 misses (fetches 6), 0 misses (fetches 1), 1 hits, 2
+	CHECK_EQ_INT(pf_page_demand(ord, 64), 32, "descending page: every other line a demand miss");
+	/* 5 0 1 2 3: 5 misses (fetches 4), 0 misses (fetches 1), 1 hits, 2
 	 * misses (fetches 3), 3 hits: 3 misses of 5 lines. */
 	const uint8_t few[] = { 5, 0, 1, 2, 3 };
 	CHECK_EQ_INT(pf_page_demand(few, 5), 3, "5 0 1 2 3: three demand misses");
-	/* The last line of a page fetches nothing ahead: 63 then 62: both miss
-	 * (62's next, 63, is there). */
+	/* The last line of a page: 63 fetches 62, which then hits. */
 	const uint8_t last[] = { 63, 62 };
-	CHECK_EQ_INT(pf_page_demand(last, 2), 2, "63 62: two demand misses");
+	CHECK_EQ_INT(pf_page_demand(last, 2), 1, "63 62: one demand miss");
+	/* The line-order chase's most lines per hop: 8192 lines (128 pages),
+	 * all four on: 1 + 1 + 2 x 32/128 = 2.5, + 2 x 520/8192 x 2.5 (DCU). */
+	CHECK(fabs(chase_pf_line_hi(0, 8192) - (2.5 + 2 * 520.0 / 8192 * 2.5)) < 1e-12,
+	      "chase bound, all on: %g", chase_pf_line_hi(0, 8192));
+	CHECK(fabs(chase_pf_line_hi(0xd, 8192) - 2) < 1e-12, "adjacent alone: 2 a hop");
+	CHECK(fabs(chase_pf_line_hi(0xe, 64) - 3) < 1e-12, "streamer alone, one page: 3 a hop");
+	CHECK(fabs(chase_pf_line_hi(0xf, 8192) - 1) < 1e-12, "all off: the demand only");
 
 	/* STREAM: Add with ordinary stores reads a and b and RFOs c (3 fetched
 	 * streams), 1000 lines an array: 3000 references, one batch of 4096,
