@@ -7,6 +7,8 @@
  * would have them, so the events' cost is included.  Target: >= 50 M/s for
  * L1/L2-hit and DRAM-miss streams.
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 
 #include "bench.h"
@@ -87,15 +89,23 @@ int main(void)
 	uint64_t base, big = 512ull << 20;       /* 8M lines: 25x the LLC */
 	const uint64_t lines = big / 64;
 
-	pmon_sim_shape_parse(NULL, &sh, NULL, 0);
+	const char *spec = getenv("PMON_SIM");      /* prefetch=off, say: the shape to run */
+	char err[256];
+
+	if (pmon_sim_shape_parse(spec, &sh, err, sizeof err)) {
+		fprintf(stderr, "bench sim_mem: %s\n", err);
+		return 1;
+	}
 	sim = pmon_sim_create(&sh);
 	program();
 	pmon_sim_mem_alloc(sim, big, PMON_SIM_FIRST_TOUCH, 0, &base);
 	pmon_sim_vtraffic(sim, 0, base, PMON_SIM_NT_STORE, lines);   /* touch every page */
-	printf("bench sim_mem: default shape (2 sockets x 8 cores, LLC 20M), counters programmed;\n"
+	printf("bench sim_mem: shape '%s' (default: 2 sockets x 8 cores, LLC 20M; $PMON_SIM),\n"
+	       "  prefetchers MSR 0x1A4 = 0x%x, counters programmed;\n"
 	       "  accesses per second of this thread's CPU time (target >= 50 M/s for L1/L2-hit\n"
 	       "  and DRAM-miss streams); the %s copy of the access path\n"
-	       "  (PMON_SIM_ISA=avx2 or base to compare)\n", sim->lines_isa);
+	       "  (PMON_SIM_ISA=avx2 or base to compare)\n", spec ? spec : "", (unsigned)sh.prefetch,
+	       sim->lines_isa);
 
 	/* L1 hits: 64 lines (4 KiB) over and over */
 	for (int i = 0; i < NREF; i++)
