@@ -89,7 +89,9 @@ int main(void)
 		   "unknown event 'UNC_U_FILTER_MATCH' for PMU snbep_unc_imc0");
 	expect_err("snbep_unc_imc7::UNC_M_CAS_COUNT", PMON_ENOEVNT, "instances 0-3");
 	expect_err("snbep_unc_zz::UNC_M_CAS_COUNT", PMON_ENOEVNT, "unknown PMU 'snbep_unc_zz'");
-	expect_err("UNC_M_CAS_COUNT", PMON_ENOEVNT, "names no PMU");
+	expect_err("CAS_COUNT", PMON_ENOEVNT, "names no PMU");
+	/* Intel's name of every channel: one encoding per box (pmon_encode_all) */
+	expect_err("UNC_M_CAS_COUNT", PMON_EINVAL, "names every box of its kind (4");
 	expect_err("snbep_unc_imc0::UNC_M_CAS_COUNT:BOGUS", PMON_EUMASK, "umask 'BOGUS' is not valid");
 	expect_err("snbep_unc_imc0::UNC_M_CAS_COUNT:RD:RD", PMON_EUMASK, "given twice");
 	expect_err("snbep_unc_imc0::UNC_M_ACT_COUNT:RD", PMON_EUMASK, "takes no umask");

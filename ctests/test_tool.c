@@ -103,7 +103,7 @@ static void encode_everything(void)
 	size_t cap = 1 << 20, n = 0;
 	char *cmd = malloc(cap);
 	char name[PMON_MAX_NAME];
-	int names = 0, lines = 0, bad = 0;
+	int names = 0, lines = 0, bad = 0, hints = 0, batches = 0;
 	n = (size_t)snprintf(cmd, cap, "%s encode", tool);
 	for (int p = 0; p < pmon_pmu_count(); p++)
 		for (int e = 0; e < pmon_event_count(p); e++) {
@@ -125,7 +125,12 @@ static void encode_everything(void)
 				if (n > 100000) {
 					char *out;
 					CHECK_EQ_INT(run(cmd, &out), 0, "pmon encode batch");
+					batches++;
 					for (char *l = out ? strtok(out, "\n") : NULL; l; l = strtok(NULL, "\n")) {
+						if (!strncmp(l, "hint: ", 6)) {
+							hints++;
+							continue;
+						}
 						lines++;
 						check_line_form(l, "encode");
 					}
@@ -137,7 +142,12 @@ static void encode_everything(void)
 	if (n > strlen(tool) + 8) {
 		char *out;
 		CHECK_EQ_INT(run(cmd, &out), 0, "pmon encode last batch");
+		batches++;
 		for (char *l = out ? strtok(out, "\n") : NULL; l; l = strtok(NULL, "\n")) {
+			if (!strncmp(l, "hint: ", 6)) {   /* the PAPI hint, last */
+				hints++;
+				continue;
+			}
 			lines++;
 			check_line_form(l, "encode");
 		}
@@ -146,6 +156,7 @@ static void encode_everything(void)
 	free(cmd);
 	CHECK_EQ_INT(bad, 0, "every event and umask has a complete form");
 	CHECK_EQ_INT(lines, names, "one encode line per name");
+	CHECK_EQ_INT(hints, batches, "one PAPI hint per command");
 	printf("tool: pmon encode accepted %d names (every event and umask of pmon list)\n", names);
 }
 
@@ -154,13 +165,13 @@ static void encode_exact(void)
 	char *out, cmd[1024];
 	struct { const char *in, *line; } cases[] = {
 		{ "snbep_unc_imc0::UNC_M_CAS_COUNT:RD",
-		  "event=snbep_unc_imc0::UNC_M_CAS_COUNT:RD:socket=0 box=snbep_unc_imc0 ctl=0x304 filter=0x0 counters=0-3" },
+		  "event=snbep_unc_imc0::UNC_M_CAS_COUNT:RD:socket=0 box=snbep_unc_imc0 ctl=0x304 filter=0x0 counters=0-3 unit=\"64-byte lines\"" },
 		{ "snbep_unc_cbo2::UNC_C_LLC_LOOKUP:DATA_READ:STATE_M:socket=1",
 		  "event=snbep_unc_cbo2::UNC_C_LLC_LOOKUP:DATA_READ:STATE_M:socket=1 box=snbep_unc_cbo2 ctl=0x334 filter=0x200000 counters=0-1" },
 		{ "snbep_unc_pcu::UNC_P_FREQ_BAND1_CYCLES:ff=16",
-		  "event=snbep_unc_pcu::UNC_P_FREQ_BAND1_CYCLES:ff=16:socket=0 box=snbep_unc_pcu ctl=0xc filter=0x1000 counters=0-3" },
+		  "event=snbep_unc_pcu::UNC_P_FREQ_BAND1_CYCLES:ff=16:socket=0 box=snbep_unc_pcu ctl=0xc filter=0x1000 counters=0-3 unit=\"PCU clock cycles (800 MHz)\"" },
 		{ "snbep_unc_ubo::UNC_U_CLOCKTICKS",
-		  "event=snbep_unc_ubo::UNC_U_CLOCKTICKS:socket=0 box=snbep_unc_ubo ctl=0x0 filter=0x0 counters=fixed" },
+		  "event=snbep_unc_ubo::UNC_U_CLOCKTICKS:socket=0 box=snbep_unc_ubo ctl=0x0 filter=0x0 counters=fixed unit=\"uncore clock cycles\"" },
 		{ "snb_ep::OFFCORE_RESPONSE_0:DMND_RFO:ANY_RESPONSE:cpu=3",
 		  "event=snb_ep::OFFCORE_RESPONSE_0:DMND_RFO:ANY_RESPONSE:cpu=3 box=snb_ep ctl=0x301b7 filter=0x10002 counters=0-3" },
 	};
@@ -174,6 +185,11 @@ static void encode_exact(void)
 			*nl = 0;
 		CHECK(!strcmp(out, cases[i].line), "encode %s:\n  got  %s\n  want %s", cases[i].in, out,
 		      cases[i].line);
+		/* then what to type in PAPI */
+		char hint[512];
+		snprintf(hint, sizeof(hint), "hint: in PAPI, name it pmon:::%s ", cases[i].in);
+		CHECK(nl && !strncmp(nl + 1, hint, strlen(hint)), "encode %s: hint '%s'", cases[i].in,
+		      nl ? nl + 1 : "");
 		free(out);
 	}
 	/* bad input: non-zero exit and a message naming the problem */
@@ -412,8 +428,32 @@ static void options_anywhere(void)
 	CHECK(err && !strncmp(err, "pmon: --json: '--json' names no PMU", 35),
 	      "encode -- --json: '--json' is a name: %s", err ? err : "");
 	doc = out ? json_loads(out, 0, NULL) : NULL;
-	CHECK(doc && json_array_size(json_object_get(doc, "events")) == 0,
-	      "encode --json -- --json: still one JSON document, with no event: %s", out ? out : "");
+	json_t *bad = json_array_get(json_object_get(doc, "events"), 0);
+	s = json_string_value(json_object_get(bad, "error"));
+	CHECK(doc && json_array_size(json_object_get(doc, "events")) == 1 && s &&
+	      strstr(s, "names no PMU"), "encode --json -- --json: one JSON document, the event with "
+	      "its error: %s", out ? out : "");
+	s = json_string_value(json_object_get(bad, "code"));
+	CHECK(s && !strcmp(s, "PMON_ENOEVNT"), "error code %s", s ? s : "");
+	json_decref(doc);
+	free(out);
+	free(err);
+	/* a failing event among good ones is in the document, not dropped */
+	CHECK_EQ_INT(run_split("encode --json snbep_unc_ubo::UNC_U_CLOCKTICKS bogus::X "
+			       "snbep_unc_imc0::UNC_M_CAS_COUNT:RD", &out, &err), 1, "encode: one bad");
+	doc = out ? json_loads(out, 0, NULL) : NULL;
+	CHECK_EQ_INT((int)json_array_size(json_object_get(doc, "events")), 3, "three entries");
+	CHECK(json_object_get(json_array_get(json_object_get(doc, "events"), 1), "error") != NULL,
+	      "the bad one carries its error");
+	json_decref(doc);
+	free(out);
+	free(err);
+	/* list --json with nothing matching: valid JSON with the error */
+	CHECK_EQ_INT(run_split("list --json no_such_thing_anywhere", &out, &err), 1, "list --json none");
+	doc = out ? json_loads(out, 0, NULL) : NULL;
+	s = json_string_value(json_object_get(doc, "error"));
+	CHECK(doc && json_array_size(json_object_get(doc, "pmus")) == 0 && s &&
+	      strstr(s, "no_such_thing_anywhere"), "list --json none: %s", out ? out : "");
 	json_decref(doc);
 	free(out);
 	free(err);
@@ -511,8 +551,33 @@ static void encode_json(void)
 	s = json_string_value(json_object_get(a, "filter"));
 	CHECK(s && !strcmp(s, "0x200000"), "filter %s", s ? s : "");
 	CHECK_EQ_INT((int)json_array_size(json_object_get(a, "counters")), 2, "CBo LLC_LOOKUP: counters 0-1");
-	s = json_string_value(json_object_get(b, "counters"));
-	CHECK(s && !strcmp(s, "fixed"), "UBox clockticks on the fixed counter");
+	/* counters is always a list; the fixed counter is said by fixed_counter */
+	CHECK(json_is_array(json_object_get(b, "counters")) &&
+	      json_array_size(json_object_get(b, "counters")) == 0, "UBox clockticks: no general counter");
+	CHECK(json_is_true(json_object_get(b, "fixed_counter")), "UBox clockticks on the fixed counter");
+	CHECK(json_is_false(json_object_get(a, "fixed_counter")), "LLC_LOOKUP not on a fixed counter");
+	/* event code, umask and unit */
+	s = json_string_value(json_object_get(a, "event_code"));
+	CHECK(s && !strcmp(s, "0x34"), "event_code %s", s ? s : "");
+	s = json_string_value(json_object_get(a, "umask"));
+	CHECK(s && !strcmp(s, "0x3"), "umask %s", s ? s : "");
+	s = json_string_value(json_object_get(b, "unit"));
+	CHECK(s && !strcmp(s, "uncore clock cycles"), "UBox clockticks unit %s", s ? s : "");
+	json_decref(doc);
+
+	/* a name of every channel: the sum of four encodings, perf's scale */
+	snprintf(cmd, sizeof(cmd), "%s encode --json uncore_imc/cas_count_read/", tool);
+	doc = run_json(cmd);
+	a = json_array_get(json_object_get(doc, "events"), 0);
+	CHECK(json_is_true(json_object_get(a, "summed")), "uncore_imc//: summed");
+	CHECK_EQ_INT((int)json_array_size(json_object_get(a, "encodings")), 4, "uncore_imc//: 4 boxes");
+	s = json_string_value(json_object_get(a, "form"));
+	CHECK(s && !strcmp(s, "perf"), "form %s", s ? s : "");
+	CHECK(json_real_value(json_object_get(a, "perf_scale")) == 64.0 / 1048576, "perf scale");
+	s = json_string_value(json_object_get(a, "papi_name"));
+	CHECK(s && !strcmp(s, "pmon:::uncore_imc/cas_count_read/"), "papi_name %s", s ? s : "");
+	s = json_string_value(json_object_get(json_array_get(json_object_get(a, "encodings"), 3), "event"));
+	CHECK(s && !strcmp(s, "snbep_unc_imc3::UNC_M_CAS_COUNT:RD:socket=0"), "fourth box %s", s ? s : "");
 	json_decref(doc);
 }
 

@@ -565,6 +565,22 @@ int pmon_encode(const char *name, int nsockets, int ncpus, pmon_encoding_t *out,
 		return pmon_why(err, errlen, PMON_EINVAL, "no event name");
 	if (!strncasecmp(name, "pmon:::", 7))
 		name += 7;
+	if (!strstr(name, "::")) {
+		/* perf's or Intel's name: pmon's for it (names.c) */
+		pmon_name_map_t map;
+		int rc = pmon_name_map(name, &map, err, errlen);
+		if (rc)
+			return rc;
+		if (map.form != PMON_FORM_PMON) {
+			if (map.ninstances > 1)
+				return pmon_why(err, errlen, PMON_EINVAL,
+						"'%s' names every box of its kind (%d, %s ...), counted "
+						"as their sum: count it with pmon_encode_all(), PAPI or "
+						"pmon stat, or name one box", name, map.ninstances,
+						map.pmon[0]);
+			return pmon_encode(map.pmon[0], nsockets, ncpus, out, err, errlen);
+		}
+	}
 	if (strlen(name) >= sizeof(buf))
 		return pmon_why(err, errlen, PMON_EINVAL, "event name too long");
 	strcpy(buf, name);
@@ -609,4 +625,21 @@ int pmon_encode(const char *name, int nsockets, int ncpus, pmon_encoding_t *out,
 	if (!evname[0])
 		return pmon_why(err, errlen, PMON_ENOEVNT, "no event name after '%s::'", pmu_name);
 	return pmon_encode_pmu(pmu, evname, attrs, nattrs, nsockets, ncpus, out, err, errlen);
+}
+
+int pmon_encode_all(const char *name, int nsockets, int ncpus, pmon_encoding_t *out, int max,
+		    char *err, size_t errlen)
+{
+	pmon_name_map_t *map = malloc(sizeof(*map));
+	if (!map)
+		return pmon_why(err, errlen, PMON_ENOMEM, "out of memory");
+	int rc = pmon_name_map(name, map, err, errlen);
+	if (!rc && (!out || max < map->ninstances))
+		rc = pmon_why(err, errlen, PMON_EINVAL, "'%s' names %d boxes: room for %d encodings",
+			      name, map->ninstances, max);
+	for (int i = 0; !rc && i < map->ninstances; i++)
+		rc = pmon_encode(map->pmon[i], nsockets, ncpus, &out[i], err, errlen);
+	int n = map->ninstances;
+	free(map);
+	return rc ? rc : n;
 }

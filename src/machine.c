@@ -413,3 +413,32 @@ int pmon_machine_event_modeled(const pmon_machine_t *m, const pmon_encoding_t *e
 	}
 	return PMON_OK;
 }
+
+int pmon_machine_encode_all(const pmon_machine_t *m, const char *name, pmon_encoding_t *out,
+			    int max, char *err, size_t errlen)
+{
+	pmon_name_map_t *map = malloc(sizeof(*map));
+	char first[512] = "";
+	int n = 0, rc, absent = 0;
+	if (!map)
+		return pmon_why(err, errlen, PMON_ENOMEM, "out of memory");
+	rc = pmon_name_map(name, map, err, errlen);
+	if (!rc && (!out || max < map->ninstances))
+		rc = pmon_why(err, errlen, PMON_EINVAL, "'%s' names %d boxes: room for %d encodings",
+			      name, map->ninstances, max);
+	for (int i = 0; !rc && i < map->ninstances; i++) {
+		rc = pmon_machine_encode(m, map->pmon[i], &out[n], err, errlen);
+		/* a name of every box counts on the boxes this socket has */
+		if (rc == PMON_ENODEV && map->ninstances > 1) {
+			if (!absent++)
+				snprintf(first, sizeof(first), "%s", err ? err : "");
+			rc = PMON_OK;
+			continue;
+		}
+		n += rc == PMON_OK;
+	}
+	free(map);
+	if (!rc && n == 0)
+		rc = pmon_why(err, errlen, PMON_ENODEV, "%s", first);
+	return rc ? rc : n;
+}

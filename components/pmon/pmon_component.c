@@ -17,9 +17,12 @@
  * many counters its box has.  An option row's info symbol is EVENT:OPTION,
  * so that papi_native_avail prints it as ":OPTION" under its event, the way
  * users append it; its name (PAPI_event_code_to_name) stays the full name.
- * Names that users give resolve to full entries, whose symbol is the name.
- * DRAM CAS counts carry the unit "64-byte lines" (the kernel scales them by
- * 64 bytes).
+ * Names that users give resolve to full entries, whose symbol is the name;
+ * perf's and Intel's names are taken too (libpmon maps them), and a name of
+ * every box of a kind (uncore_imc/cas_count_read/, UNC_M_CAS_COUNT.RD) is
+ * one PAPI event counting the sum of the boxes.  Each row carries the unit
+ * of its counts where libpmon states one ("64-byte lines", "DRAM clock
+ * cycles", ...), and perf's scale where perf's name has one.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,8 +58,10 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 typedef struct {
 	pmon_session_t *session;
 	int n;
+	int nsess;                /* session events: one per box a PAPI event counts on */
 	int running;              /* the session started (a refused start is not) */
 	unsigned codes[PMON_CMP_MAX_EVENTS];
+	int first[PMON_CMP_MAX_EVENTS], nboxes[PMON_CMP_MAX_EVENTS];   /* its session events */
 	long long values[PMON_CMP_MAX_EVENTS];
 	uint64_t totals[PMON_CMP_MAX_EVENTS];   /* as the session gives them */
 } pmon_control_t;
@@ -264,7 +269,9 @@ static int noptions(int pmu, int ev, int *nmods_out)
 	pmon_pmu_info_t pi;
 	pmon_event_get(pmu, ev, &ei);
 	pmon_pmu_get(pmu, &pi);
-	int nmods = pmon_mod_count(pmu, ev) - (pi.per_cpu ? 1 : 2);
+	/* uncore: socket= and cpu= are left out (one socket=N row per socket
+	 * follows); a core PMU keeps its cpu= row, which it requires */
+	int nmods = pmon_mod_count(pmu, ev) - (pi.per_cpu ? 0 : 2);
 	*nmods_out = nmods;
 	return ei.numasks + nmods + (pi.per_cpu ? 0 : pmon_machine_nsockets(machine));
 }
@@ -303,8 +310,12 @@ static int option_entry(int b, int k)
 		pmon_mod_get(pmu, ev, sub, &mi);
 		snprintf(name, sizeof(name), "%s:%s=%llu", base->name, mi.name,
 			 (unsigned long long)mi.min);
-		snprintf(d, dlen, "%s (%llu-%llu)", mi.desc,
-			 (unsigned long long)mi.min, (unsigned long long)mi.max);
+		if (!strcmp(mi.name, "cpu"))
+			snprintf(d, dlen, "required: the CPU to count on (0-%d on this machine)",
+				 pmon_machine_ncpus(machine) - 1);
+		else
+			snprintf(d, dlen, "%s (%llu-%llu)", mi.desc,
+				 (unsigned long long)mi.min, (unsigned long long)mi.max);
 		kind = ENT_MOD;
 	} else {
 		sub = k - ei.numasks - nmods;
@@ -378,7 +389,7 @@ static int _pmon_ntv_enum_events(unsigned *code, int modifier)
 
 static int _pmon_ntv_name_to_code(const char *name, unsigned *code)
 {
-	pmon_encoding_t enc;
+	pmon_encoding_t encs[PMON_MAX_INSTANCES], enc;
 	char err[512];
 	if (!strncmp(name, "pmon:::", 7))
 		name += 7;
@@ -390,11 +401,12 @@ static int _pmon_ntv_name_to_code(const char *name, unsigned *code)
 		return PAPI_OK;
 	}
 	pthread_mutex_unlock(&lock);
-	int rc = pmon_machine_encode(machine, name, &enc, err, sizeof(err));
-	if (rc) {
+	int rc = pmon_machine_encode_all(machine, name, encs, PMON_MAX_INSTANCES, err, sizeof(err));
+	if (rc < 0) {
 		complain(err);
 		return to_papi(rc);
 	}
+	enc = encs[0];
 	pthread_mutex_lock(&lock);
 	i = find_entry(name, 0);
 	if (i < 0) {
@@ -437,29 +449,31 @@ static int _pmon_ntv_code_to_descr(unsigned code, char *desc, int len)
 	return entry_copy(code, NULL, 0, desc, len);
 }
 
-/* An iMC control's edge detect (bit 18), invert (23) and threshold (31:24):
- * with any of them a count is of edges or cycles, no longer of lines. */
-#define IMC_CTL_NOT_LINES (1ull << 18 | 1ull << 23 | 0xFFull << 24)
-
-/* The unit of one count of entry c, where it is more than "events"; name
- * is its full name.  A modifier's row (e=, i=, t=) has none: it changes
- * what a count is. */
-static const char *units_of(enum entry_kind kind, int pmu, int ev, const char *name)
+/* The unit of one count of entry c (libpmon's), and perf's scale where
+ * the name is perf's and perf has one; name is its full name.  A
+ * modifier's row (e=, i=, t=) has none: it changes what a count is. */
+static void units_of(enum entry_kind kind, int pmu, int ev, int sub, const char *name,
+		     char *buf, size_t len)
 {
-	pmon_pmu_info_t pi;
-	pmon_event_info_t ei;
-	pmon_pmu_get(pmu, &pi);
-	pmon_event_get(pmu, ev, &ei);
-	if (strcmp(pi.box_type, "imc") || strcmp(ei.name, "UNC_M_CAS_COUNT") || kind == ENT_MOD)
-		return "";
+	pmon_unit_t u = { "", 0 };
+	buf[0] = 0;
+	if (kind == ENT_MOD)
+		return;
 	if (kind == ENT_FULL) {
-		pmon_encoding_t enc;
+		pmon_encoding_t enc[PMON_MAX_INSTANCES];
+		pmon_name_map_t map;
 		char err[256];
-		if (pmon_encode(name, 0, 0, &enc, err, sizeof(err)) ||
-		    (enc.ctl & IMC_CTL_NOT_LINES))
-			return "";
+		if (pmon_encode_all(name, 0, 0, enc, PMON_MAX_INSTANCES, err, sizeof(err)) < 1 ||
+		    pmon_encoding_unit(&enc[0], &u) || pmon_name_map(name, &map, err, sizeof(err)))
+			return;
+		if (map.perf_scale > 0 && u.unit[0])
+			snprintf(buf, len, "%s; perf: x%.10g %s", u.unit, map.perf_scale, map.perf_unit);
+		else
+			snprintf(buf, len, "%s", u.unit);
+		return;
 	}
-	return "64-byte lines";
+	if (pmon_event_unit(pmu, ev, kind == ENT_UMASK ? sub : -1, &u) == PMON_OK)
+		snprintf(buf, len, "%s", u.unit);
 }
 
 static int _pmon_ntv_code_to_info(unsigned code, PAPI_event_info_t *info)
@@ -470,7 +484,7 @@ static int _pmon_ntv_code_to_info(unsigned code, PAPI_event_info_t *info)
 		int c = (int)(code & PAPI_NATIVE_AND_MASK);
 		pthread_mutex_lock(&lock);
 		enum entry_kind kind = entries[c].kind;
-		int pmu = entries[c].pmu, ev = entries[c].event;
+		int pmu = entries[c].pmu, ev = entries[c].event, sub = entries[c].sub;
 		char full[PAPI_HUGE_STR_LEN];
 		snprintf(full, sizeof(full), "%s", entries[c].name);
 		pthread_mutex_unlock(&lock);
@@ -478,7 +492,7 @@ static int _pmon_ntv_code_to_info(unsigned code, PAPI_event_info_t *info)
 		char *sep = is_option(kind) ? strstr(info->symbol, "::") : NULL;
 		if (sep)
 			memmove(info->symbol, sep + 2, strlen(sep + 2) + 1);
-		snprintf(info->units, sizeof(info->units), "%s", units_of(kind, pmu, ev, full));
+		units_of(kind, pmu, ev, sub, full, info->units, sizeof(info->units));
 		info->value_type = PAPI_VALUETYPE_RUNNING_SUM;
 		info->timescope = PAPI_TIMESCOPE_SINCE_START;
 		/* the short description is the long one, cut to fit */
@@ -506,7 +520,7 @@ static int _pmon_cleanup_eventset(hwd_control_state_t *ctl)
 	pmon_control_t *c = (pmon_control_t *)ctl;
 	pmon_session_destroy(c->session);
 	c->session = NULL;
-	c->n = 0;
+	c->n = c->nsess = 0;
 	return PAPI_OK;
 }
 
@@ -519,7 +533,7 @@ static int _pmon_update_control_state(hwd_control_state_t *ctl, NativeInfo_t *na
 	if (count > PMON_CMP_MAX_EVENTS)
 		return PAPI_ECOUNT;
 	if (count == 0) {
-		c->n = 0;
+		c->n = c->nsess = 0;
 		/* an empty event set holds no session (PAPI may empty a set after
 		 * cleanup_eventset has run) */
 		pmon_session_destroy(c->session);
@@ -532,7 +546,7 @@ static int _pmon_update_control_state(hwd_control_state_t *ctl, NativeInfo_t *na
 	 * the same order, stay as they are, and only the new ones are encoded
 	 * and added (anything else starts the session over) */
 	int keep = 0;
-	if (c->n <= count && pmon_session_count(c->session) == c->n)
+	if (c->n <= count && pmon_session_count(c->session) == c->nsess)
 		while (keep < c->n && c->codes[keep] == (unsigned)native[keep].ni_event)
 			keep++;
 	if (keep < c->n) {
@@ -540,23 +554,36 @@ static int _pmon_update_control_state(hwd_control_state_t *ctl, NativeInfo_t *na
 		keep = 0;
 	}
 	c->n = keep;
+	c->nsess = keep ? c->first[keep - 1] + c->nboxes[keep - 1] : 0;
 	for (int i = 0; i < keep; i++)
 		native[i].ni_position = i;
 	for (int i = keep; i < count; i++) {
-		pmon_encoding_t enc;
+		pmon_encoding_t enc[PMON_MAX_INSTANCES];
 		unsigned code = (unsigned)native[i].ni_event;
 		if (entry_copy(code, name, sizeof(name), NULL, 0))
 			return PAPI_ENOEVNT;
-		int rc = pmon_machine_encode(machine, name, &enc, err, sizeof(err));
-		if (!rc && (rc = pmon_session_add(c->session, &enc)))
-			snprintf(err, sizeof(err), "%s", pmon_session_errmsg(c->session));
+		/* a name of every box of a kind: one session event per box */
+		int k = pmon_machine_encode_all(machine, name, enc, PMON_MAX_INSTANCES, err, sizeof(err));
+		int rc = k < 0 ? k : PMON_OK;
+		if (k > 0 && c->nsess + k > PMON_CMP_MAX_EVENTS)
+			return PAPI_ECOUNT;
+		for (int b = 0; !rc && b < k; b++)
+			if ((rc = pmon_session_add(c->session, &enc[b])))
+				snprintf(err, sizeof(err), "%s", pmon_session_errmsg(c->session));
 		if (rc) {
 			/* the session keeps the events before this one */
+			if (k > 0 && pmon_session_count(c->session) != c->nsess) {
+				pmon_session_clear(c->session);
+				c->n = c->nsess = 0;
+			}
 			complain(err);
 			return to_papi(rc);
 		}
 		native[i].ni_position = i;
 		c->codes[i] = code;
+		c->first[i] = c->nsess;
+		c->nboxes[i] = k;
+		c->nsess += k;
 		c->n++;
 	}
 	return PAPI_OK;
@@ -589,8 +616,12 @@ static int fetch(pmon_control_t *c, int stop)
 		/* at run time a missing device went away: a system error */
 		return rc == PMON_ENODEV ? PAPI_ESYS : to_papi(rc);
 	}
-	for (int i = 0; i < c->n; i++)
-		c->values[i] = (long long)v[i];
+	for (int i = 0; i < c->n; i++) {
+		uint64_t sum = 0;
+		for (int b = 0; b < c->nboxes[i]; b++)
+			sum += v[c->first[i] + b];
+		c->values[i] = (long long)sum;
+	}
 	return PAPI_OK;
 }
 

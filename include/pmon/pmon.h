@@ -134,6 +134,49 @@ typedef struct pmon_encoding {
  * message that names the offending part. */
 int pmon_encode(const char *name, int nsockets, int ncpus, pmon_encoding_t *out,
 		char *err, size_t errlen);
+/* Every box a name counts on (more than one for a name of every instance,
+ * see below): up to max encodings into out; returns how many (>= 1) or an
+ * error code. */
+int pmon_encode_all(const char *name, int nsockets, int ncpus, pmon_encoding_t *out, int max,
+		    char *err, size_t errlen);
+
+/* ---------------------------------------------------------- names of others */
+
+/* pmon_encode and everything that takes an event name also accept:
+ *   perf (the Linux kernel's uncore PMUs): uncore_imc_0/cas_count_read/,
+ *     uncore_cbox_0/event=0x34,umask=0x03,filter_state=0x1f/ (format fields
+ *     and event aliases as sysfs shows them for SNB-EP);
+ *   Intel's event names: UNC_M_CAS_COUNT.RD (EVENT.UMASK), followed by
+ *     pmon's :ATTR=VALUE attributes where the event needs them;
+ * each optionally followed by :socket=N or :cpu=N.  A perf PMU named
+ * without its instance (uncore_imc/cas_count_read/) and Intel's names name
+ * every instance of the box: their counts are summed, as perf merges them
+ * (pmon_encode refuses them; pmon_encode_all gives one encoding each). */
+enum pmon_name_form { PMON_FORM_PMON = 0, PMON_FORM_PERF = 1, PMON_FORM_INTEL = 2 };
+#define PMON_MAX_INSTANCES 8
+typedef struct pmon_name_map {
+	int form;                  /* enum pmon_name_form */
+	int ninstances;            /* pmon names in pmon[]: 1, or every instance (summed) */
+	char pmon[PMON_MAX_INSTANCES][PMON_MAX_NAME];   /* pmon's name of each */
+	double perf_scale;         /* perf's NAME.scale (count x scale = perf_unit), 0: none */
+	char perf_unit[16];        /* perf's NAME.unit ("MiB"), "" */
+	char note[256];            /* what pmon chose that the name left open, or "" */
+} pmon_name_map_t;
+/* pmon's name(s) for a name in any accepted form (a pmon name maps to
+ * itself).  Every perf name is checked to encode to exactly the control
+ * and filter bits the kernel would program. */
+int pmon_name_map(const char *name, pmon_name_map_t *out, char *err, size_t errlen);
+
+/* What one count is. */
+typedef struct pmon_unit {
+	const char *unit;          /* "64-byte lines", "DRAM clock cycles"; "" when unstated */
+	double bytes;              /* bytes one count stands for, 0 if not bytes */
+} pmon_unit_t;
+/* The unit of an event with umask um (um < 0: the event whatever umask). */
+int pmon_event_unit(int pmu, int ev, int um, pmon_unit_t *out);
+/* The unit of an encoded event: none ("") when edge detect, invert or a
+ * threshold turn its counts into something else. */
+int pmon_encoding_unit(const pmon_encoding_t *e, pmon_unit_t *out);
 
 /* -------------------------------------------------------------------- machine */
 
@@ -228,6 +271,11 @@ int pmon_machine_encode(const pmon_machine_t *m, const char *name, pmon_encoding
  * question pmon_machine_encode asks; for an encoding changed afterwards. */
 int pmon_machine_event_modeled(const pmon_machine_t *m, const pmon_encoding_t *e, char *err,
 			       size_t errlen);
+/* pmon_encode_all against this machine: the instances present on the
+ * socket (a CBo past the cores present is left out); its counts are to be
+ * summed.  Returns how many (>= 1) or an error code. */
+int pmon_machine_encode_all(const pmon_machine_t *m, const char *name, pmon_encoding_t *out,
+			    int max, char *err, size_t errlen);
 
 /* -------------------------------------------------------------------- session */
 

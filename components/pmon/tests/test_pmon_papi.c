@@ -72,11 +72,13 @@ static void counters_stated(void)
 	CHECK(ci != NULL, "component info");
 	if (ci)
 		CHECK_EQ_INT(ci->num_cntrs, 2 * per_socket + 2 * 32, "counters of the machine");
-	static const struct { const char *name, *note; } ev[] = {
-		{ "pmon:::snbep_unc_ubo::UNC_U_EVENT_MSG", "[2 counters in this box]" },
-		{ "pmon:::snbep_unc_r3qpi0::UNC_R3_CLOCKTICKS", "[3 counters in this box]" },
-		{ "pmon:::snbep_unc_imc0::UNC_M_ACT_COUNT", "[4 counters in this box]" },
-		{ "pmon:::snbep_unc_imc0::UNC_M_CLOCKTICKS", "[the box's fixed counter]" },
+	static const struct { const char *name, *note, *units; } ev[] = {
+		{ "pmon:::snbep_unc_ubo::UNC_U_EVENT_MSG", "[2 counters in this box]", "" },
+		{ "pmon:::snbep_unc_r3qpi0::UNC_R3_CLOCKTICKS", "[3 counters in this box]",
+		  "uncore clock cycles" },
+		{ "pmon:::snbep_unc_imc0::UNC_M_ACT_COUNT", "[4 counters in this box]", "" },
+		{ "pmon:::snbep_unc_imc0::UNC_M_CLOCKTICKS", "[the box's fixed counter]",
+		  "DRAM clock cycles" },
 	};
 	for (size_t i = 0; i < sizeof(ev) / sizeof(ev[0]); i++) {
 		CHECK_EQ_INT(PAPI_event_name_to_code(ev[i].name, &code), PAPI_OK, ev[i].name);
@@ -84,7 +86,7 @@ static void counters_stated(void)
 		CHECK(strstr(info.long_descr, ev[i].note) != NULL, "%s: '%s' in '%s'", ev[i].name,
 		      ev[i].note, info.long_descr);
 		CHECK_EQ_INT(strcmp(info.symbol, ev[i].name), 0, "a base event's symbol is its name");
-		CHECK_EQ_INT(strcmp(info.units, ""), 0, "no unit beyond a count");
+		CHECK(!strcmp(info.units, ev[i].units), "%s: units '%s'", ev[i].name, info.units);
 	}
 	CHECK_EQ_INT(PAPI_event_name_to_code("pmon:::snbep_unc_imc1::UNC_M_CAS_COUNT:WR:socket=1", &code),
 		     PAPI_OK, "a full name");
