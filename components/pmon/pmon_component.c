@@ -669,6 +669,13 @@ static int _pmon_ctl(hwd_context_t *ctx, int code, _papi_int_option_t *option)
 			return PAPI_EINVAL;
 		}
 		return PAPI_OK;
+	case PAPI_MULTIPLEX:
+		complain("PAPI_set_multiplex is refused: pmon does not multiplex. Its events count "
+			 "together on counters of their own boxes, and a time-shared uncore count "
+			 "would be a scaled guess; count the events in separate event sets, or use "
+			 "libpmon's metric sets (pmon_mset_*), which take turns and give each "
+			 "count's share of the time");
+		return PAPI_ECMP;
 	case PAPI_GRANUL:
 	case PAPI_DEFGRN:
 		return option->granularity.granularity == PAPI_GRN_SYS ? PAPI_OK : PAPI_EINVAL;
@@ -698,6 +705,9 @@ papi_vector_t _pmon_vector = {
 		.hardware_intr_sig = PAPI_INT_SIGNAL,
 		.num_cntrs = PMON_CMP_MAX_EVENTS,
 		.num_mpx_cntrs = PMON_CMP_MAX_EVENTS,
+		/* PAPI asks the component (ctl PAPI_MULTIPLEX) only when this is
+		 * set: then pmon refuses with its reason (_pmon_ctl) */
+		.kernel_multiplex = 1,
 	},
 	.size = {
 		.context = sizeof(pmon_context_t),
