@@ -171,6 +171,14 @@ static void side_by_side(void)
 	CHECK_EQ_INT(pmon_session_start(sc), PMON_EBUSY, "a third mask while A and B run");
 	CHECK(strstr(pmon_session_errmsg(sc), "0x3f80400001") && strstr(pmon_session_errmsg(sc), "0x3f80400002"),
 	      "names both masks in use: %s", pmon_session_errmsg(sc));
+	/* the offcore registers by name and address, each with its mask, and
+	 * the mask wanted; not the wording of a shared box filter */
+	CHECK(strstr(pmon_session_errmsg(sc), "MSR_OFFCORE_RSP_0 (MSR 0x1a6) = 0x3f80400001") &&
+	      strstr(pmon_session_errmsg(sc), "MSR_OFFCORE_RSP_1 (MSR 0x1a7) = 0x3f80400002") &&
+	      strstr(pmon_session_errmsg(sc), "holds the offcore-response registers") &&
+	      strstr(pmon_session_errmsg(sc), "needs offcore-response mask 0x") &&
+	      !strstr(pmon_session_errmsg(sc), "shared filter"),
+	      "names the offcore registers and their masks: %s", pmon_session_errmsg(sc));
 	CHECK_EQ_U64(pmon_sim_log_writes(sim), writes, "the refused start wrote nothing");
 	pmon_session_destroy(sc);
 

@@ -168,9 +168,9 @@ static void third_mask_refused(void)
 		CHECK(strstr(err, set[2].name) != NULL, "names the refused event: %s", err);
 		snprintf(want, sizeof(want), "0x%llx", (unsigned long long)MASK_C);
 		CHECK(strstr(err, want) != NULL, "names its mask %s: %s", want, err);
-		snprintf(want, sizeof(want), "MSR_OFFCORE_RSP_0 = 0x%llx", (unsigned long long)MASK_A);
+		snprintf(want, sizeof(want), "MSR_OFFCORE_RSP_0 (MSR 0x1a6) = 0x%llx", (unsigned long long)MASK_A);
 		CHECK(strstr(err, want) != NULL, "names RSP_0's mask (%s): %s", want, err);
-		snprintf(want, sizeof(want), "MSR_OFFCORE_RSP_1 = 0x%llx", (unsigned long long)MASK_B);
+		snprintf(want, sizeof(want), "MSR_OFFCORE_RSP_1 (MSR 0x1a7) = 0x%llx", (unsigned long long)MASK_B);
 		CHECK(strstr(err, want) != NULL, "names RSP_1's mask (%s): %s", want, err);
 		CHECK(strstr(err, "CPU 0") != NULL, "names the CPU: %s", err);
 		CHECK(!memcmp(&before, &set[2], sizeof(before)), "the refused event is not rewritten");

@@ -63,6 +63,15 @@ static const char *reg_name(const struct pmon_box_type *t, int w)
 	return "an offcore-response register";
 }
 
+/* The MSR of slot w's register. */
+static unsigned reg_msr(const struct pmon_box_type *t, int w)
+{
+	for (int r = 0; r < t->nfregs; r++)
+		if (t->fregs[r].word == w)
+			return t->fregs[r].msr;
+	return 0;
+}
+
 /* Do a and b program the same RSP registers (one CPU, or one core where
  * its hyperthreads share them)? */
 static int same_regs(const struct pmon_machine *m, const pmon_encoding_t *a,
@@ -114,8 +123,9 @@ static int refuse(pmon_encoding_t *const *ev, const pmon_encoding_t *e, const in
 	char held[640] = "", where[96];
 	for (int w = 0; w < PMON_FILTER_WORDS; w++)
 		if (holder[w] >= 0)
-			pmon_why_add(held, sizeof(held), ", ", "%s = 0x%llx (%s)", reg_name(t, w),
-				     (unsigned long long)ev[holder[w]]->filt[w], ev[holder[w]]->name);
+			pmon_why_add(held, sizeof(held), ", ", "%s (MSR 0x%x) = 0x%llx (%s)", reg_name(t, w),
+				     reg_msr(t, w), (unsigned long long)ev[holder[w]]->filt[w],
+				     ev[holder[w]]->name);
 	int k = nslots(t);
 	if (t->rsp_per_core)
 		snprintf(where, sizeof(where), "the core of CPU %d (its hyperthreads share %s)",

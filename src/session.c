@@ -843,13 +843,17 @@ static int prepare(pmon_session_t *s)
 			all[k++] = x->ev[i].enc;
 	for (int i = 0; i < s->n; i++)
 		all[k + i] = s->ev[i].enc;
-	char why[512];
+	char why[768];
 	rc = pmon_rsp_place_array(s->m, all, total, k, why, sizeof(why));
-	if (!rc)
-		for (int i = 0; i < s->n; i++)
-			s->ev[i].enc = all[k + i];
-	if (!rc)
-		rc = pmon_check_filters(s->m, all, total, why, sizeof(why));
+	if (rc) {
+		free(all);
+		return pmon_why(s->err, sizeof(s->err), PMON_EBUSY, "another running session of this "
+				"process (another event set) holds the offcore-response registers: %s; "
+				"stop it first, or use one of their masks", why);
+	}
+	for (int i = 0; i < s->n; i++)
+		s->ev[i].enc = all[k + i];
+	rc = pmon_check_filters(s->m, all, total, why, sizeof(why));
 	free(all);
 	/* the advice for one set does not fit sets that already are separate */
 	char *adv = rc ? strstr(why, "; count them in separate event sets") : NULL;
