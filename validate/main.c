@@ -53,6 +53,10 @@ static void usage(FILE *f)
 "                              code:EVENT, umask:EVENT or filter:EVENT change\n"
 "                              that field of every event whose name contains\n"
 "                              EVENT, as a wrong table entry would\n"
+"      --prefetch=off          switch the four prefetchers off for the run (MSR\n"
+"                              0x1A4 bits 0-3 on each CPU of the run; root on\n"
+"                              hardware) and put them back at the end; without\n"
+"                              it MSR 0x1A4 is only read\n"
 "      --strict                a skipped check fails the run too\n"
 "      --list                  print the checks a run would make (and the\n"
 "                              events the backend refuses) without running\n"
@@ -248,6 +252,7 @@ int main(int argc, char **argv)
 		{ "stream-mult", required_argument, 0, 1 }, { "dgemm", required_argument, 0, 2 },
 		{ "clock-ms", required_argument, 0, 3 }, { "break", required_argument, 0, 4 },
 		{ "strict", no_argument, 0, 5 }, { "list", no_argument, 0, 6 },
+		{ "prefetch", required_argument, 0, 7 },
 		{ "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 }
 	};
 	struct vctx *c = calloc(1, sizeof(*c));
@@ -333,6 +338,14 @@ int main(int argc, char **argv)
 		}
 		case 5: c->o.strict = 1; break;
 		case 6: c->o.list = 1; break;
+		case 7:
+			if (strcmp(optarg, "off")) {
+				fprintf(stderr, "pmon-validate: --prefetch=%s: want off (without the "
+					"option the prefetchers stay as they are)\n", optarg);
+				goto out;
+			}
+			c->o.prefetch_off = 1;
+			break;
 		case 'h': usage(stdout); rc = 0; goto out;
 		default: usage(stderr); goto out;
 		}
@@ -372,6 +385,22 @@ int main(int argc, char **argv)
 	if (c->o.place_remote && !c->remote_ok) {
 		fprintf(stderr, "pmon-validate: --place=remote: %s\n", c->remote_why);
 		goto out;
+	}
+
+	/* The machine's settings, read before anything runs; the
+	 * prefetchers switched off only on request (not for --list). */
+	vpf_read(&c->pf, c->m, c->hw, c->cpus, c->nthreads);
+	vhwinfo_read(&c->hwinfo, c->m, c->hw, c->cpus, c->nthreads, NULL,
+		     secure_getenv("PMON_CPUINFO"));
+	if (c->o.prefetch_off && !c->o.list) {
+		if (vpf_off(&c->pf, why, sizeof(why)) != 0) {
+			fprintf(stderr, "pmon-validate: %s\n", why);
+			goto out;
+		}
+		vpf_restore_on_signals(&c->pf);
+		c->g.prefetch = 0;       /* the expectations: no prefetcher on */
+		fprintf(stderr, "pmon-validate: --prefetch=off: MSR 0x1A4 bits 0-3 set on the run's "
+			"%d CPU(s), put back at the end\n", c->pf.n);
 	}
 
 	static const struct vstep steps[] = {
@@ -470,6 +499,15 @@ int main(int argc, char **argv)
 		rc = 1;
 	}
 out:
+	if (c->pf.off) {
+		char rw[512];
+		if (vpf_restore(&c->pf, rw, sizeof(rw)) != 0) {
+			fprintf(stderr, "pmon-validate: MSR 0x1A4 NOT RESTORED: %s\n", rw);
+			rc = 2;
+		} else {
+			fprintf(stderr, "pmon-validate: --prefetch=off: MSR 0x1A4 put back as found\n");
+		}
+	}
 	if (c->place.ctx)
 		vplace_hwloc_close(&c->place);
 	if (c->m)

@@ -48,6 +48,7 @@ int report_json(const char *path, const struct vctx *c, double seconds, char *wh
 	json_object_set_new(machine, "l2_bytes", json_integer((json_int_t)c->g.l2_bytes));
 	json_object_set_new(machine, "l1_bytes", json_integer((json_int_t)c->g.l1_bytes));
 	json_object_set_new(root, "machine", machine);
+	json_object_set_new(root, "hardware", vhwinfo_json(&c->hwinfo, &c->pf, &c->g));
 	json_object_set_new(root, "threads", json_integer(c->nthreads));
 	json_object_set_new(root, "seconds", json_real(seconds));
 	if (c->o.brk_field) {

@@ -17,6 +17,8 @@
 #include "geom.h"
 #include "kern.h"
 #include "vplace.h"
+#include "vprefetch.h"
+#include "hwinfo.h"
 
 enum vkernel { VK_STREAM, VK_DGEMM, VK_CHASE, VK_NUMA, VK_CHAN, VK_CLOCK, VK_SHARE, VK_N };
 extern const char *const vkernel_name[VK_N];
@@ -52,6 +54,7 @@ struct vopts {
 	int socket;              /* local socket */
 	int remote;              /* remote socket for NUMA (-1: the next one) */
 	int place_remote;        /* --place=remote: every kernel's memory on the remote socket */
+	int prefetch_off;        /* --prefetch=off: MSR 0x1A4 bits 0-3 set for the run, restored */
 	int quick;               /* the short suite of make check */
 	double stream_mult;      /* STREAM arrays = stream_mult x LLC */
 	unsigned long dgemm_n[2];/* fits-LLC and exceeds-LLC sizes (0: from the LLC) */
@@ -102,6 +105,8 @@ struct vctx {
 	 * kernel, remote_why says why not); an array whose placement failed
 	 * during the run (its FAIL is recorded, the experiment stops). */
 	struct vplace_ops place;
+	struct vpf pf;           /* the prefetchers (MSR 0x1A4) of the run's CPUs */
+	struct vhwinfo hwinfo;   /* identity and settings, for report.json */
 	int remote_ok;
 	char remote_why[256];
 	int place_failed;

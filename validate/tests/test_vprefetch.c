@@ -1,0 +1,232 @@
+/*
+ * test_vprefetch.c - the prefetchers' MSR and the machine's settings on
+ * the fake device files of a two-socket SNB-EP (ctests/fake_hw.h).
+ *
+ *   - pmon_machine_platform_read reads the platform MSRs and refuses any
+ *     other address; pmon_machine_prefetch_write sets bits 0-3 of MSR
+ *     0x1A4, keeps its other bits and refuses bits beyond 0-3 (file
+ *     unchanged);
+ *   - without --prefetch=off the suite only reads MSR 0x1A4: every file
+ *     keeps its bytes; with it bits 0-3 are set on the run's CPUs and no
+ *     other, and put back as found at the end, and from a SIGTERM;
+ *   - the recorded settings: turbo from IA32_MISC_ENABLE bit 38, the base
+ *     frequency from MSR_PLATFORM_INFO, the package C-state limit, the
+ *     microcode from cpuinfo, cpufreq and cpuidle from a fake sysfs, an
+ *     unreadable MSR recorded with its reason.
+ *
+ * The fake MSR files overlap MSRs less than 8 apart: 0x1A0's high half is
+ * 0x1A4's low half, so turbo is planted on a CPU whose 0x1A4 stays 0.
+ */
+#define _GNU_SOURCE
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <pmon/platform.h>
+
+#include "check.h"
+#include "fake_hw.h"
+#include "../vrun.h"
+
+static char base[64];
+static struct fake_world w;
+
+#define PF0 0x0000000100000000ull   /* CPU 1's 0x1A4 before the run: other bits set, all on */
+#define PF2 0x5ull                  /* CPU 2's: two prefetchers already off */
+
+static pmon_machine_t *open_world(void)
+{
+	pmon_machine_t *m = NULL;
+	char why[256];
+	int rc = pmon_machine_open(&m, "msr", why, sizeof(why));
+	CHECK(rc == 0, "open the fake machine: %s", why);
+	return rc == 0 ? m : NULL;
+}
+
+static void plant(void)
+{
+	fake_msr_put(w.msr, 1, PMON_MSR_MISC_FEATURE_CTL, PF0);
+	fake_msr_put(w.msr, 2, PMON_MSR_MISC_FEATURE_CTL, PF2);
+	fake_msr_put(w.msr, 3, PMON_MSR_MISC_FEATURE_CTL, 0x2);
+}
+
+static void test_api(pmon_machine_t *m)
+{
+	uint64_t v = 0;
+	char why[256];
+
+	plant();
+	CHECK_EQ_INT(pmon_machine_platform_read(m, 1, PMON_MSR_MISC_FEATURE_CTL, &v, why, sizeof(why)),
+		     0, "read 0x1A4");
+	CHECK_EQ_U64(v, PF0, "CPU 1's 0x1A4");
+	CHECK_EQ_INT(pmon_machine_platform_read(m, 1, 0x10, &v, why, sizeof(why)), PMON_EINVAL,
+		     "the TSC is not a platform register pmon reads");
+	CHECK(strstr(why, "0x10") != NULL, "named: %s", why);
+	CHECK_EQ_INT(pmon_machine_platform_read(m, 9, PMON_MSR_PLATFORM_INFO, &v, why, sizeof(why)),
+		     PMON_ERANGE, "no CPU 9");
+	CHECK_EQ_INT(pmon_machine_prefetch_write(m, 1, 0x10, why, sizeof(why)), PMON_EINVAL,
+		     "bit 4 refused");
+	CHECK_EQ_U64(fake_msr_get(w.msr, 1, PMON_MSR_MISC_FEATURE_CTL), PF0, "nothing written");
+	CHECK_EQ_INT(pmon_machine_prefetch_write(m, 1, PMON_PF_ALL, why, sizeof(why)), 0, "all off");
+	CHECK_EQ_U64(fake_msr_get(w.msr, 1, PMON_MSR_MISC_FEATURE_CTL), PF0 | 0xf,
+		     "bits 0-3 set, bit 32 kept");
+	CHECK_EQ_INT(pmon_machine_prefetch_write(m, 1, 0, why, sizeof(why)), 0, "all on");
+	CHECK_EQ_U64(fake_msr_get(w.msr, 1, PMON_MSR_MISC_FEATURE_CTL), PF0, "back");
+}
+
+static void test_read_only(pmon_machine_t *m)
+{
+	struct vpf p;
+	int cpus[2] = { 1, 2 };
+
+	plant();
+	CHECK_EQ_INT(vpf_read(&p, m, 1, cpus, 2), 2, "read on both CPUs");
+	CHECK(p.found[0] == PF0 && p.found[1] == PF2, "as planted");
+	char why[256];
+	CHECK_EQ_INT(vpf_restore(&p, why, sizeof(why)), 0, "nothing to restore");
+	CHECK_EQ_U64(fake_msr_get(w.msr, 1, PMON_MSR_MISC_FEATURE_CTL), PF0, "CPU 1 untouched");
+	CHECK_EQ_U64(fake_msr_get(w.msr, 2, PMON_MSR_MISC_FEATURE_CTL), PF2, "CPU 2 untouched");
+	CHECK_EQ_U64(fake_msr_get(w.msr, 3, PMON_MSR_MISC_FEATURE_CTL), 0x2, "CPU 3 untouched");
+}
+
+static void test_off_restore(pmon_machine_t *m)
+{
+	struct vpf p;
+	int cpus[2] = { 1, 2 };
+	char why[256];
+
+	plant();
+	vpf_read(&p, m, 1, cpus, 2);
+	CHECK_EQ_INT(vpf_off(&p, why, sizeof(why)), 0, "--prefetch=off");
+	CHECK_EQ_U64(fake_msr_get(w.msr, 1, PMON_MSR_MISC_FEATURE_CTL), PF0 | 0xf, "CPU 1 all off");
+	CHECK_EQ_U64(fake_msr_get(w.msr, 2, PMON_MSR_MISC_FEATURE_CTL), 0xf, "CPU 2 all off");
+	CHECK_EQ_U64(fake_msr_get(w.msr, 3, PMON_MSR_MISC_FEATURE_CTL), 0x2, "CPU 3 not of the run");
+	CHECK_EQ_INT(vpf_restore(&p, why, sizeof(why)), 0, "restore");
+	CHECK_EQ_U64(fake_msr_get(w.msr, 1, PMON_MSR_MISC_FEATURE_CTL), PF0, "CPU 1 as found");
+	CHECK_EQ_U64(fake_msr_get(w.msr, 2, PMON_MSR_MISC_FEATURE_CTL), PF2, "CPU 2 as found");
+
+	/* A CPU that cannot be read: nothing is changed anywhere. */
+	int bad[2] = { 1, 7 };
+	vpf_read(&p, m, 1, bad, 2);
+	CHECK_EQ_INT(vpf_off(&p, why, sizeof(why)), -1, "CPU 7 cannot be read");
+	CHECK(strstr(why, "CPU 7") != NULL, "named: %s", why);
+	CHECK_EQ_U64(fake_msr_get(w.msr, 1, PMON_MSR_MISC_FEATURE_CTL), PF0, "CPU 1 put back");
+}
+
+/* A run stopped by SIGTERM puts the bits back before it dies. */
+static void test_signal(void)
+{
+	plant();
+	pid_t pid = fork();
+	if (pid == 0) {
+		pmon_machine_t *m = NULL;
+		static struct vpf p;
+		int cpus[2] = { 1, 2 };
+		char why[256];
+		if (pmon_machine_open(&m, "msr", why, sizeof(why)) != 0)
+			_exit(3);
+		vpf_read(&p, m, 1, cpus, 2);
+		if (vpf_off(&p, why, sizeof(why)) != 0)
+			_exit(4);
+		vpf_restore_on_signals(&p);
+		if (fake_msr_get(w.msr, 2, PMON_MSR_MISC_FEATURE_CTL) != 0xf)
+			_exit(5);
+		raise(SIGTERM);
+		_exit(6);
+	}
+	int st = 0;
+	waitpid(pid, &st, 0);
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM, "the run died of SIGTERM (status 0x%x)", st);
+	CHECK_EQ_U64(fake_msr_get(w.msr, 1, PMON_MSR_MISC_FEATURE_CTL), PF0, "CPU 1 put back");
+	CHECK_EQ_U64(fake_msr_get(w.msr, 2, PMON_MSR_MISC_FEATURE_CTL), PF2, "CPU 2 put back");
+}
+
+static void test_hwinfo(pmon_machine_t *m)
+{
+	char sys[128], path[256];
+	struct vhwinfo h;
+	struct vpf p;
+	struct vgeom g = { 0 };
+	int cpus[1] = { 0 };
+
+	/* CPU 0: turbo disengaged (bit 38), base ratio 27, C-state limit 3,
+	 * 0x1A4 = 0 (its low half is 0x1A0's high half here). */
+	fake_msr_put(w.msr, 0, PMON_MSR_MISC_ENABLE, 1ull << 38);
+	fake_msr_put(w.msr, 0, PMON_MSR_MISC_FEATURE_CTL, 0x40);
+	fake_msr_put(w.msr, 0, PMON_MSR_PLATFORM_INFO, 27u << 8);
+	fake_msr_put(w.msr, 0, PMON_MSR_PKG_CST_CONFIG, 0x403);
+	fake_msr_put(w.msr, 0, PMON_MSR_TURBO_RATIO_LIMIT, 0x2022242424242424ull);
+	snprintf(sys, sizeof(sys), "%s/sysfs-cpu", base);
+	snprintf(path, sizeof(path), "%s/cpu0/cpufreq", sys);
+	fake_mkdir_p(path);
+	snprintf(path, sizeof(path), "%s/cpu0/cpufreq/scaling_cur_freq", sys);
+	fake_write_file(path, "2700000\n", 8);
+	snprintf(path, sizeof(path), "%s/cpu0/cpufreq/scaling_governor", sys);
+	fake_write_file(path, "performance\n", 12);
+	snprintf(path, sizeof(path), "%s/cpu0/cpuidle/state1", sys);
+	fake_mkdir_p(path);
+	snprintf(path, sizeof(path), "%s/cpu0/cpuidle/state0", sys);
+	fake_mkdir_p(path);
+	snprintf(path, sizeof(path), "%s/cpu0/cpuidle/state0/name", sys);
+	fake_write_file(path, "POLL\n", 5);
+	snprintf(path, sizeof(path), "%s/cpu0/cpuidle/state1/name", sys);
+	fake_write_file(path, "C6\n", 3);
+	snprintf(path, sizeof(path), "%s/cpu0/cpuidle/state1/disable", sys);
+	fake_write_file(path, "1\n", 2);
+
+	vhwinfo_read(&h, m, 1, cpus, 1, sys, w.cpuinfo);
+	vpf_read(&p, m, 1, cpus, 1);
+	json_t *j = vhwinfo_json(&h, &p, &g);
+	CHECK(json_is_false(json_object_get(j, "turbo")), "turbo disengaged (bit 38)");
+	CHECK_EQ_INT(json_integer_value(json_object_get(j, "base_mhz")), 2700, "base 27 x 100 MHz");
+	CHECK_EQ_INT(json_integer_value(json_object_get(j, "pkg_cstate_limit")), 3, "C-state limit");
+	CHECK(!strcmp(json_string_value(json_object_get(json_object_get(j, "turbo_ratio_limit"),
+							 "value")), "0x2022242424242424"),
+	      "turbo ratio limits recorded");
+	CHECK(!strcmp(json_string_value(json_object_get(j, "microcode")), "0x71a"), "microcode");
+	json_t *f = json_array_get(json_object_get(j, "cpufreq"), 0);
+	CHECK_EQ_INT(json_integer_value(json_object_get(f, "cur_khz")), 2700000, "cpufreq");
+	CHECK(json_is_null(json_object_get(f, "max_khz")), "an absent cpufreq file is null");
+	CHECK(!strcmp(json_string_value(json_object_get(f, "governor")), "performance"), "governor");
+	CHECK(!strcmp(json_string_value(json_object_get(j, "cpuidle")), "POLL on, C6 off"),
+	      "cpuidle: %s", json_string_value(json_object_get(j, "cpuidle")));
+	json_t *pf = json_array_get(json_object_get(json_object_get(j, "prefetch"), "found"), 0);
+	CHECK(!strcmp(json_string_value(json_object_get(pf, "msr_0x1a4")), "0x40"),
+	      "CPU 0's 0x1A4 recorded");
+	CHECK(strstr(json_string_value(json_object_get(json_object_get(j, "prefetch"), "run")),
+		     "only read") != NULL, "the run left them as found");
+	CHECK(strstr(json_string_value(json_object_get(j, "kernel")), "Linux") != NULL, "kernel");
+	json_decref(j);
+
+	/* An MSR that cannot be read: recorded with why, no value. */
+	int gone[1] = { 9 };
+	vhwinfo_read(&h, m, 1, gone, 1, sys, w.cpuinfo);
+	j = vhwinfo_json(&h, &p, &g);
+	json_t *pi = json_object_get(j, "platform_info");
+	CHECK(json_is_null(json_object_get(pi, "value")) &&
+	      strstr(json_string_value(json_object_get(pi, "error")), "CPU 9"),
+	      "unreadable: recorded with why");
+	CHECK(json_is_null(json_object_get(j, "turbo")), "turbo unknown");
+	json_decref(j);
+}
+
+int main(void)
+{
+	if (fake_tmpdir(base, sizeof(base)) || fake_snbep_world(base, 1, &w)) {
+		CHECK(0, "could not build the fake device files");
+		return check_done("test_vprefetch");
+	}
+	pmon_machine_t *m = open_world();
+	if (m) {
+		test_api(m);
+		test_read_only(m);
+		test_off_restore(m);
+		test_hwinfo(m);
+		pmon_machine_close(m);
+	}
+	test_signal();
+	fake_rmtree(base);
+	return check_done("test_vprefetch");
+}
