@@ -271,9 +271,13 @@ asan-tests: all $(ASAN_CTESTS) $(ASAN_PTESTS)
 # PAPI-level tests run with PMON_BACKEND=sim (the runner sets it); the smoke
 # test checks PAPI's utilities in build/bin; install-check installs into a
 # temporary DESTDIR and builds an outside program with pkg-config.
+# The output is one result line per program (its whole output when it
+# fails, or with PMON_TEST_VERBOSE=1) and the total last.
 check: all
-	@$(MAKE) -k $(CTESTS) $(PTESTS) $(VALIDATE) $(VAL_TESTS) || echo "check: some test programs did not build"
-	sh ctests/run.sh $(VAL_CHECK) --group $(CTESTS) tools/build/install-check.sh \
+	@$(MAKE) -k -s --no-print-directory $(CTESTS) $(PTESTS) $(VALIDATE) $(VAL_TESTS) || \
+		echo "check: some test programs did not build"
+	@sh ctests/run.sh $(VAL_CHECK) --group $(CTESTS) tools/build/install-check.sh \
+		tools/build/runner-check.sh tools/build/apt-src-check.sh \
 		--group -e PMON_BACKEND=sim $(PTESTS) tools/build/papi-smoke.sh
 
 # run.sh finds out with the probe whether LeakSanitizer works here, and
@@ -283,9 +287,9 @@ $(LSAN_PROBE): $(B)/asan/obj/tools/build/lsan-probe.o
 	$(CC) $(SANFLAGS) -o $@ $<
 
 check-asan: all
-	@$(MAKE) -k $(LSAN_PROBE) $(ASAN_CTESTS) $(ASAN_PTESTS) $(ASAN_VALIDATE) $(ASAN_VAL_TESTS) || \
-		echo "check-asan: some test programs did not build"
-	sh ctests/run.sh --lsan-probe $(LSAN_PROBE) $(ASAN_VAL_CHECK) --group $(ASAN_CTESTS) \
+	@$(MAKE) -k -s --no-print-directory $(LSAN_PROBE) $(ASAN_CTESTS) $(ASAN_PTESTS) $(ASAN_VALIDATE) \
+		$(ASAN_VAL_TESTS) || echo "check-asan: some test programs did not build"
+	@sh ctests/run.sh --lsan-probe $(LSAN_PROBE) $(ASAN_VAL_CHECK) --group $(ASAN_CTESTS) \
 		--group -e PMON_BACKEND=sim $(ASAN_PTESTS)
 
 # -------------------------------------------------------------- benchmarks
@@ -434,8 +438,9 @@ install: all
 	install -m 644 $(LIB_A) $(SROOT)/lib/
 	install -m 644 include/pmon/*.h $(SROOT)/include/pmon/
 	$(if $(TOOLS),install -m 755 $(TOOLS) $(SROOT)/bin/)
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(LIBVER)|' -e '/^#/d' libpmon.pc.in \
-		>$(SROOT)/lib/pkgconfig/libpmon.pc
+	for pc in libpmon libpmon-static; do \
+		sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(LIBVER)|' -e '/^#/d' $$pc.pc.in \
+			>$(SROOT)/lib/pkgconfig/$$pc.pc || exit 1; done
 	for m in $(MAN_PAGES); do install -m 644 $$m $(SROOT)/share/man/man$${m##*.}/; done
 	$(PAPI_MAKE) install DESTDIR=$(STAGE) $(call PAPI_DIRS,$(PREFIX)) $(papi_quiet)
 	@# papi.pc names the build-time prefix; a static link also needs libpmon.
@@ -448,6 +453,16 @@ install: all
 	cp -a $(SROOT)/. $(INST)/
 	rm -rf $(STAGE)
 	@echo "installed into $(INST) ($$(wc -l <$(INST)/$(MANIFEST)) files, listed in $(INST)/$(MANIFEST))"
+	@# PAPI's libpapi.so.7.0 carries Debian's soname: where the dynamic
+	@# loader searches $(PREFIX)/lib (ld.so.conf: /usr/local/lib on Debian),
+	@# it is loaded in place of Debian's libpapi by every program using PAPI.
+	@if grep -qsx '$(PREFIX)/lib' /etc/ld.so.conf /etc/ld.so.conf.d/*.conf || \
+	    [ '$(PREFIX)' = /usr ]; then \
+		echo "warning: $(PREFIX)/lib/libpapi.so.7.0 has the soname of Debian's PAPI (libpapi.so.7.0)" \
+			"and $(PREFIX)/lib is in the dynamic loader's path: programs linked with Debian's" \
+			"libpapi will load this one (with the pmon component) instead.  To keep them apart," \
+			"install into a prefix of its own (make install PREFIX=/opt/pmon) and run with" \
+			"LD_LIBRARY_PATH=/opt/pmon/lib where pmon's PAPI is wanted." >&2; fi
 
 uninstall:
 	@test -f $(INST)/$(MANIFEST) || { echo "uninstall: no $(INST)/$(MANIFEST): nothing installed there by make install" >&2; exit 1; }
@@ -466,8 +481,11 @@ clean: clean-pmon
 	rm -rf $(PAPI_DIR) $(PAPI_DIR).tmp $(B)/lib $(B)/bin $(B)/include $(B)/share \
 		$(B)/*.id
 
+# ./configure (as root, when PAPI's source package had to be fetched) may
+# have added deb-src entries to apt's sources: they go too.
 distclean:
 	rm -rf $(B) config.mk
+	@sh tools/build/apt-deb-src.sh --remove
 
 help:
 	@sed -n '2,14s/^# \{0,1\}//p' Makefile

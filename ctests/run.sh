@@ -29,6 +29,9 @@
 #                needs ptrace-like access that some sandboxes refuse),
 #                ASAN_OPTIONS gets detect_leaks=0, and the runner says so.
 # PMON_TEST_TIMEOUT   seconds per program (default 600)
+# PMON_TEST_VERBOSE   non-empty: print every program's whole output (by
+#                     default a program that passed shows its result line
+#                     only, one that failed its whole output)
 # PMON_TEST_JOBS      programs run at once (default: the number of CPUs)
 set -u
 
@@ -129,7 +132,6 @@ tally() {
 		return
 	fi
 	read -r rc <"$tmp/$i.rc"
-	cat "$tmp/$i.out"
 	line=$(grep -E '^[^ ]+: [0-9]+ passed, [0-9]+ failed$' "$tmp/$i.out" | tail -n 1)
 	why=
 	if [ -n "$line" ]; then
@@ -150,6 +152,19 @@ tally() {
 		why="exit status $rc, no result line"
 	elif [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
 		why="exit status $rc after reporting no failure"
+	fi
+	# a program that passed shows its result line (or its skip line); one
+	# that failed, or every one with PMON_TEST_VERBOSE=1, its whole output
+	whole=${PMON_TEST_VERBOSE:-}
+	[ -n "$why" ] && whole=1
+	{ [ "$rc" -ne 0 ] && [ "$rc" -ne 77 ]; } && whole=1
+	{ [ -n "$line" ] && [ "$f" -ne 0 ]; } && whole=1
+	if [ -n "$whole" ]; then
+		cat "$tmp/$i.out"
+	elif [ "$rc" -eq 77 ]; then
+		grep -m1 '^[^ ]*: skipped: ' "$tmp/$i.out"
+	else
+		printf '%s\n' "$line"
 	fi
 	if [ -n "$why" ]; then
 		failed=$((failed + 1))

@@ -17,12 +17,42 @@
 # ran, 1 if no entry could be derived.  Does not run apt-get update.
 #
 # APT_ETC overrides /etc/apt (tests).
+#
+# --remove (make distclean): take back what it added: its own two files, and
+# in sources.list its marker comment with the deb-src lines right after it.
+# Silent when there is nothing to remove; says what to run when it may not.
 set -eu
 
 etc=${APT_ETC:-/etc/apt}
 own822="$etc/sources.list.d/pmon-deb-src.sources"
 ownlist="$etc/sources.list.d/pmon-deb-src.list"
 mainlist="$etc/sources.list"
+marker="# deb-src added by pmon's build (tools/build/apt-deb-src.sh)"
+
+if [ "${1:-}" = --remove ]; then
+	in_main=0
+	grep -qxF "$marker" "$mainlist" 2>/dev/null && in_main=1
+	if [ ! -e "$own822" ] && [ ! -e "$ownlist" ] && [ "$in_main" = 0 ]; then
+		exit 0
+	fi
+	if [ ! -w "$etc/sources.list.d" ]; then
+		echo "apt-deb-src: pmon's build added deb-src entries to $etc; as root run:" \
+		     "sh tools/build/apt-deb-src.sh --remove" >&2
+		exit 0
+	fi
+	for f in "$own822" "$ownlist"; do
+		[ -e "$f" ] && rm -f "$f" && echo "apt-deb-src: removed $f"
+	done
+	if [ "$in_main" = 1 ]; then
+		awk -v m="$marker" '
+			$0 == m { skip = 1; next }
+			skip && /^deb-src[ \t]/ { next }
+			{ skip = 0; print }' "$mainlist" >"$mainlist.pmon-tmp" &&
+			cat "$mainlist.pmon-tmp" >"$mainlist" && rm -f "$mainlist.pmon-tmp" &&
+			echo "apt-deb-src: removed pmon's deb-src lines from $mainlist"
+	fi
+	exit 0
+fi
 
 codename=
 if [ -r /etc/os-release ]; then
@@ -191,8 +221,8 @@ if [ -s "$tmp/outlist" ]; then
 	while IFS="$(printf '\t')" read -r f l; do
 		if [ "$f" = "$mainlist" ]; then dest=$mainlist; else dest=$ownlist; fi
 		if ! grep -qxF "$l" "$dest" 2>/dev/null; then
-			if [ "$dest" = "$mainlist" ] && ! grep -q 'pmon.s build' "$dest"; then
-				echo "# deb-src added by pmon's build (tools/build/apt-deb-src.sh)" >>"$dest"
+			if [ "$dest" = "$mainlist" ] && ! grep -qxF "$marker" "$dest"; then
+				echo "$marker" >>"$dest"
 			fi
 			printf '%s\n' "$l" >>"$dest"
 			echo "apt-deb-src: added to $dest: $l"

@@ -28,12 +28,17 @@ root=$dest$prefix
 if make -s -C "$top" install DESTDIR="$dest" PREFIX="$prefix" >"$tmp/install.log" 2>&1; then ok; else
 	bad "make install failed:"; sed 's/^/    /' "$tmp/install.log" >&2
 fi
-for f in lib/pkgconfig/libpmon.pc lib/libpmon.a lib/libpmon.so include/pmon/pmon.h \
+for f in lib/pkgconfig/libpmon.pc lib/pkgconfig/libpmon-static.pc lib/libpmon.a lib/libpmon.so include/pmon/pmon.h \
 	 include/pmon/sim.h bin/pmon share/man/man1/pmon.1 share/man/man3/libpmon.3 \
 	 share/man/man7/pmon-events.7; do
 	check "[ -e '$root/$f' ]" "$f not installed"
 done
 check "grep -q '^prefix=$prefix\$' '$root/lib/pkgconfig/libpmon.pc'" "libpmon.pc names the prefix"
+# PAPI's libpapi.so.7.0 shadows Debian's where the loader searches the prefix
+if grep -qsx "$prefix/lib" /etc/ld.so.conf /etc/ld.so.conf.d/*.conf; then
+	check "grep -q 'warning: $prefix/lib/libpapi.so.7.0 has the soname of Debian' '$tmp/install.log'" \
+		"make install PREFIX=$prefix does not warn that its libpapi shadows Debian's"
+fi
 
 version=$(sed -n 's/^#define PMON_VERSION_STRING "\(.*\)"/\1/p' "$top/include/pmon/pmon.h")
 check "[ \"\$('$root/bin/pmon' --version)\" = 'pmon $version' ]" "installed pmon --version is not 'pmon $version'"
@@ -71,6 +76,20 @@ if $cc -o "$tmp/shared" "$tmp/outside.c" $(pkg-config --cflags --libs libpmon) >
 	check "readelf -d '$tmp/shared' | grep -q 'NEEDED.*libpmon\.so'" "shared program does not need libpmon.so"
 else
 	bad "shared build with pkg-config failed:"; sed 's/^/    /' "$tmp/cc.log" >&2
+fi
+
+# the libpmon(3) synopsis's static line, with libpmon.so installed beside
+# libpmon.a: the program must not need libpmon.so
+# shellcheck disable=SC2046
+if $cc -o "$tmp/static2" "$tmp/outside.c" $(pkg-config --static --cflags --libs libpmon-static) \
+	>"$tmp/cc.log" 2>&1; then
+	ok
+	out=$(PMON_SIM= "$tmp/static2" 2>&1)
+	check "[ \"\$out\" = '$want' ]" "libpmon-static program printed '$out', want '$want'"
+	check "! readelf -d '$tmp/static2' | grep -q 'NEEDED.*libpmon'" \
+		"pkg-config --static libpmon-static links libpmon.so when both are installed"
+else
+	bad "static build with pkg-config --static libpmon-static failed:"; sed 's/^/    /' "$tmp/cc.log" >&2
 fi
 
 rm -f "$root"/lib/libpmon.so*
