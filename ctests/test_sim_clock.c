@@ -216,8 +216,48 @@ static void wrap44(void)
 	CHECK_EQ_U64(v, 1, "R2PCIe 44-bit wrap");
 }
 
+/* The PCU's power model: clocks at fixed frequencies, every core in C0. */
+static void power(void)
+{
+	machine("cores=6,uclk=2.4G,pclk=800M");
+	wrmsr(0, 0xC34, 24u | 25u << 8 | 12u << 16 | 0u << 24);  /* bands 2.4, 2.5, 1.2, 0 GHz */
+	wrmsr(0, 0xC30, 0x40000B);                        /* FREQ_BAND0 */
+	wrmsr(0, 0xC31, 0x40000C);                        /* FREQ_BAND1 */
+	wrmsr(0, 0xC32, 0x40000D);                        /* FREQ_BAND2 */
+	wrmsr(0, 0xC33, 0x40000E);                        /* FREQ_BAND3 */
+	pmon_sim_advance_ns(sim, 1000);
+	CHECK_EQ_U64(rdmsr(0, 0xC36), 800, "band 2.4 GHz: uclk 2.4 GHz is in it every cycle");
+	CHECK_EQ_U64(rdmsr(0, 0xC37), 0, "band 2.5 GHz: above the uncore clock");
+	CHECK_EQ_U64(rdmsr(0, 0xC38), 800, "band 1.2 GHz");
+	CHECK_EQ_U64(rdmsr(0, 0xC39), 800, "band 0");
+	/* the filter moves: band 1 down to 2.4 GHz counts from then on */
+	wrmsr(0, 0xC34, 24u | 24u << 8 | 12u << 16 | 255u << 24);
+	pmon_sim_advance_ns(sim, 1000);
+	CHECK_EQ_U64(rdmsr(0, 0xC37), 800, "band 1 lowered: counts after the write only");
+	CHECK_EQ_U64(rdmsr(0, 0xC39), 800, "band 3 raised to 25.5 GHz: no more cycles");
+	/* C-state occupancy: the cores in the state each cycle */
+	wrmsr(0, 0xC30, 0x404080);                        /* CORES_C0 */
+	wrmsr(0, 0xC31, 0x408080);                        /* CORES_C3 */
+	wrmsr(0, 0xC32, 0x40C080);                        /* CORES_C6 */
+	wrmsr(0, 0xC33, 0x40000C);                        /* FREQ_BAND1, still counting */
+	wrmsr(0, 0xC24, 0x2);                             /* reset the counters */
+	pmon_sim_advance_ns(sim, 1000);
+	CHECK_EQ_U64(rdmsr(0, 0xC36), 6 * 800, "C0 occupancy: 6 cores every cycle");
+	CHECK_EQ_U64(rdmsr(0, 0xC37), 0, "no core in C3");
+	CHECK_EQ_U64(rdmsr(0, 0xC38), 0, "no core in C6");
+	CHECK_EQ_U64(rdmsr(0, 0xC39), 800, "band 1 at 2.4 GHz");
+	/* histogram use: thresh 6 counts cycles with at least 6 cores in C0 */
+	wrmsr(0, 0xC30, 0x06404080);
+	wrmsr(0, 0xC31, 0x07404080);                      /* at least 7: never */
+	wrmsr(0, 0xC24, 0x2);
+	pmon_sim_advance_ns(sim, 1000);
+	CHECK_EQ_U64(rdmsr(0, 0xC36), 800, "C0 occupancy >= 6: every cycle");
+	CHECK_EQ_U64(rdmsr(0, 0xC37), 0, "C0 occupancy >= 7: none");
+}
+
 int main(void)
 {
+	power();
 	dclk_wrap();
 	no_drift();
 	domains();

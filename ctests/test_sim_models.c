@@ -41,7 +41,13 @@ static void cases(void)
 	M("cbo", 0x00000100, 0, 0);         /* umask on clockticks */
 	M("pcu", 0x00200000, 0, 0);         /* FREQ_TRANS_CYCLES (ext) */
 	M("pcu", 0x00004000, 0, 0);         /* occ_sel on 0x00 */
-	M("pcu", 0x00004080, 0, 0);         /* POWER_STATE_OCCUPANCY */
+	M("pcu", 0x00004080, 0, 1);         /* POWER_STATE_OCCUPANCY.CORES_C0 */
+	M("pcu", 0x0000C080, 0, 1);         /* CORES_C6: none, the cores never sleep */
+	M("pcu", 0x00000080, 0, 0);         /* occupancy without a state */
+	M("pcu", 0x40004080, 0, 0);         /* occ_invert */
+	M("pcu", 0x0000000B, 0, 1);         /* FREQ_BAND0_CYCLES */
+	M("pcu", 0x0000000E, 0, 1);         /* FREQ_BAND3_CYCLES */
+	M("pcu", 0x0000000A, 0, 0);         /* PROCHOT_EXTERNAL_CYCLES */
 	M("qpi", 0x00200014, 0, 0);         /* ext 0x14 */
 	M("qpi", 0x00000114, 0, 0);
 	M("qpi", 0x00000000, 0, 0);         /* TxL_FLITS_G0 */

@@ -357,6 +357,13 @@ int pmon_sim_socket_bus(const pmon_sim_t *sim, int socket);
  *    0x02, HOM_NONREQ 0x04, DRS_DATA 0x08, DRS_NONDATA 0x10; TxL_FLITS_G2
  *    0x01 / RxL_FLITS_G2 0x03 NDR_AK 0x02 (completions).  IDLE, NDR_AD, NCB
  *    and NCS are not modeled.
+ *  - "pcu" (the power model: the clocks keep their frequencies, every core
+ *    is in C0 all the time), each PCLK cycle: FREQ_BANDn_CYCLES 0x0B-0x0E
+ *    count 1 when uclk is at or above band n of the filter (bits 8n+7:8n,
+ *    100 MHz units), else 0; POWER_STATE_OCCUPANCY 0x80 adds the cores in
+ *    the occ_sel state: CORES_C0 (1) the socket's cores, CORES_C3 (2) and
+ *    CORES_C6 (3) 0; thresh/invert/edge act on that increment as on a
+ *    clock; occ_invert/occ_edge are not modeled.
  *  - "r3qpi": RxR_INSERTS 0x11 with a non-zero umask within 0x0F (HOM
  *    0x01, SNP 0x02, NDR 0x04, DRS 0x08): every QPI message a socket sends
  *    on link L enters its R3QPI L ingress (ring toward QPI) once, in its

@@ -12,6 +12,7 @@ void sim_ctr_init(struct sim_ctr *c, int width)
 	memset(c, 0, sizeof *c);
 	c->mask = width >= 64 ? ~0ull : (1ull << width) - 1;
 	c->clock = -1;
+	c->per_cycle = 1;
 }
 
 unsigned sim_kind_thresh(const struct sim_kind *k, uint64_t ctl)
@@ -31,11 +32,12 @@ void sim_ctr_set_ctl(struct pmon_sim *sim, struct sim_ctr *c, const struct sim_k
 	c->clock = -1;
 	c->sig = 0;
 	c->arg = 0;
+	c->per_cycle = 1;
 	k->decode(c, (uint32_t)ctl);
 	sim_clock_mark(sim);
 }
 
-/* A clock event: an increment of 1 in each of `cycles` cycles. */
+/* A clock event: an increment of per_cycle in each of `cycles` cycles. */
 void sim_ctr_cycles(struct sim_ctr *c, uint64_t cycles)
 {
 	int out;
@@ -43,10 +45,10 @@ void sim_ctr_cycles(struct sim_ctr *c, uint64_t cycles)
 	if (!cycles)
 		return;
 	if (!c->thresh) {
-		sim_ctr_add(c, cycles);
+		sim_ctr_add(c, cycles * c->per_cycle);
 		return;
 	}
-	out = c->invert ? (1 < c->thresh) : (1 >= c->thresh);
+	out = c->invert ? (c->per_cycle < c->thresh) : (c->per_cycle >= c->thresh);
 	if (c->edge) {
 		if (out && !c->prev)
 			sim_ctr_add(c, 1);

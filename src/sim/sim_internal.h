@@ -112,6 +112,8 @@ struct sim_ctr {
 	uint8_t enabled;        /* control-level enable */
 	uint8_t active;         /* counting now */
 	uint32_t arg;           /* memory-hierarchy events: what the event selects */
+	uint32_t per_cycle;     /* clock events: the increment each cycle (1; PCU
+				   occupancy and frequency bands: see sim_pcu.c) */
 	uint64_t *ovf;          /* core counters: IA32_PERF_GLOBAL_STATUS */
 	uint64_t ovf_bit;
 };
