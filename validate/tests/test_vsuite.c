@@ -141,7 +141,7 @@ static void test_quick(void)
 	const char *groups[] = { "stream-copy", "stream-triad-nt", "numa-remote-triad", "chase-line-l1",
 				 "chase-page-mem", "chase-line-mem-remote", "dgemm-128-fits",
 				 "dgemm-256-fits", "chan", "clock", "share-pingpong-core",
-				 "share-pingpong-socket", "share-prodcons" };
+				 "share-pingpong-socket", "share-prodcons", "power" };
 	for (size_t g = 0; g < sizeof(groups) / sizeof(groups[0]); g++)
 		CHECK(count_kernel(checks, groups[g]) > 0, "quick suite has checks of %s", groups[g]);
 	json_decref(j);
@@ -465,6 +465,10 @@ static int affected(const char *kind, const char *kernel, const char *event)
 	if (strcmp(kind, "r3") == 0)          /* the home's R3QPI SNP entries counted as HOM */
 		return strcmp(kernel, "share-pingpong-socket") == 0 &&
 		       strcmp(event, "R3QPI RxR_INSERTS.SNP home") == 0;
+	if (strcmp(kind, "pcu") == 0)         /* band 0 above the clock, C0 counted as C6 */
+		return strcmp(kernel, "power") == 0 &&
+		       (prefix(event, "PCU FREQ_BAND0_CYCLES") ||
+			prefix(event, "PCU POWER_STATE_OCCUPANCY.CORES_C0"));
 	if (strcmp(kind, "victim") == 0)      /* Modified victims counted with the E umask */
 		return strcmp(kernel, "share-prodcons") == 0 && strcmp(event, "LLC_VICTIMS.M home") == 0;
 	return 0;
@@ -662,6 +666,7 @@ int main(void)
 	test_break("state", "share", 2);
 	test_break("victim", "share", 1);
 	test_break("r3", "share", 1);
+	test_break("pcu", "power", 2);
 	/* The same breakages with the four prefetchers on a small machine
 	 * (once passed unnoticed): Copy's reads fail their lower bound (no
 	 * upper one with 4 L2 ways), the wrapped lookups their per-hop band. */
