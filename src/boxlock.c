@@ -7,6 +7,7 @@
 #include <string.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -44,6 +45,7 @@ static void lock_path(const struct pmon_boxlocks *L, const char *name, char *buf
  * which set owns each box. */
 struct local_lock {
 	const struct pmon_boxlocks *owner;
+	uint32_t *mark;                    /* the owner's pmon_boxlock_mark */
 	char name[80];
 };
 static struct local_lock *local;
@@ -60,7 +62,7 @@ static const struct pmon_boxlocks *local_owner(const char *name, int *at)
 	return NULL;
 }
 
-static int local_take(const struct pmon_boxlocks *L, const char *name)
+static int local_take(const struct pmon_boxlocks *L, const char *name, uint32_t *mark)
 {
 	int at = 0, rc = PMON_OK;
 	pthread_mutex_lock(&local_mu);
@@ -77,6 +79,7 @@ static int local_take(const struct pmon_boxlocks *L, const char *name)
 	}
 	if (rc == PMON_OK) {
 		local[nlocal].owner = L;
+		local[nlocal].mark = mark;
 		snprintf(local[nlocal].name, sizeof(local[nlocal].name), "%s", name);
 		nlocal++;
 	}
@@ -101,12 +104,14 @@ static void local_drop(const struct pmon_boxlocks *L, const char *name)
 static void release(struct pmon_boxlocks *L, struct pmon_boxlock *b)
 {
 	if (!L->dir[0]) {
-		local_drop(L, b->name);
+		local_drop(L, b->name);     /* no forcer can reach the mark after it */
+		free(b->mark);
 		return;
 	}
 	char path[PATH_MAX + 96];
 	lock_path(L, b->name, path, sizeof(path));
 	unlink(path);       /* still locked: nobody can own the old file meanwhile */
+	munmap(b->map, PMON_BOXLOCK_FILE_SIZE);
 	close(b->fd);
 }
 
@@ -207,9 +212,9 @@ static int try_lock(struct pmon_boxlocks *L, const char *name, int *fdp, long *h
 		close(fd);
 		return 1;
 	}
-	char pid[32];
-	int n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
-	if (ftruncate(fd, 0) || pwrite(fd, pid, (size_t)n, 0) != n) {
+	char pid[PMON_BOXLOCK_FILE_SIZE] = "";
+	snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+	if (ftruncate(fd, 0) || pwrite(fd, pid, sizeof(pid), 0) != (ssize_t)sizeof(pid)) {
 		int e = errno;
 		unlink(path);
 		close(fd);
@@ -240,8 +245,16 @@ int pmon_boxlock_take(struct pmon_boxlocks *L, const char *name, long *holder, c
 		L->cap = cap;
 	}
 	int fd = -1, rc = 1;
-	if (!L->dir[0] && (rc = local_take(L, name)) == PMON_EBUSY)
-		*holder = (long)getpid();
+	uint32_t *mark = NULL;
+	void *map = NULL;
+	if (!L->dir[0]) {
+		if (!(mark = calloc(1, sizeof(*mark))))
+			return pmon_why(why, len, PMON_ENOMEM, "out of memory");
+		if ((rc = local_take(L, name, mark)) == PMON_EBUSY)
+			*holder = (long)getpid();
+		if (rc)
+			free(mark);
+	}
 	for (int tries = 0; rc == 1 && tries < 100; tries++)
 		rc = try_lock(L, name, &fd, holder, why, len);
 	if (rc == PMON_EBUSY && !*holder && why[0])
@@ -269,12 +282,57 @@ int pmon_boxlock_take(struct pmon_boxlocks *L, const char *name, long *holder, c
 		return pmon_why(why, len, rc, "out of memory");
 	if (rc)
 		return rc;
+	if (L->dir[0]) {
+		/* the owner watches the mark a forcer writes in the file */
+		map = mmap(NULL, PMON_BOXLOCK_FILE_SIZE, PROT_READ, MAP_SHARED, fd, 0);
+		if (map == MAP_FAILED) {
+			int e = errno;
+			char path[PATH_MAX + 96];
+			lock_path(L, name, path, sizeof(path));
+			unlink(path);
+			close(fd);
+			return pmon_why(why, len, PMON_EIO, "cannot map the lock file %s: %s", path,
+					strerror(e));
+		}
+		mark = (uint32_t *)((char *)map + PMON_BOXLOCK_MARK_AT);
+	}
 	b = &L->e[L->n++];
 	memset(b, 0, sizeof(*b));
 	snprintf(b->name, sizeof(b->name), "%s", name);
 	b->fd = fd;
 	b->refs = 1;
+	b->mark = mark;
+	b->map = map;
 	return PMON_OK;
+}
+
+const volatile uint32_t *pmon_boxlock_mark(const struct pmon_boxlocks *L, const char *name)
+{
+	const struct pmon_boxlock *b = find(L, name);
+	return b ? b->mark : NULL;
+}
+
+int pmon_boxlock_force(struct pmon_boxlocks *L, const char *name, char *why, size_t len)
+{
+	uint32_t me = (uint32_t)getpid();
+	if (!L->dir[0]) {
+		int at = 0;
+		pthread_mutex_lock(&local_mu);
+		if (local_owner(name, &at))
+			__atomic_store_n(local[at].mark, me, __ATOMIC_RELAXED);
+		pthread_mutex_unlock(&local_mu);
+		return PMON_OK;
+	}
+	char path[PATH_MAX + 96], w[PMON_WHY_LEN + 256];
+	lock_path(L, name, path, sizeof(path));
+	int fd = pmon_safe_open(path, O_RDWR, PMON_SAFE_EXISTING, NULL, w, sizeof(w));
+	if (fd < 0)
+		return pmon_why(why, len, fd, "cannot mark %s as taken by force: %s", name, w);
+	int ok = pwrite(fd, &me, sizeof(me), PMON_BOXLOCK_MARK_AT) == (ssize_t)sizeof(me);
+	int e = errno;
+	close(fd);
+	return ok ? PMON_OK : pmon_why(why, len, PMON_EIO, "cannot mark %s as taken by force: %s",
+				       path, strerror(e));
 }
 
 int pmon_boxlock_drop(struct pmon_boxlocks *L, const char *name)

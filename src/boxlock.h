@@ -11,6 +11,9 @@
  * leaves a box locked.  A clean release unlinks the file while still
  * holding the lock; a taker checks that the file it locked is still the one
  * at the path, so an unlink never lets two owners in.
+ * The file is PMON_BOXLOCK_FILE_SIZE bytes, the pid first; the owner maps
+ * it, and a process that takes the box by force (PMON_FORCE=1) writes its
+ * pid at PMON_BOXLOCK_MARK_AT, which the owner's reads see.
  * Byte 1 is reserved for a later read-only sharing mode: readers of one
  * owner's counts would hold shared (F_RDLCK) locks there, which F_OFD_GETLK
  * tells apart from the owner's byte.
@@ -36,6 +39,7 @@
 
 #include <limits.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define PMON_RUN_DIR_DEFAULT "/run/pmon"
 
@@ -43,6 +47,8 @@ struct pmon_boxlock {
 	char name[80];      /* "socket0.snbep_unc_pcu" */
 	int fd;
 	int refs;
+	uint32_t *mark;     /* pmon_boxlock_mark: in the mapped lock file, or malloc'ed */
+	void *map;          /* the lock file's first page, mapped (file locks) */
 };
 
 struct pmon_boxlocks {
@@ -76,6 +82,18 @@ int pmon_boxlock_take(struct pmon_boxlocks *L, const char *name, long *holder,
 		      char *why, size_t len);
 /* Drop one reference; the last releases the lock.  Returns the references left. */
 int pmon_boxlock_drop(struct pmon_boxlocks *L, const char *name);
+/* PMON_FORCE: another owner holds name, and this process takes the box
+ * anyway: mark the owner's lock so that the owner learns it at its next
+ * read (pmon_boxlock_mark).  PMON_OK, or an error with why. */
+int pmon_boxlock_force(struct pmon_boxlocks *L, const char *name, char *why, size_t len);
+/* The word the owner of name (this set) watches while it holds the box: 0,
+ * or the pid of a process that took the box by force (PMON_FORCE).  In the
+ * lock file at PMON_BOXLOCK_MARK_AT (mapped shared), or in the process for
+ * in-process locks; NULL when name is not held. */
+const volatile uint32_t *pmon_boxlock_mark(const struct pmon_boxlocks *L, const char *name);
+#define PMON_BOXLOCK_MARK_AT 32
+#define PMON_BOXLOCK_FILE_SIZE 64
+
 /* References this set holds on name (0: not held). */
 int pmon_boxlock_refs(const struct pmon_boxlocks *L, const char *name);
 

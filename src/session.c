@@ -105,6 +105,8 @@ struct sess_box {
 	uint64_t global_found;
 	char lock[80];            /* boxlock name */
 	int locked;               /* 1: holds a reference on the box lock */
+	const volatile uint32_t *forced; /* its lock's mark: another process's pid once it took
+					    the box by force (pmon_boxlock_mark) */
 };
 
 /* Who reads the counters: the session's own calls (its owner's thread,
@@ -518,14 +520,20 @@ static int take_locks(pmon_session_t *s)
 		pmon_boxlock_name(bx->lock, sizeof(bx->lock), pmon_catalog_pmu(bx->regs.pmu)->name,
 				  bx->regs.socket, is_core(bx) ? bx->regs.cpu : -1);
 		int rc = pmon_boxlock_take(&s->m->locks, bx->lock, &holder, why, sizeof(why));
+		bx->forced = NULL;
 		if (rc == PMON_OK) {
 			bx->locked = 1;
+			bx->forced = pmon_boxlock_mark(&s->m->locks, bx->lock);
 			continue;
 		}
 		needed_reg(s, b, reg, sizeof(reg));
 		if (rc == PMON_EBUSY && forced()) {
+			/* the owner is told at its next read (forced_by) */
+			char w[512];
+			int mr = pmon_boxlock_force(&s->m->locks, bx->lock, w, sizeof(w));
 			fprintf(stderr, "pmon: PMON_FORCE=1: TAKING OVER %s (needed: %s) although %s; "
-				"the other owner's counts and ours will both be wrong\n", bx->lock, reg, why);
+				"the other owner's counts and ours will both be wrong%s%s\n", bx->lock, reg,
+				why, mr ? "; and the owner cannot be told: " : "", mr ? w : "");
 			continue;
 		}
 		release_locks(s);
@@ -1466,12 +1474,36 @@ static int accumulate(pmon_session_t *s, enum reader who, uint64_t now, uint64_t
 	return PMON_OK;
 }
 
+/* The pid of a process that took a box of the session by force
+ * (PMON_FORCE=1) while the session held it, and *box the box; else 0. */
+static inline uint32_t forced_by(const pmon_session_t *s, int *box)
+{
+	for (int b = 0; b < s->nboxes; b++) {
+		const volatile uint32_t *f = s->boxes[b].forced;
+		uint32_t pid = f ? __atomic_load_n(f, __ATOMIC_RELAXED) : 0;
+		if (__builtin_expect(pid != 0, 0)) {
+			*box = b;
+			return pid;
+		}
+	}
+	return 0;
+}
+
 /* Check and fold a running session (registry lock held); the reason goes to
  * err (errlen bytes): the session's own for its caller, another for the
  * machine's fold, which must not write the session's reason. */
 static int fold_checked(pmon_session_t *s, enum reader who, uint64_t *values, int full,
 			const uint64_t *read_at, char *err, size_t errlen)
 {
+	int fb;
+	uint32_t by = s->fault ? 0 : forced_by(s, &fb);
+	if (by) {
+		SET(s->fault, PMON_EBUSY);
+		snprintf(s->fault_msg, sizeof(s->fault_msg), "%s was taken by force: process %u "
+			 "started counting on it with PMON_FORCE=1 while this session held it, so "
+			 "this session's counts (and the other's) are not trustworthy and none is "
+			 "returned", s->boxes[fb].lock, by);
+	}
 	if (s->fault)
 		return pmon_why(err, errlen, s->fault, "%s", s->fault_msg);
 	uint64_t now = read_at ? *read_at : 0;
@@ -1538,8 +1570,9 @@ static inline __attribute__((always_inline)) enum unlocked read_unlocked(pmon_se
 									  unsigned *seq,
 									  uint64_t *at, int *rc)
 {
+	int fb;
 	*seq = __atomic_load_n(&s->fold_seq, __ATOMIC_ACQUIRE);
-	if ((*seq & 1) || GET(s->fault))
+	if ((*seq & 1) || GET(s->fault) || forced_by(s, &fb))
 		return NOT_READ;
 	if ((*rc = read_counters(s, BY_OWNER, at, s->err, sizeof(s->err))))
 		return FAILED;
