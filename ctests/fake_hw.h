@@ -82,6 +82,19 @@ static inline int fake_write_file(const char *path, const void *data, size_t len
 	return n == (ssize_t)len ? 0 : -1;
 }
 
+/* A journal of the run directory as pmon makes one: mode 0600. */
+static inline int fake_write_journal(const char *path, const void *data, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = fchmod(fd, 0600) ? -1 : write(fd, data, len);
+	close(fd);
+	return n == (ssize_t)len ? 0 : -1;
+}
+
 /* ---------------------------------------------------------------- MSR files */
 
 static inline int fake_msr_cpu(const char *root, int cpu)

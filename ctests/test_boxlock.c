@@ -144,7 +144,7 @@ static void journal(void)
 	 * refused naming the file and `pmon reset` */
 	char path[300];
 	snprintf(path, sizeof(path), "%s/socket1.journal", dir);
-	fake_write_file(path, "box=x cpu=0 reg=nonsense\n", 25);
+	fake_write_journal(path, "box=x cpu=0 reg=nonsense\n", 25);
 	CHECK_EQ_INT(pmon_journal_load(dir, 1, &got, &n, bad, sizeof(bad), why, sizeof(why)), PMON_OK,
 		     why);
 	CHECK(n == 0 && strstr(bad, "socket1.journal line 1"), "names file and line: %s", bad);

@@ -221,7 +221,7 @@ static void fuzz_reset(double seconds, long max)
 				at += k;
 			}
 		}
-		if (fake_write_file(path, text, at)) {
+		if (fake_write_journal(path, text, at)) {
 			crashed++;
 			break;
 		}

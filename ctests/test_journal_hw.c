@@ -18,7 +18,9 @@
  *    the PMON set written, the good lines put back;
  *  - the journal's files: mode 0600, a symlink in its place refused and its
  *    target untouched, temporaries of killed processes removed, a damaged
- *    journal blocking a start with a message naming it and `pmon reset`.
+ *    journal blocking a start with a message naming it and `pmon reset`;
+ *    a journal of another user, of mode 0644 or with a second link is not
+ *    read (`pmon reset` names it and writes nothing).
  * The cleanup faults come from unlink() and fsync() defined here: libpmon's
  * calls resolve to them (like fault_syscalls.h), and fail for journal files
  * while armed.
@@ -210,7 +212,7 @@ static void crash_then_clean_stop_then_reset(void)
 	char line[512], path[400];
 	int n = pmon_journal_format(&e, line, sizeof(line));
 	snprintf(path, sizeof(path), "%s/socket0.journal", w.run);
-	CHECK(n > 0 && fake_write_file(path, line, (size_t)n) == 0, "a reused pid's line");
+	CHECK(n > 0 && fake_write_journal(path, line, (size_t)n) == 0, "a reused pid's line");
 	b = session_of(m, "snbep_unc_cbo0::UNC_C_CLOCKTICKS:socket=0", NULL);
 	CHECK_EQ_INT(pmon_session_start(b), PMON_EBUSY, "a reused pid is not ours");
 	pmon_session_destroy(b);
@@ -346,7 +348,7 @@ static void crafted_journals(void)
 	add_line(text, sizeof(text), &at, o, "snbep_unc_pcu", -1, REG_FILTER, 0, 0, 1, 0x20, ~0ull);
 	add_line(text, sizeof(text), &at, o, "snbep_unc_cbo1", -1, REG_CTL, 0, 0, 1, 0x400000, ~0ull);
 	snprintf(path, sizeof(path), "%s/socket0.journal", w.run);
-	CHECK(fake_write_file(path, text, at) == 0, "the crafted journal");
+	CHECK(fake_write_journal(path, text, at) == 0, "the crafted journal");
 
 	int rc = fake_run_tool("reset --socket 0", out, sizeof(out));
 	CHECK_EQ_INT(rc, 1, out);
@@ -388,7 +390,7 @@ static void crafted_journals(void)
 	size_t cut = at;
 	add_line(text, sizeof(text), &at, o, "snbep_unc_cbo1", -1, REG_CTL, 0, 0, 1, 0x400000, ~0ull);
 	at = cut + 40;
-	CHECK(fake_write_file(path, text, at) == 0, "the damaged journal");
+	CHECK(fake_write_journal(path, text, at) == 0, "the damaged journal");
 	/* a start on the socket is refused, naming the file and `pmon reset` */
 	CHECK_EQ_INT(pmon_machine_open(&m, "msr", why, sizeof(why)), PMON_OK, why);
 	pmon_session_t *s = session_of(m, "snbep_unc_cbo0::UNC_C_CLOCKTICKS:socket=0", NULL);
@@ -457,6 +459,46 @@ static void files(void)
 	pmon_machine_close(m);
 }
 
+/* A journal that is not one pmon made (another user's, one others may
+ * write, one with a second link: swapped or planted through a parent
+ * directory another user controls) is not read: `pmon reset` names it and
+ * writes nothing; the same line in a file of pmon's own is put back. */
+static void foreign_journal(void)
+{
+	pmon_machine_t *m;
+	char why[512], out[8192], text[1024], path[400], link2[400];
+	size_t at = 0;
+	CHECK_EQ_INT(pmon_machine_open(&m, "msr", why, sizeof(why)), PMON_OK, why);
+	int cpu0 = pmon_machine_socket_cpu(m, 0);
+	add_line(text, sizeof(text), &at, dead_owner(), "snbep_unc_pcu", -1, REG_FILTER, 0, 0, 1,
+		 0x20, ~0ull);
+	snprintf(path, sizeof(path), "%s/socket0.journal", w.run);
+	snprintf(link2, sizeof(link2), "%s/journal-link", base);
+	static const char *const how[] = { "owned by uid 65534", "mode 0644", "two links" };
+	for (int k = 0; k < 3; k++) {
+		fake_msr_put(w.msr, cpu0, PCU_FILTER, 0x20);
+		CHECK(fake_write_journal(path, text, at) == 0, "the journal");
+		if (k == 0)
+			CHECK(chown(path, 65534, 65534) == 0, "chown");
+		if (k == 1)
+			CHECK(chmod(path, 0644) == 0, "chmod");
+		if (k == 2)
+			CHECK(link(path, link2) == 0, "link");
+		int rc = pmon_machine_reset(m, 0, out, sizeof(out));
+		CHECK(rc != PMON_OK, "a journal %s is refused (rc %d): %s", how[k], rc, out);
+		CHECK(strstr(out, "socket0.journal") != NULL, "named: %s", out);
+		CHECK(fake_msr_get(w.msr, cpu0, PCU_FILTER) == 0x20, "nothing written from a "
+		      "journal %s", how[k]);
+		unlink(link2);
+		unlink(path);
+	}
+	CHECK(fake_write_journal(path, text, at) == 0, "pmon's own journal");
+	CHECK_EQ_INT(pmon_machine_reset(m, 0, out, sizeof(out)), PMON_OK, out);
+	CHECK_EQ_U64(fake_msr_get(w.msr, cpu0, PCU_FILTER), 0, "the same line of pmon's own "
+		     "journal is put back");
+	pmon_machine_close(m);
+}
+
 int main(void)
 {
 	if (fake_tmpdir(base, sizeof(base)) || fake_snbep_world(base, 1, &w)) {
@@ -467,6 +509,7 @@ int main(void)
 	cleanup_fails_at_stop();
 	crafted_journals();
 	files();
+	foreign_journal();
 	fake_rmtree(base);
 	return check_done("test_journal_hw");
 }

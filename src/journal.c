@@ -232,13 +232,16 @@ static int jlock(const char *dir, int socket, char *why, size_t len)
  * no journal). */
 static int read_whole(const char *path, char **text, char *why, size_t len)
 {
+	char w[PATH_MAX + 256];
 	*text = NULL;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	/* as every file of the run directory: never through a link, and only
+	 * a file of this user no other can write (one swapped in through a
+	 * parent directory another user controls is not pmon's) */
+	int fd = pmon_safe_open(path, O_RDONLY, PMON_SAFE_EXISTING, NULL, w, sizeof(w));
 	if (fd < 0) {
-		if (errno == ENOENT)
+		if (fd == PMON_ENODEV && errno == ENOENT)
 			return PMON_OK;
-		return pmon_why(why, len, PMON_EIO, "cannot read the journal %s: %s", path,
-				strerror(errno));
+		return pmon_why(why, len, PMON_EIO, "cannot read the journal: %s", w);
 	}
 	struct stat st;
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > JOURNAL_MAX_BYTES) {

@@ -25,7 +25,8 @@
  * sees the old or the new journal, never a torn one; changes of several
  * processes are serialized by a lock on DIR/socketN.journal.lock, under
  * which temporaries a killed process left are removed.  The file is opened
- * with O_NOFOLLOW.  A box's lines are added before its first register is
+ * as safefile.h says (O_NOFOLLOW; a file of the effective user, one link,
+ * mode 0600): one of another user, or one others may write, is not read.  A box's lines are added before its first register is
  * written and dropped by their owner when it has restored the box (but for
  * the lines of mask 0); the file is removed when it holds no line.  Lines of
  * a dead owner make a start on their box fail, naming `pmon reset`.
