@@ -128,7 +128,9 @@ void dgemm_blocked_##sfx(struct kfeed *f, const struct karr *c, const struct kar
 uint64_t pingpong_##sfx(struct kfeed *f, const struct karr *x, size_t off, int me, \
 			uint64_t first, uint64_t rounds); \
 void lines_write_##sfx(struct kfeed *f, const struct karr *x, size_t n, double v); \
-double lines_read_##sfx(struct kfeed *f, const struct karr *x, size_t n);
+double lines_read_##sfx(struct kfeed *f, const struct karr *x, size_t n); \
+void lines_nt_##sfx(struct kfeed *f, const struct karr *x, const uint64_t *offs, size_t n, \
+		    double v);
 
 KERN_DECL_STREAM(native)
 KERN_DECL_STREAM(emu)

@@ -21,10 +21,10 @@
 #include "vrun.h"
 
 const char *const vkernel_name[VK_N] = { "stream", "dgemm", "chase", "numa", "chan", "clock",
-						    "share", "power" };
+						    "share", "power", "dram" };
 const char *const vbreak_name[VB_N] = { "none", "umask", "channel", "socket", "wrap", "lose",
 						  "snoop", "state", "victim", "r3",
-						  "pcu" };
+						  "pcu", "dram" };
 const char *const vbfield_name[VBF_N] = { "none", "code", "umask", "filter" };
 
 int vbreak_field(enum vbfield f, const char *pattern, pmon_encoding_t *enc)

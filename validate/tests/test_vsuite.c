@@ -141,7 +141,8 @@ static void test_quick(void)
 	const char *groups[] = { "stream-copy", "stream-triad-nt", "numa-remote-triad", "chase-line-l1",
 				 "chase-page-mem", "chase-line-mem-remote", "dgemm-128-fits",
 				 "dgemm-256-fits", "chan", "clock", "share-pingpong-core",
-				 "share-pingpong-socket", "share-prodcons", "power" };
+				 "share-pingpong-socket", "share-prodcons", "power",
+				 "dram-rowhit", "dram-rowmiss", "dram-write" };
 	for (size_t g = 0; g < sizeof(groups) / sizeof(groups[0]); g++)
 		CHECK(count_kernel(checks, groups[g]) > 0, "quick suite has checks of %s", groups[g]);
 	json_decref(j);
@@ -469,6 +470,10 @@ static int affected(const char *kind, const char *kernel, const char *event)
 		return strcmp(kernel, "power") == 0 &&
 		       (prefix(event, "PCU FREQ_BAND0_CYCLES") ||
 			prefix(event, "PCU POWER_STATE_OCCUPANCY.CORES_C0"));
+	if (strcmp(kind, "dram") == 0)        /* page misses as page closes, WPQ as RPQ */
+		return (strcmp(kernel, "dram-rowhit") == 0 &&
+			strcmp(event, "PRE_COUNT.PAGE_MISS all ch") == 0) ||
+		       (strcmp(kernel, "dram-write") == 0 && strcmp(event, "WPQ_INSERTS all ch") == 0);
 	if (strcmp(kind, "victim") == 0)      /* Modified victims counted with the E umask */
 		return strcmp(kernel, "share-prodcons") == 0 && strcmp(event, "LLC_VICTIMS.M home") == 0;
 	return 0;
@@ -667,6 +672,7 @@ int main(void)
 	test_break("victim", "share", 1);
 	test_break("r3", "share", 1);
 	test_break("pcu", "power", 2);
+	test_break("dram", "dram", 2);
 	/* The same breakages with the four prefetchers on a small machine
 	 * (once passed unnoticed): Copy's reads fail their lower bound (no
 	 * upper one with 4 L2 ways), the wrapped lookups their per-hop band. */
