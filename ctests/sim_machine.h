@@ -1,6 +1,7 @@
 /*
  * sim_machine.h - the emulated machine as a test opens it through the
- * public API: PMON_SIM=clock=manual (the test moves time), a run directory
+ * public API: PMON_SIM=clock=manual (the test moves time) and prefetch=off
+ * (the tests count demand traffic exactly), a run directory
  * of its own when asked, the emulator's access log of a given capacity.
  * Includes check.h (the open is one recorded check).
  */
@@ -27,7 +28,7 @@ static inline pmon_sim_t *sim_machine_open(pmon_machine_t **m, char *dir, size_t
 		}
 		setenv("PMON_RUN_DIR", dir, 1);
 	}
-	setenv("PMON_SIM", "clock=manual", 1);
+	setenv("PMON_SIM", "clock=manual,prefetch=off", 1);    /* exact demand traffic */
 	int rc = pmon_machine_open(m, "sim", err, len);
 	CHECK_EQ_INT(rc, PMON_OK, err);
 	if (rc)

@@ -126,7 +126,7 @@ static void refusals(void)
 int main(void)
 {
 	char err[256];
-	setenv("PMON_SIM", "clock=manual", 1);
+	setenv("PMON_SIM", "clock=manual,prefetch=off", 1);    /* exact demand traffic */
 	int rc = pmon_machine_open(&m, "sim", err, sizeof(err));
 	CHECK_EQ_INT(rc, PMON_OK, err);
 	if (rc)

@@ -254,7 +254,7 @@ static void ubox_fixed(pmon_sim_t *sim)
 
 int main(void)
 {
-	setenv("PMON_SIM", "clock=manual", 1);
+	setenv("PMON_SIM", "clock=manual,prefetch=off", 1);    /* exact demand traffic */
 	int rc = pmon_machine_open(&m, "sim", err, sizeof(err));
 	CHECK_EQ_INT(rc, PMON_OK, err);
 	if (rc)

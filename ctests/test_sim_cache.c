@@ -10,6 +10,8 @@
  * set occupancy: with one slice the set of line L is L mod sets, so a
  * contiguous range fills every set evenly.
  */
+/* exact demand traffic: the prefetchers (test_sim_prefetch.c) off */
+#define SIM_FIXTURE_PIN "prefetch=off,"
 #include "sim_fixture.h"
 
 #define CAS_RD 0x400304u

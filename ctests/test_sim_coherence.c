@@ -8,6 +8,8 @@
  * filters, LLC victims by state, TOR occupancy over inserts = the
  * documented latency.
  */
+/* exact demand traffic: the prefetchers (test_sim_prefetch.c) off */
+#define SIM_FIXTURE_PIN "prefetch=off,"
 #include "sim_fixture.h"
 
 #define CBO_CTL(n, i)  (0xD10u + 0x20u * (n) + (i))

@@ -4,6 +4,8 @@
  * umask sums, ground truth independent of programming, remote homes,
  * freezing, thresholds on memory events, argument errors.
  */
+/* exact demand traffic: the prefetchers (test_sim_prefetch.c) off */
+#define SIM_FIXTURE_PIN "prefetch=off,"
 #include "sim_fixture.h"
 
 static void ctl(int bus, int ch, int n, uint32_t v)

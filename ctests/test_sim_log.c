@@ -8,6 +8,8 @@
 #include <pthread.h>
 #include <string.h>
 
+/* exact demand traffic: the prefetchers (test_sim_prefetch.c) off */
+#define SIM_FIXTURE_PIN "prefetch=off,"
 #include "sim_fixture.h"
 
 static void contents(void)

@@ -6,6 +6,8 @@
  * snoop bits of a read from DRAM with one socket and with two, and the
  * per-CPU ground truth.
  */
+/* exact demand traffic: the prefetchers (test_sim_prefetch.c) off */
+#define SIM_FIXTURE_PIN "prefetch=off,"
 #include "sim_fixture.h"
 
 #define RSP0 0x1A6

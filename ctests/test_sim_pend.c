@@ -9,6 +9,8 @@
  * and snoops, TOR inserts, victims, HA requests, QPI flits, CAS commands,
  * offcore responses of every kind).
  */
+/* exact demand traffic: the prefetchers (test_sim_prefetch.c) off */
+#define SIM_FIXTURE_PIN "prefetch=off,"
 #include "sim_fixture.h"
 #include "xorshift.h"
 

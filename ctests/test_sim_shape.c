@@ -167,7 +167,7 @@ static void cache_keys(void)
 	CHECK_EQ_INT(sh.l1_ways, 8, "l1ways default");
 	CHECK_EQ_INT(sh.l2_ways, 8, "l2ways default");
 	CHECK_EQ_INT(sh.llc_ways, 20, "llcways default");
-	CHECK_EQ_INT(sh.prefetch, 0xf, "prefetch: MSR 0x1A4 0xf by default (all off)");
+	CHECK_EQ_INT(sh.prefetch, 0, "prefetch: MSR 0x1A4 0 by default (all four on, as silicon)");
 	CHECK_EQ_INT((int)sh.lat_ns[PMON_SIM_SUP_L1], 2, "lat_l1");
 	CHECK_EQ_INT((int)sh.lat_ns[PMON_SIM_SUP_L2], 5, "lat_l2");
 	CHECK_EQ_INT((int)sh.lat_ns[PMON_SIM_SUP_LLC], 15, "lat_llc");

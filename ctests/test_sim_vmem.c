@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* exact demand traffic: the prefetchers (test_sim_prefetch.c) off */
+#define SIM_FIXTURE_PIN "prefetch=off,"
 #include "sim_fixture.h"
 
 #define PAGE 4096ull

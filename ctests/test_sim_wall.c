@@ -14,6 +14,8 @@
 #include <string.h>
 #include <time.h>
 
+/* exact demand traffic: the prefetchers (test_sim_prefetch.c) off */
+#define SIM_FIXTURE_PIN "prefetch=off,"
 #include "sim_fixture.h"
 
 #define SLEEP_NS 20000000ull
@@ -301,7 +303,7 @@ static void process_machine(void)
 
 	sim_teardown();
 	CHECK(pmon_sim_current() == NULL, "no current machine");
-	setenv("PMON_SIM", "sockets=1,load=64M", 1);
+	setenv("PMON_SIM", "sockets=1,load=64M,prefetch=off", 1);
 	CHECK_EQ_INT(pmon_sim_access_open(&acc, why, sizeof why), 0, why);
 	m = pmon_sim_current();
 	CHECK(m != NULL && pmon_sim_shape(m)->clock == PMON_SIM_CLOCK_AUTO,

@@ -4,10 +4,12 @@
  * memory controller and the core's offcore-response counters.
  *
  * The machine: the default SNB-EP shape with a 2 MiB LLC per socket
- * (PMON_SIM="llc=2M,clock=manual").  CPU 0 reads an 8 MiB array on its own
- * socket twice, line by line: 131072 lines a pass, four times the LLC, so
- * LRU keeps none of them for the second pass and every read misses the LLC
- * and reads DRAM: 2 x 131072 = 262144 of each.
+ * and its prefetchers off (PMON_SIM="llc=2M,clock=manual,prefetch=off":
+ * with them on, most lines would arrive as prefetches, which the offcore
+ * demand count leaves out).  CPU 0 reads an 8 MiB array on its own socket
+ * twice, line by line: 131072 lines a pass, four times the LLC, so LRU
+ * keeps none of them for the second pass and every read misses the LLC and
+ * reads DRAM: 2 x 131072 = 262144 of each.
  *
  * Build: make (build/examples/llc_misses); run: build/examples/llc_misses
  */
@@ -40,7 +42,7 @@ int main(void)
 	uint64_t v[13], base, llc_misses = 0, cas_reads = 0;
 	int n = 0;
 
-	setenv("PMON_SIM", "llc=2M,clock=manual", 1);
+	setenv("PMON_SIM", "llc=2M,clock=manual,prefetch=off", 1);
 	if (pmon_machine_open(&m, "sim", why, sizeof why)) {
 		fprintf(stderr, "%s\n", why);
 		return 1;

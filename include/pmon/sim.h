@@ -69,7 +69,8 @@ struct pmon_sim_shape {
 	int prefetch;           /* key prefetch=on|off|0x0..0xf: the initial value of
 				   every core's MSR 0x1A4 (bit set: that prefetcher off;
 				   0 L2 streamer, 1 L2 adjacent line, 2 DCU next line,
-				   3 DCU IP stride); on = 0 (silicon's default), off = 0xf */
+				   3 DCU IP stride); on = 0, the default (silicon's),
+				   off = 0xf */
 	/* keys lat_l1, lat_l2, lat_llc, lat_dram, lat_rdram, lat_rcache: the
 	 * documented latency in ns of each supplier (enum pmon_sim_supplier) */
 	uint32_t lat_ns[PMON_SIM_NSUPPLIERS];

@@ -87,7 +87,7 @@ static void defaults(struct pmon_sim_shape *sh)
 	sh->l1_ways = 8;
 	sh->l2_ways = 8;
 	sh->llc_ways = 20;
-	sh->prefetch = 0xf;                   /* MSR 0x1A4: all four off (for now) */
+	sh->prefetch = 0;                     /* MSR 0x1A4 = 0: all four on, as silicon */
 	sh->lat_ns[PMON_SIM_SUP_L1] = 2;
 	sh->lat_ns[PMON_SIM_SUP_L2] = 5;
 	sh->lat_ns[PMON_SIM_SUP_LLC] = 15;

@@ -119,8 +119,9 @@ int main(void)
 	const double nn = (double)N * N / 8, panels = N / BK;
 	int below_old = 0;
 
-	CHECK_EQ_INT(pmon_sim_shape_parse("cores=4,llc=512K,l1=16K,l2=64K", &sh, err, sizeof(err)),
-		     0, "shape");
+	/* demand traffic only: the prefetchers off */
+	CHECK_EQ_INT(pmon_sim_shape_parse("cores=4,llc=512K,l1=16K,l2=64K,prefetch=off", &sh, err,
+					  sizeof(err)), 0, "shape");
 	memset(&g, 0, sizeof(g));
 	g.llc_bytes = sh.llc_bytes;
 	dgemm_expect(&g, N, BK, 2, 0, &x);

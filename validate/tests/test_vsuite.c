@@ -31,6 +31,10 @@ extern char **environ;
 /* A small machine: 4 cores, 2 MiB LLC, 16 KiB L1, 64 KiB L2 (the chase's
  * levels stay apart), two sockets, four channels. */
 #define QSHAPE "cores=4,llc=2M,l1=16K,l2=64K"
+/* The shapes that check conflict-set derivations and tiny caches count
+ * demand traffic: the prefetchers (on by default) off there; theirs are
+ * the shape-prefetch* runs. */
+#define PF_OFF "prefetch=off"
 
 static const char *prog, *outdir;
 
@@ -282,7 +286,7 @@ static void test_shapes(void)
 {
 	/* 1 MiB LLC: the LLC/4 set is the L2's size.  The L2 decides which
 	 * lines reach the LLC: fewer than one a hop, per slice too. */
-	json_t *j = run_shape("shape-llc1m", "llc=1M", "chase");
+	json_t *j = run_shape("shape-llc1m", "llc=1M," PF_OFF, "chase");
 	if (j) {
 		json_t *c = find_check(j, "chase-line-llc", "LLC_LOOKUP.DATA_READ s0 all CBo");
 		CHECK(c && num(c, "expected") > 0 && num(c, "expected") < 1 &&
@@ -295,7 +299,7 @@ static void test_shapes(void)
 		      "llc=1M: a slice expects an eighth of the lookups");
 		json_decref(j);
 	}
-	j = run_shape("shape-2c-llc1m", "cores=2,llc=1M", "chase");
+	j = run_shape("shape-2c-llc1m", "cores=2,llc=1M," PF_OFF, "chase");
 	if (j) {
 		CHECK(find_check(j, "chase-line-llc", "LLC_LOOKUP.DATA_READ s0 CBo1") != NULL,
 		      "cores=2,llc=1M: per-slice checks kept");
@@ -304,7 +308,8 @@ static void test_shapes(void)
 	/* 64 KiB LLC, 32 KiB L2: the LLC/4 set (16 KiB) is half the L2:
 	 * nothing reaches the LLC, per-slice shares and the latency are
 	 * skipped with the reason, the totals expect 0. */
-	j = run_shape("shape-llc64k", "llc=64K,l2=32K,l1=8K", "stream,dgemm,chase,numa,chan,clock");
+	j = run_shape("shape-llc64k", "llc=64K,l2=32K,l1=8K," PF_OFF,
+		      "stream,dgemm,chase,numa,chan,clock");
 	if (j) {
 		CHECK_EQ_INT(count_skips(j, "chase-line-llc latency", "no hop reaches the LLC", NULL), 1,
 			     "llc=64K: line chase latency skipped with its reason");
@@ -340,7 +345,7 @@ static void test_shapes(void)
 	 * every pass (the LLC-level chase expects them, from the page table and
 	 * the documented slice hash); DGEMM's nest formula is skipped where the
 	 * sets can move it. */
-	j = run_shape("shape-llcways2", "llcways=2," QSHAPE, "chase,dgemm");
+	j = run_shape("shape-llcways2", "llcways=2," PF_OFF "," QSHAPE, "chase,dgemm");
 	if (j) {
 		json_t *c = find_check(j, "chase-line-llc", "TOR_INSERTS.MISS_OPCODE(DRd) s0");
 		CHECK(c && num(c, "expected") > 0 && num(c, "expected") < 0.5,
@@ -374,7 +379,7 @@ static void test_shapes(void)
 	 * miss every pass under the documented true LRU: the LLC level's
 	 * misses, DRAM reads and latency have a lower edge above 0 (a measured
 	 * 0, or the pure-LLC latency, fails). */
-	j = run_shape("shape-llc4m-ways4", "llc=4M,llcways=4", "chase");
+	j = run_shape("shape-llc4m-ways4", "llc=4M,llcways=4," PF_OFF, "chase");
 	if (j) {
 		const char *ev[] = { "TOR_INSERTS.MISS_OPCODE(DRd) s0", "CAS_COUNT.RD s0 all ch",
 				     "OFFCORE DMND_DATA_RD.LOCAL_DRAM cpu0",
@@ -391,7 +396,7 @@ static void test_shapes(void)
 	}
 	/* Both at once (1 MiB LLC, 2 ways): LLC evictions free L2 ways; the
 	 * lookups get a band, the shares that depend on the order are skipped. */
-	j = run_shape("shape-llc1m-ways2", "llc=1M,llcways=2", "chase");
+	j = run_shape("shape-llc1m-ways2", "llc=1M,llcways=2," PF_OFF, "chase");
 	if (j) {
 		CHECK(count_skips(j, "chase-line-llc", "LLC evictions free L2 ways", NULL) >= 1,
 		      "llc=1M,llcways=2: order-dependent shares skipped with the reason");

@@ -145,7 +145,7 @@ int main(void)
 {
 	setenv("PMON_BACKEND", "sim", 1);
 	setenv("PMON_QUIET", "1", 1);
-	setenv("PMON_SIM", "clock=manual", 1);
+	setenv("PMON_SIM", "clock=manual,prefetch=off", 1);    /* exact demand traffic */
 	CHECK_EQ_INT(PAPI_library_init(PAPI_VER_CURRENT), PAPI_VER_CURRENT, "PAPI init");
 	int cid = PAPI_get_component_index("pmon");
 	CHECK(cid >= 0, "pmon component compiled in (%d)", cid);
