@@ -28,6 +28,7 @@
 
 #include "check.h"
 #include "fake_hw.h"
+#include "vtest.h"
 #include "../vrun.h"
 
 static char base[64];
@@ -212,8 +213,46 @@ static void test_hwinfo(pmon_machine_t *m)
 	json_decref(j);
 }
 
+/* pmon-validate on the emulated machine with its prefetchers on: without
+ * the option MSR 0x1A4 is recorded as found (0) and left; with
+ * --prefetch=off the run's CPUs get bits 0-3 and the run passes with the
+ * expectations of no prefetcher. */
+static void test_suite_emulated(void)
+{
+	const char *prog = getenv("PMON_VALIDATE"), *out = getenv("PMON_VALIDATE_OUT");
+	char cmd[4096];
+	if (!prog || !out) {
+		CHECK(0, "PMON_VALIDATE and PMON_VALIDATE_OUT must be set (make check sets them)");
+		return;
+	}
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s'", out);
+	CHECK(system(cmd) == 0, "mkdir %s", out);
+	for (int off = 0; off <= 1; off++) {
+		const char *sub = off ? "prefetch-off" : "prefetch-read";
+		snprintf(cmd, sizeof(cmd), "env -u PMON_MSR_ROOT -u PMON_PCI_SYSFS -u PMON_CPUINFO "
+			 "-u PMON_TOPOLOGY '%s' --quick --backend=sim --shape "
+			 "prefetch=on,cores=4,llc=2M,l1=16K,l2=64K --kernels=chan %s -o '%s/%s' "
+			 ">/dev/null 2>&1", prog, off ? "--prefetch=off" : "", out, sub);
+		int st = system(cmd);
+		CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s: exit status 0x%x", sub, st);
+		json_t *j = vtest_load(out, sub);
+		if (!j)
+			continue;
+		json_t *p = json_object_get(json_object_get(j, "hardware"), "prefetch");
+		json_t *c0 = json_array_get(json_object_get(p, "found"), 0);
+		const char *v = json_string_value(json_object_get(c0, "msr_0x1a4"));
+		const char *run = json_string_value(json_object_get(p, "run"));
+		CHECK(v && !strcmp(v, "0x0"), "%s: MSR 0x1A4 found 0 (all on): %s", sub, v ? v : "none");
+		CHECK(run && strstr(run, off ? "off: bits 0-3" : "only read"), "%s: run '%s'", sub,
+		      run ? run : "");
+		CHECK_EQ_INT(json_integer_value(json_object_get(j, "failed")), 0, "no FAIL");
+		json_decref(j);
+	}
+}
+
 int main(void)
 {
+	test_suite_emulated();
 	if (fake_tmpdir(base, sizeof(base)) || fake_snbep_world(base, 1, &w)) {
 		CHECK(0, "could not build the fake device files");
 		return check_done("test_vprefetch");
