@@ -40,10 +40,32 @@ static void pp_work(struct vctx *c, int t, int n, struct kfeed *f, void *arg)
 	KCALL(c, pingpong, f, p->x, PP_OFF, t, p->next, p->rounds);
 }
 
+/* Emulated: both turns from one host thread (pingpong_both_emu), the
+ * second CPU's feed made here. */
+static void pp_both(struct vctx *c, int t, int n, struct kfeed *f, void *arg)
+{
+	struct pp *p = arg;
+	struct kfeed *g = malloc(sizeof(*g));
+	(void)t;
+	(void)n;
+	if (!g) {
+		f->err = PMON_ENOMEM;
+		return;
+	}
+	kfeed_init(g, c->sim, p->cpus[1]);
+	struct kfeed *const fs[2] = { f, g };
+	pingpong_both_emu(fs, p->x, PP_OFF, p->next, p->rounds);
+	kfeed_flush(g);
+	f->fed += g->fed;
+	if (g->err && !f->err)
+		f->err = g->err;
+	free(g);
+}
+
 static int pp_run(struct vctx *c, void *arg)
 {
 	struct pp *p = arg;
-	int rc = vpar(c, 2, p->cpus, pp_work, p);
+	int rc = c->sim ? vpar(c, 1, p->cpus, pp_both, p) : vpar(c, 2, p->cpus, pp_work, p);
 	uint64_t now = __atomic_load_n((uint64_t *)((char *)p->x->host + PP_OFF), __ATOMIC_ACQUIRE);
 	p->next += 2 * p->rounds;
 	if (rc == 0 && !c->planning && now != p->next) {
@@ -67,6 +89,8 @@ static int pp_run(struct vctx *c, void *arg)
  *   LLC_HITM, snoop SNP_NO_FWD; the LLC line stays M (no other socket can
  *   hold it), so nothing goes to the home agent.
  *   B's turn is the same with A and B swapped.
+ * (The emulated build plays the two threads' turns from one host thread,
+ * in the same order: pp_both.)
  * Per round: each core 1 read (HITM) and 1 RFO (NO_FWD), the socket 4
  * DATA_READ lookups in M, no home-agent request, no DRAM access. */
 static int pp_core(struct vctx *c, struct karr *x)

@@ -140,5 +140,9 @@ KERN_DECL_DGEMM(native)
 KERN_DECL_DGEMM(emu)
 KERN_DECL_SHARE(native)
 KERN_DECL_SHARE(emu)
+/* Both threads' turns of pingpong, alternating, from one host thread
+ * (emulated build only): f[0] thread 0's CPU, f[1] thread 1's. */
+uint64_t pingpong_both_emu(struct kfeed *const f[2], const struct karr *x, size_t off,
+			   uint64_t first, uint64_t rounds);
 
 #endif
