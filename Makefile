@@ -51,7 +51,9 @@ ASAN_OBJS := $(PMON_SRCS:%.c=$(B)/asan/obj/%.o)
 TOOL_OBJS := $(TOOL_SRCS:%.c=$(B)/obj/%.o)
 # tools/<name>_tool.c builds the program <name> (its source is not named
 # like include/pmon/pmon.h).
-TOOLS := $(TOOL_SRCS:tools/%_tool.c=$(B)/bin/%)
+TOOLS := $(patsubst tools/%_tool.c,$(B)/bin/%,$(filter %_tool.c,$(TOOL_SRCS)))
+# The other tools/*.c are parts of the pmon program (stat.c, stat_out.c).
+PMON_PART_OBJS := $(patsubst %.c,$(B)/obj/%.o,$(filter-out %_tool.c,$(TOOL_SRCS)))
 EXAMPLE_OBJS := $(EXAMPLE_SRCS:%.c=$(B)/obj/%.o)
 EXAMPLES := $(EXAMPLE_SRCS:doc/examples/%.c=$(B)/examples/%)
 CTEST_OBJS := $(CTEST_SRCS:%.c=$(B)/obj/%.o)
@@ -124,9 +126,10 @@ $(LIB_A): $(OBJS)
 	rm -f $@
 	$(AR) rcs $@ $(OBJS)
 
+$(B)/bin/pmon: $(PMON_PART_OBJS)
 $(B)/bin/%: $(B)/obj/tools/%_tool.o $(LIB_SO)
 	@mkdir -p $(@D)
-	$(CC) -o $@ $< -L$(B)/lib -lpmon $(PKG_LIBS) $(JSON_LIBS) -lm $(ORIGIN_RPATH)
+	$(CC) -o $@ $(filter %.o,$^) -L$(B)/lib -lpmon $(PKG_LIBS) $(JSON_LIBS) -lm $(ORIGIN_RPATH)
 
 $(B)/examples/%: $(B)/obj/doc/examples/%.o $(LIB_SO)
 	@mkdir -p $(@D)

@@ -83,6 +83,10 @@ static void passes(pmon_sim_t *sim)
 	int lat = pmon_mset_add_metric(s, pmon_metric_find("AVG_TOR_DRD_LATENCY"), 0, why, sizeof(why));
 	CHECK(lat == 1, "TOR latency added (%s)", why);
 	CHECK_EQ_INT(pmon_mset_start(s, why, sizeof(why)), PMON_OK, why);
+	{
+		pmon_enabled_ctl_t ctl[4];
+		CHECK(pmon_machine_enabled_ctls(m, 0, ctl, 4, why, sizeof(why)) > 0, "running: controls enabled");
+	}
 	/* same traffic in each pass's turn: fresh lines, every lookup misses */
 	pmon_sim_traffic(sim, 0, 64ull << 20, PMON_SIM_LOAD, 1000);
 	pmon_sim_advance_ns(sim, 1000000);
@@ -90,6 +94,12 @@ static void passes(pmon_sim_t *sim)
 	pmon_sim_traffic(sim, 0, 65ull << 20, PMON_SIM_LOAD, 1000);
 	pmon_sim_advance_ns(sim, 1000000);
 	CHECK_EQ_INT(pmon_mset_stop(s, why, sizeof(why)), PMON_OK, why);
+	/* stopped: no uncore PMON control left enabled on either socket */
+	for (int so = 0; so < 2; so++) {
+		pmon_enabled_ctl_t ctl[4];
+		CHECK_EQ_INT(pmon_machine_enabled_ctls(m, so, ctl, 4, why, sizeof(why)), 0,
+			     "registers restored after the passes");
+	}
 	CHECK_EQ_INT(pmon_mset_value(s, PMON_MSET_TOTAL, it, 0, -1, &v, &share), PMON_OK, "miss pct");
 	NEAR(v, 100.0, 1e-6, "fresh lines: every data read misses");
 	NEAR(share, 0.5, 1e-3, "each pass counted half the time");

@@ -496,7 +496,7 @@ static void help_matches_man(void)
 	}
 	free(out);
 	free(man);
-	CHECK_EQ_INT(in_help, 4, "--help lists -j, -s, -h, -V");
+	CHECK_EQ_INT(in_help, 5, "--help lists -j, -s, -m, -h, -V");
 	CHECK_EQ_INT(in_man, in_help, "pmon(1) lists as many options as --help");
 }
 

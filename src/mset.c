@@ -328,7 +328,7 @@ static int run_pass(pmon_mset_t *s, int p, char *why, size_t whylen)
 	if (rc)
 		return pmon_why(why, whylen, rc, "start: %s", pmon_session_errmsg(s->passes[p].sess));
 	s->active = p;
-	s->run_t0 = pmon_machine_time_ns(s->m);
+	s->run_t0 = pmon_session_read_ns(s->passes[p].sess);
 	return PMON_OK;
 }
 
@@ -356,7 +356,7 @@ static int collect(pmon_mset_t *s, int stop, char *why, size_t whylen)
 	if (!v)
 		return pmon_why(why, whylen, PMON_ENOMEM, "out of memory");
 	int rc = stop ? pmon_session_stop(ps->sess, v) : pmon_session_read(ps->sess, v);
-	uint64_t now = pmon_machine_time_ns(s->m);
+	uint64_t now = pmon_session_read_ns(ps->sess);
 	if (rc)
 		pmon_why(why, whylen, rc, "%s: %s", stop ? "stop" : "read", pmon_session_errmsg(ps->sess));
 	for (int i = 0; i < ps->nslots && !rc; i++) {
@@ -388,8 +388,10 @@ int pmon_mset_rotate(pmon_mset_t *s, char *why, size_t whylen)
 static int sample(pmon_mset_t *s, int stop, char *why, size_t whylen)
 {
 	int act = s->active;
+	struct pass *ps = act >= 0 ? &s->passes[act] : NULL;
 	int rc = collect(s, stop, why, whylen);
-	uint64_t now = pmon_machine_time_ns(s->m);
+	/* the time of the counts just read (the registers' read) */
+	uint64_t now = ps ? pmon_session_read_ns(ps->sess) : pmon_machine_time_ns(s->m);
 	for (int j = 0; j < s->nslots; j++) {
 		struct slot *sl = &s->slots[j];
 		double cur = sl->total + (sl->pass == act && !stop ? sl->live : 0);
@@ -443,9 +445,9 @@ static double estimate(const pmon_mset_t *s, int what, int j, double *share)
 		*share = 1;
 		return c;
 	}
+	*share = en > 0 && all > 0 ? en / all : 0;
 	if (en <= 0)
 		return -1;
-	*share = all > 0 ? en / all : 0;
 	return *share > 0 ? c / *share : -1;
 }
 

@@ -132,6 +132,7 @@ struct pmon_session {
 	uint64_t last_fold;       /* backend clock at the last fold */
 	uint64_t last_verify;     /* backend clock at the last full verification */
 	uint64_t seen_at;         /* backend clock at the owner's last read (ev[].seen) */
+	uint64_t owner_at;        /* backend clock of the owner's last totals (pmon_session_read_ns) */
 	uint64_t fast_until;      /* the last clock at which a read needs neither a fold nor
 	                             the full check (set_fast_until) */
 	int fault;                /* error found by a fold, reported by the next read */
@@ -1325,6 +1326,7 @@ static int start_locked(pmon_session_t *s)
 		goto undo;
 	}
 	static uint64_t starts;
+	s->owner_at = s->last_fold;   /* counting began (the boxes unfrozen) just before */
 	s->seq = __atomic_add_fetch(&starts, 1, __ATOMIC_RELAXED);
 	s->running = 1;
 	return PMON_OK;
@@ -1466,6 +1468,8 @@ static int accumulate(pmon_session_t *s, enum reader who, uint64_t now, uint64_t
 	if (who == BY_OWNER)
 		s->seen_at = now;
 	SET(s->last_fold, now);
+	if (who == BY_OWNER)
+		s->owner_at = now;
 	set_fast_until(s);
 	if (s->fault)
 		return pmon_why(err, errlen, s->fault, "%s", s->fault_msg);
@@ -1625,9 +1629,16 @@ int pmon_session_read(pmon_session_t *s, uint64_t *values)
 	unsigned seq = 0;
 	uint64_t at = 0;
 	int rc = PMON_OK;
-	if (s->running && (how = read_unlocked(s, values, &seq, &at, &rc)) == SERVED)
+	if (s->running && (how = read_unlocked(s, values, &seq, &at, &rc)) == SERVED) {
+		s->owner_at = at;
 		return PMON_OK;
+	}
 	return how == FAILED ? rc : read_locked(s, values, how, seq, at);
+}
+
+uint64_t pmon_session_read_ns(const pmon_session_t *s)
+{
+	return s->owner_at;
 }
 
 int pmon_session_reset(pmon_session_t *s)

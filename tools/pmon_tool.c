@@ -4,6 +4,10 @@
  *
  *   pmon [--help | --version]
  *   pmon list [--json] [PATTERN]    events (and umasks) per PMU
+ *   pmon list --metrics [--json] [PATTERN]   derived metrics (stat_out.c)
+ *   pmon stat [options] -- COMMAND  count metrics and events while COMMAND
+ *                                   runs (stat.c; its row has no run: it
+ *                                   parses its own options)
  *   pmon encode [--json] EVENT...   event= box= ctl= filter= counters= per event
  *   pmon info [--json]              backend, CPU, sockets, boxes and their registers
  *   pmon reset [--socket N] [--all [--force]]
@@ -30,12 +34,14 @@
 #include <jansson.h>
 
 #include "pmon/pmon.h"
+#include "stat.h"
 
 /* Options every subcommand is parsed with. */
 struct opts {
 	int json;
 	int socket;               /* --socket N, -1 when not given */
 	unsigned reset;           /* reset: --all, --force (PMON_RESET_*) */
+	int metrics;              /* list --metrics */
 };
 
 struct command {
@@ -192,6 +198,8 @@ static json_t *pmu_json(const pmon_pmu_info_t *pi)
 static int cmd_list(int argc, char **argv, const struct opts *o)
 {
 	const char *pattern = argc ? argv[0] : NULL;
+	if (o->metrics)
+		return stat_list_metrics(pattern, o->json);
 	int np = pmon_pmu_count(), shown = 0;
 	char full[PMON_MAX_NAME];
 	json_t *pmus = o->json ? json_array() : NULL;
@@ -535,8 +543,10 @@ static int cmd_reset(int argc, char **argv, const struct opts *o)
 /* -------------------------------------------------------------------- main */
 
 static const struct command commands[] = {
-	{ "list", "[--json] [PATTERN]", "events, umasks and modifiers per PMU", 1, 0, 0, 1,
-	  "one PATTERN at most", cmd_list, NULL },
+	{ "list", "[--json] [--metrics] [PATTERN]", "events, umasks and modifiers per PMU; "
+	  "--metrics: the derived metrics", 1, 0, 0, 1, "one PATTERN at most", cmd_list, NULL },
+	{ "stat", "[options] [--] COMMAND [ARGS]", "run COMMAND and count uncore metrics (-M) and "
+	  "events (-e) meanwhile; pmon stat --help", 0, 0, 1, -1, "a COMMAND", NULL, NULL },
 	{ "encode", "[--json] EVENT...", "control and filter values, counters of each event", 1, 0,
 	  1, -1, "at least one EVENT", cmd_encode, NULL },
 	{ "info", "[--json]", "backend, CPU, sockets, boxes with their MSRs / PCI addresses", 1, 0,
@@ -578,6 +588,7 @@ static void usage(FILE *f)
 	fprintf(f, "\noptions (after the command, before or after its operands; -- ends them):\n"
 		   "  -j, --json      write one JSON document instead of the text (list, encode, info)\n"
 		   "  -s, --socket N  only socket N (reset)\n"
+		   "  -m, --metrics   list the derived metrics: formula, unit, guide line (list)\n"
 		   "      --all       also clear the PMON registers pmon has no record of (reset)\n"
 		   "      --force     with reset: write registers another agent holds too\n"
 		   "  -h, --help      this text; pmon COMMAND --help describes one command\n"
@@ -640,9 +651,10 @@ static int run_command(const struct command *c, int argc, char **argv)
 		{ "socket", required_argument, NULL, 's' },
 		{ "all", no_argument, NULL, 'A' },
 		{ "force", no_argument, NULL, 'F' },
+		{ "metrics", no_argument, NULL, 'm' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct opts o = { 0, -1, 0 };
+	struct opts o = { 0, -1, 0, 0 };
 	char *end, prog[64], who[64];
 	int ch, nops = 0, rc;
 	char **ops = calloc((size_t)argc + 1, sizeof(*ops));
@@ -653,7 +665,7 @@ static int run_command(const struct command *c, int argc, char **argv)
 	snprintf(prog, sizeof(prog), "pmon %s", c->name);
 	argv[0] = prog;                   /* getopt's messages name "pmon list" */
 	optind = 0;                       /* a fresh scan of the command's own argv */
-	while ((ch = getopt_long(argc, argv, "-jhs:", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "-jhs:m", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 1:                   /* an operand, in its place */
 			ops[nops++] = optarg;
@@ -689,6 +701,13 @@ static int run_command(const struct command *c, int argc, char **argv)
 				goto out;
 			}
 			o.json = 1;
+			break;
+		case 'm':
+			if (c->run != cmd_list) {
+				rc = usage_error(c, "--metrics is an option of list only");
+				goto out;
+			}
+			o.metrics = 1;
 			break;
 		case 'h':
 			command_usage(stdout, c);
@@ -751,5 +770,7 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	if (!c->run)                      /* stat: options of its own */
+		return stat_main(argc - optind, argv + optind);
 	return run_command(c, argc - optind, argv + optind);
 }

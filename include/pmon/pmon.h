@@ -305,6 +305,10 @@ int pmon_session_stop(pmon_session_t *s, uint64_t *values);  /* final totals, re
 /* (A stop that returns 0 with pmon_session_errmsg starting "warning: "
  * restored every register and returned the counts, but could not remove
  * its journal lines: they stay, harmless, until `pmon reset`.) */
+/* The machine's time (pmon_machine_time_ns) of the counts behind the totals
+ * the owner last got: when counting began (start), of the registers' read
+ * (read, stop).  Rates over it cover exactly the counted window. */
+uint64_t pmon_session_read_ns(const pmon_session_t *s);
 /* Counter assigned to event i (after add), -1 = fixed counter. */
 int pmon_session_counter(const pmon_session_t *s, int i);
 /* The reason of the session's last failed call.  Only calls on the session
