@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vmetric.h"
 #include "vrun.h"
 
 #define Q 3.0
@@ -143,9 +144,39 @@ static void rd_check(struct vctx *c, struct vevents *e, const char *kname, const
 	vcheck_sum(c, e, kname, what, unit, idx, n, 1, expected, b);
 }
 
+/* The guide's bandwidth metrics (pmon stat's -M mem_bw, QPI_TX_DATA_BW) over
+ * the window: the kernel's own bytes (64 B a line) over the window's time on
+ * the machine's clock, within the band of the counts they come from (the
+ * time is the same on both sides: the formula's constants and the counts are
+ * what is checked). */
+static void stream_metrics(struct vctx *c, struct vevents *e, const char *kname, int home, int req,
+			   const struct sev *ev, double rd, double wr, double seconds, struct vband btr,
+			   struct vband bt, int unbounded)
+{
+	char where[32];
+	int ch = c->g.channels;
+	if (seconds <= 0) {
+		vskip(c, "%s: bandwidth metrics: no machine time for the window", kname);
+		return;
+	}
+	if (unbounded)
+		btr.hi = INFINITY;
+	snprintf(where, sizeof(where), "s%d all ch", home);
+	vcheck_metric(c, e, kname, "MEM_BW_READS", where, &(struct vmterm){ ev->rd, ch }, 1, seconds,
+		      rd * 64 / seconds / 1e9, btr);
+	vcheck_metric(c, e, kname, "MEM_BW_WRITES", where, &(struct vmterm){ ev->wr, ch }, 1, seconds,
+		      wr * 64 / seconds / 1e9, bt);
+	if (req != home) {
+		/* the lines read travel home -> requester: 8 data flits of 8 B */
+		snprintf(where, sizeof(where), "s%d (home) both links", home);
+		vcheck_metric(c, e, kname, "QPI_TX_DATA_BW", where, &(struct vmterm){ ev->qtx_home, 2 }, 1,
+			      seconds, rd * 64 / seconds / 1e9, btr);
+	}
+}
+
 static void stream_checks(struct vctx *c, struct vevents *e, const char *kname, int home,
 			  int req, const struct sev *ev, double rd, double wr, uint64_t lines,
-			  double pf_extra)
+			  double pf_extra, double seconds)
 {
 	int ch = c->g.channels;
 	struct vband bt = stream_band_total(c->hw);
@@ -195,6 +226,7 @@ static void stream_checks(struct vctx *c, struct vevents *e, const char *kname, 
 		snprintf(what, sizeof(what), "QPI TxL DRS flits s%d (requester), 9 a line", req);
 		vcheck_sum(c, e, kname, what, "flits", ev->qdrs_req, 2, 1, 9 * wr, bt);
 	}
+	stream_metrics(c, e, kname, home, req, ev, rd, wr, seconds, btr, bt, pf_extra < 0);
 	(void)lines;
 }
 
@@ -255,6 +287,7 @@ static int stream_run(struct vctx *c, const char *prefix, int home, unsigned mas
 			double w0 = vnow_ns();
 			if ((rc = vwin_clean(c, arrs, 3)) || (rc = vwin_start(c, &e, &t0)))
 				break;
+			uint64_t m0 = e.s ? pmon_session_read_ns(e.s) : 0;
 			rc = vpar(c, c->nthreads, c->cpus, stream_work, &s);
 			if (rc == 0)
 				rc = vwin_stop(c, &e, 1, arrs, 3, &t1);
@@ -263,7 +296,8 @@ static int stream_run(struct vctx *c, const char *prefix, int home, unsigned mas
 				double pfx = c->g.prefetch ? stream_pf_extra((enum stream_kernel)k, nt,
 									   lines, c->nthreads, KF_BUF,
 									   c->g.l2_ways, c->g.llc_ways) : 0;
-				stream_checks(c, &e, kname, home, req, &ev, rd, wr, lines, pfx);
+				stream_checks(c, &e, kname, home, req, &ev, rd, wr, lines, pfx,
+					      vmetric_seconds(&e, m0));
 			}
 			vev_free(&e);
 			vprogress(c, "  %-22s %6.2f s  (%.0f MB/s%s)\n", kname, (vnow_ns() - w0) * 1e-9,

@@ -50,7 +50,8 @@ static void usage(FILE *f)
 "      --break=KIND            program something wrong on purpose: umask,\n"
 "                              channel, socket, wrap, lose, snoop, state,\n"
 "                              victim, r3, pcu or dram (the\n"
-"                              breakage test);\n"
+"                              breakage test); metric: the derived\n"
+"                              metrics' formulas with a wrong constant;\n"
 "                              code:EVENT, umask:EVENT or filter:EVENT change\n"
 "                              that field of every event whose name contains\n"
 "                              EVENT, as a wrong table entry would\n"
@@ -332,7 +333,7 @@ int main(int argc, char **argv)
 				}
 			if (!found) {
 				fprintf(stderr, "pmon-validate: --break=%s: want umask, channel, socket, wrap, "
-					"lose, snoop, state, victim, r3, pcu, dram, or code:EVENT, umask:EVENT, filter:EVENT\n", optarg);
+					"lose, snoop, state, victim, r3, pcu, dram, metric, or code:EVENT, umask:EVENT, filter:EVENT\n", optarg);
 				goto out;
 			}
 			break;

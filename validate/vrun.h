@@ -28,7 +28,7 @@ extern const char *const vkernel_name[VK_N];
 /* lose: the run drops the first check of each step on the floor (the plan's
  * guard must FAIL it). */
 enum vbreak { VB_NONE, VB_UMASK, VB_CHANNEL, VB_SOCKET, VB_WRAP, VB_LOSE, VB_SNOOP,
-	      VB_STATE, VB_VICTIM, VB_R3, VB_PCU, VB_DRAM, VB_N };
+	      VB_STATE, VB_VICTIM, VB_R3, VB_PCU, VB_DRAM, VB_METRIC, VB_N };
 extern const char *const vbreak_name[VB_N];
 /* Generic breakage of one field of every event whose name contains a
  * pattern, as a wrong entry in the event tables would program it

@@ -6,7 +6,7 @@
  *      kernel group present;
  *   2. DGEMM whose C exceeds the LLC, every kernel's memory on the remote
  *      socket, and a one-socket, six-core, three-channel machine: exit 0;
- *   3. each deliberate breakage (--break=umask|channel|socket|wrap): exit 1,
+ *   3. each deliberate breakage (--break=umask|channel|socket|wrap|metric): exit 1,
  *      and the checks that FAIL are exactly the ones the breakage affects,
  *      named here from what was broken (not from the run's output).
  */
@@ -452,12 +452,17 @@ static void test_shapes(void)
 static int affected(const char *kind, const char *kernel, const char *event)
 {
 	if (strcmp(kind, "umask") == 0)       /* Copy's CAS reads counted with the WR umask */
-		return strcmp(kernel, "stream-copy") == 0 && prefix(event, "CAS_COUNT.RD ");
+		return strcmp(kernel, "stream-copy") == 0 &&
+		       (prefix(event, "CAS_COUNT.RD ") || prefix(event, "MEM_BW_READS "));
 	if (strcmp(kind, "channel") == 0)     /* the probed channel read on the next one */
 		return strcmp(kernel, "chan") == 0 && strcmp(event, "CAS_COUNT.RD s0 ch1") == 0;
 	if (strcmp(kind, "socket") == 0)      /* the home socket's CAS counted on the requester */
-		return strcmp(kernel, "numa-remote-triad") == 0 && prefix(event, "CAS_COUNT.") &&
+		return strcmp(kernel, "numa-remote-triad") == 0 &&
+		       (prefix(event, "CAS_COUNT.") || prefix(event, "MEM_BW_")) &&
 		       strstr(event, " s1 ") != NULL;
+	if (strcmp(kind, "metric") == 0)      /* every derived metric, its formula's constant doubled */
+		return prefix(event, "MEM_BW_") || prefix(event, "QPI_TX_DATA_BW ") ||
+		       prefix(event, "AVG_TOR_DRD_");
 	if (strcmp(kind, "wrap") == 0)        /* CBo0's lookups read across a wrap, carelessly */
 		return strcmp(kernel, "chase-line-mem") == 0 &&
 		       (strcmp(event, "LLC_LOOKUP.DATA_READ s0 all CBo") == 0 ||
@@ -664,9 +669,9 @@ int main(void)
 	 * passed, 16 skipped, exit 0); and an offcore response's filter. */
 	test_break_field("code", "UNC_M_CAS_COUNT", "stream,numa,chase,dgemm,chan", 100);
 	test_break_field("filter", "OFFCORE_RESPONSE", "chase", 16);
-	test_break("umask", "stream", 5);
+	test_break("umask", "stream", 6);
 	test_break("channel", "chan", 1);
-	test_break("socket", "numa", 10);
+	test_break("socket", "numa", 12);
 	test_break("wrap", "chase", 2);
 	/* The sharing kernels: cpu B's HITM reads of both ping-pongs and the
 	 * consumer's (counted with NO_FWD / SNP_FWD instead: 0, 0 and the
@@ -675,13 +680,17 @@ int main(void)
 	test_break("snoop", "share", 3);
 	test_break("state", "share", 2);
 	test_break("victim", "share", 1);
+	/* the derived metrics' formulas with a wrong constant: the 24 metric
+	 * checks of STREAM (bandwidth), NUMA (bandwidth, QPI) and the chase
+	 * (TOR latency) fail, nothing else */
+	test_break("metric", "stream,numa,chase", 24);
 	test_break("r3", "share", 1);
 	test_break("pcu", "power", 2);
 	test_break("dram", "dram", 2);
 	/* The same breakages with the four prefetchers on a small machine
 	 * (once passed unnoticed): Copy's reads fail their lower bound (no
 	 * upper one with 4 L2 ways), the wrapped lookups their per-hop band. */
-	test_break_on("llc=2M,cores=2,sockets=1,prefetch=on,l2ways=4", "-pf", "umask", "stream", 5);
+	test_break_on("llc=2M,cores=2,sockets=1,prefetch=on,l2ways=4", "-pf", "umask", "stream", 6);
 	test_break_on("llc=2M,cores=2,sockets=1,prefetch=on", "-pf", "wrap", "chase", 2);
 	return check_done("test_vsuite");
 }

@@ -1,0 +1,78 @@
+/* vmetric.c - derived metrics checked on the kernels (vmetric.h). */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pmon/metric.h>
+
+#include "vmetric.h"
+
+double vmetric_seconds(const struct vevents *e, uint64_t start_ns)
+{
+	uint64_t end = e->s ? pmon_session_read_ns(e->s) : start_ns;
+	return end > start_ns ? (double)(end - start_ns) * 1e-9 : 0;
+}
+
+/* --break=metric: the formula with its first number doubled. */
+static int broken_value(int metric, const double *counts, double seconds, double *out)
+{
+	pmon_metric_info_t mi;
+	pmon_metric_event_t me;
+	const char *names[PMON_METRIC_MAX_EVENTS + 1];
+	double vals[PMON_METRIC_MAX_EVENTS + 1];
+	char f[256];
+	pmon_metric_get(metric, &mi);
+	for (int k = 0; k < mi.nevents; k++) {
+		pmon_metric_event_get(metric, k, &me);
+		names[k] = me.label;
+		vals[k] = counts[k];
+	}
+	names[mi.nevents] = "SECONDS";
+	vals[mi.nevents] = seconds;
+	const char *p = mi.formula;
+	while (*p && !isdigit((unsigned char)*p))
+		p++;
+	snprintf(f, sizeof(f), "%.*s2 * %s", (int)(p - mi.formula), mi.formula, p);
+	return pmon_metric_eval(f, names, vals, mi.nevents + 1, out, NULL, 0);
+}
+
+struct vcheck *vcheck_metric(struct vctx *c, struct vevents *e, const char *kernel, const char *metric,
+			     const char *where, const struct vmterm *terms, int nterms, double seconds,
+			     double expected, struct vband b)
+{
+	int mi = pmon_metric_find(metric), nall = 0, broken = 0;
+	pmon_metric_info_t info;
+	double counts[PMON_METRIC_MAX_EVENTS] = { 0 }, v = NAN;
+	int all[4 * VEV_MAX];
+	char what[96];
+	if (mi < 0 || pmon_metric_get(mi, &info) || info.nevents != nterms || nterms > 4) {
+		snprintf(c->err, sizeof(c->err), "metric %s: not declared as %d events", metric, nterms);
+		return NULL;
+	}
+	for (int k = 0; k < nterms; k++) {
+		for (int i = 0; i < terms[k].n; i++)
+			if (terms[k].idx[i] < 0)
+				return NULL;          /* an event skipped (not modeled, absent) */
+		counts[k] = vev_sum(e, terms[k].idx, terms[k].n, NULL);
+		for (int i = 0; i < terms[k].n; i++)
+			all[nall++] = terms[k].idx[i];
+	}
+	int rc = c->o.brk == VB_METRIC ? broken_value(mi, counts, seconds, &v)
+				       : pmon_metric_compute(mi, counts, seconds, &v);
+	if (rc)
+		v = NAN;                      /* no value: the check fails, never passes */
+	snprintf(what, sizeof(what), "%s %s", metric, where);
+	struct vcheck *k = vcheck_rel(&c->checks, kernel, what, info.unit, expected, v, b.lo, b.hi, b.why);
+	if (!k)
+		return NULL;
+	const char *names[4 * VEV_MAX];
+	for (int i = 0; i < nall; i++) {
+		names[i] = e->name[all[i]];
+		broken |= e->broken[all[i]];
+	}
+	k->broken = broken || c->o.brk == VB_METRIC;
+	(void)vcheck_set_events(k, names, nall);
+	return k;
+}
