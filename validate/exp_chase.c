@@ -214,11 +214,13 @@ static int chase_latency(struct vctx *c, const char *kname, enum chase_level lvl
 
 	if (c->g.lat_ns[sup] <= 0 || c->g.uclk_hz <= 0) {
 		vskip(c, "chase latency: the machine's documented latency is not known");
+		vskip(c, "chase: the TOR latency metric not computed either (no documented latency)");
 		return 0;
 	}
 	if (inserts <= 0) {
 		vskip(c, "%s latency: no hop reaches the LLC (the set fits the L2's sets), nothing to time",
 		      kname);
+		vskip(c, "%s: AVG_TOR_DRD_LATENCY not computed either (nothing reaches the LLC)", kname);
 		return 0;
 	}
 	vev_init(&e, c->m);
@@ -278,7 +280,7 @@ static int chase_latency(struct vctx *c, const char *kname, enum chase_level lvl
 		 * machine's latency setting (in whole UCLK cycles).  The UBox
 		 * starts apart from the CBos and the emulated clock moves in
 		 * 10 us steps: 50 us of the window's time more either way. */
-		double sec = vmetric_seconds(&e, m0);
+		double sec = c->planning ? 1 : vmetric_seconds(&e, m0);
 		if (sec > 0) {
 			char where[32];
 			double tol = 50e-6 / sec;
@@ -289,6 +291,8 @@ static int chase_latency(struct vctx *c, const char *kname, enum chase_level lvl
 			vcheck_metric(c, &e, kname, lvl == CL_LLC ? "AVG_TOR_DRD_LATENCY" : "AVG_TOR_DRD_MISS_LATENCY",
 				      where, (struct vmterm[]){ { occ, nc }, { ins, nc }, { &uclk, 1 } }, 3, sec,
 				      want / c->g.uclk_hz * 1e9, bm);
+		} else {
+			vskip(c, "%s latency metric: no machine time for the window", kname);
 		}
 	}
 	vev_free(&e);
@@ -688,9 +692,10 @@ static int chase_one(struct vctx *c, enum chase_level lvl, int page, int home)
 	vev_free(&e);
 	/* Every TOR DRd entry, demand or prefetch, lives the supplier's
 	 * latency: the quotient holds with the prefetcher on. */
-	if (lvl >= CL_LLC && (mixed || (nowhy && llost > 0)))
+	if (lvl >= CL_LLC && (mixed || (nowhy && llost > 0))) {
 		vskip(c, "%s latency: not checked: %s", kname, mixed ? mixwhy : nowhy);
-	else if (lvl >= CL_LLC && (rc = chase_latency(c, kname, lvl, remote, &a, nowhy ? 1 : lookups,
+		vskip(c, "%s: the TOR latency metric not checked either", kname);
+	} else if (lvl >= CL_LLC && (rc = chase_latency(c, kname, lvl, remote, &a, nowhy ? 1 : lookups,
 						  nowhy ? NULL : lostmap, derived ? reachmap : NULL,
 						  derived ? 0 : keep)) != 0)
 		goto out;

@@ -42,10 +42,10 @@ struct vcheck *vcheck_metric(struct vctx *c, struct vevents *e, const char *kern
 			     const char *where, const struct vmterm *terms, int nterms, double seconds,
 			     double expected, struct vband b)
 {
-	int mi = pmon_metric_find(metric), nall = 0, broken = 0;
+	int mi = pmon_metric_find(metric), nall = 0;
 	pmon_metric_info_t info;
 	double counts[PMON_METRIC_MAX_EVENTS] = { 0 }, v = NAN;
-	int all[4 * VEV_MAX];
+	int all[2 * VEV_MAX];
 	char what[96];
 	if (mi < 0 || pmon_metric_get(mi, &info) || info.nevents != nterms || nterms > 4) {
 		snprintf(c->err, sizeof(c->err), "metric %s: not declared as %d events", metric, nterms);
@@ -56,7 +56,7 @@ struct vcheck *vcheck_metric(struct vctx *c, struct vevents *e, const char *kern
 			if (terms[k].idx[i] < 0)
 				return NULL;          /* an event skipped (not modeled, absent) */
 		counts[k] = vev_sum(e, terms[k].idx, terms[k].n, NULL);
-		for (int i = 0; i < terms[k].n; i++)
+		for (int i = 0; i < terms[k].n && nall < 2 * VEV_MAX; i++)
 			all[nall++] = terms[k].idx[i];
 	}
 	int rc = c->o.brk == VB_METRIC ? broken_value(mi, counts, seconds, &v)
@@ -67,12 +67,8 @@ struct vcheck *vcheck_metric(struct vctx *c, struct vevents *e, const char *kern
 	struct vcheck *k = vcheck_rel(&c->checks, kernel, what, info.unit, expected, v, b.lo, b.hi, b.why);
 	if (!k)
 		return NULL;
-	const char *names[4 * VEV_MAX];
-	for (int i = 0; i < nall; i++) {
-		names[i] = e->name[all[i]];
-		broken |= e->broken[all[i]];
-	}
-	k->broken = broken || c->o.brk == VB_METRIC;
-	(void)vcheck_set_events(k, names, nall);
+	vcheck_events(k, e, all, nall);
+	if (c->o.brk == VB_METRIC)
+		k->broken = 1;
 	return k;
 }

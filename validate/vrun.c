@@ -504,7 +504,7 @@ int vadd(struct vctx *c, struct vevents *e, const char *kernel, const char *fmt,
 	return i;
 }
 
-static void vcheck_events(struct vcheck *k, struct vevents *e, const int *idx, int n)
+void vcheck_events(struct vcheck *k, struct vevents *e, const int *idx, int n)
 {
 	const char *names[2 * VEV_MAX];
 	int m = 0;

@@ -197,6 +197,9 @@ void vskip_n(struct vctx *c, int n, const char *fmt, ...) __attribute__((format(
  * c->err set for other failures (a bad name, no counter left). */
 int vadd(struct vctx *c, struct vevents *e, const char *kernel, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* Attach events idx[0..n) to check k: their names, counts, broken and
+ * refused marks. */
+void vcheck_events(struct vcheck *k, struct vevents *e, const int *idx, int n);
 /* A check on the sum of events idx[0..n), divided by per. */
 struct vcheck *vcheck_sum(struct vctx *c, struct vevents *e, const char *kernel,
 			  const char *event, const char *unit, const int *idx, int n, double per,
