@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "report.h"
 #include "vplan.h"
@@ -60,6 +61,9 @@ static void usage(FILE *f)
 "                              hardware) and put them back at the end; without\n"
 "                              it MSR 0x1A4 is only read\n"
 "      --strict                a skipped check fails the run too\n"
+"      --seed=N                the chases' random orders and, on the emulated\n"
+"                              machine, the threads' interleaving (default 1):\n"
+"                              the same seed gives the same counts\n"
 "      --list                  print the checks a run would make (and the\n"
 "                              events the backend refuses) without running\n"
 "  -h, --help                  this text\n"
@@ -153,6 +157,8 @@ static int open_backend(struct vctx *c)
 	 * and elapsed time agree as on silicon. */
 	const char *src = c->o.shape ? "--shape" : "$PMON_SIM";
 	const char *spec = c->o.shape ? c->o.shape : getenv("PMON_SIM");
+	c->shape_spec = spec;
+	c->shape_src = spec ? src : "default";
 	struct pmon_sim_shape shape;
 	if (vshape_screen(spec, src, &shape, note, sizeof(note), why, sizeof(why)) != 0) {
 		fprintf(stderr, "pmon-validate: %s\n", why);
@@ -255,6 +261,7 @@ int main(int argc, char **argv)
 		{ "clock-ms", required_argument, 0, 3 }, { "break", required_argument, 0, 4 },
 		{ "strict", no_argument, 0, 5 }, { "list", no_argument, 0, 6 },
 		{ "prefetch", required_argument, 0, 7 },
+		{ "seed", required_argument, 0, 20 },
 		{ "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 }
 	};
 	struct vctx *c = calloc(1, sizeof(*c));
@@ -263,6 +270,16 @@ int main(int argc, char **argv)
 
 	if (!c)
 		return 2;
+	c->argc = argc;
+	c->argv = argv;
+	{
+		time_t now = time(NULL);
+		struct tm tm;
+		if (gmtime_r(&now, &tm))
+			strftime(c->date, sizeof(c->date), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	}
+	c->hwinfo.turbo = -1;
+	c->o.seed = 1;
 	const char *backend_opt = NULL;
 	int remote_given = 0;
 	char why[512];
@@ -348,6 +365,16 @@ int main(int argc, char **argv)
 			}
 			c->o.prefetch_off = 1;
 			break;
+		case 20: {
+			char *end;
+			errno = 0;
+			c->o.seed = strtoull(optarg, &end, 0);
+			if (errno || end == optarg || *end || optarg[0] == '-') {
+				fprintf(stderr, "pmon-validate: --seed=%s: want an unsigned integer\n", optarg);
+				goto out;
+			}
+			break;
+		}
 		case 'h': usage(stdout); rc = 0; goto out;
 		default: usage(stderr); goto out;
 		}
@@ -473,6 +500,7 @@ int main(int argc, char **argv)
 	}
 
 	report_table(stdout, c);
+	report_boxes(stdout, c);
 	for (int i = 0; i < c->nnotes; i++)
 		printf("note: %s\n", c->notes[i]);
 	for (int i = 0; i < c->nskips; i++)
@@ -496,6 +524,8 @@ int main(int argc, char **argv)
 	       c->checks.n, c->checks.n - failed - known, failed, known, c->nskipped, secs,
 	       (unsigned long long)c->refs_fed, c->model_s > 0 ? c->refs_fed / c->model_s * 1e-6 : 0,
 	       c->o.outdir, c->o.outdir);
+	printf("backend: %s, %s (%s)\n", pmon_machine_backend(c->m),
+	       c->sim ? "the emulated machine" : "the hardware", pmon_machine_cpu_name(c->m));
 	rc = failed ? 1 : 0;
 	if (c->o.strict && c->nskipped) {
 		printf("--strict: %d check%s skipped: the run fails\n", c->nskipped,

@@ -10,6 +10,9 @@
 #include "vrun.h"
 
 void report_table(FILE *out, const struct vctx *c);
+/* One line per box type: the checks that count one of its events, passed,
+ * failed, known ("not validated" when none). */
+void report_boxes(FILE *out, const struct vctx *c);
 /* One line per distinct reason an event was refused (its checks FAIL). */
 void report_refused(FILE *out, const struct vctx *c);
 /* 0 or -1 with why. */

@@ -7,6 +7,7 @@
 #include <jansson.h>
 
 #include "report.h"
+#include "report_record.h"
 
 static json_t *num_or_null(double v)
 {
@@ -38,9 +39,11 @@ int report_json(const char *path, const struct vctx *c, double seconds, char *wh
 	size_t failed = vchecks_failed(&c->checks), known = vchecks_known(&c->checks);
 
 	json_object_set_new(root, "tool", json_string("pmon validate"));
+	json_object_set_new(root, "run", record_run(c));
 	json_object_set_new(machine, "backend", json_string(pmon_machine_backend(c->m)));
 	json_object_set_new(machine, "cpu", json_string(pmon_machine_cpu_name(c->m)));
-	json_object_set_new(machine, "shape", c->o.shape ? json_string(c->o.shape) : json_null());
+	json_object_set_new(machine, "shape", record_shape(c));
+	json_object_set_new(machine, "hardware", record_hw(c));
 	json_object_set_new(machine, "sockets", json_integer(c->g.sockets));
 	json_object_set_new(machine, "cores", json_integer(c->g.cores));
 	json_object_set_new(machine, "channels", json_integer(c->g.channels));

@@ -111,3 +111,58 @@ void report_refused(FILE *out, const struct vctx *c)
 		fprintf(out, "FAIL (%zu check%s): not counted: %s\n", n, n > 1 ? "s" : "", r);
 	}
 }
+
+/* The box type of an event name: "snbep_unc_imc0::..." is imc, a core
+ * PMU's ("snb_ep::OFFCORE_RESPONSE_0...") is core. */
+static void box_type(const char *name, char *buf, size_t len)
+{
+	const char *sep = strstr(name, "::"), *p = name;
+	size_t n;
+	if (!sep) {
+		snprintf(buf, len, "?");
+		return;
+	}
+	if (strncmp(name, "snbep_unc_", 10) != 0) {
+		snprintf(buf, len, "core");
+		return;
+	}
+	p = name + 10;
+	n = (size_t)(sep - p);
+	while (n > 0 && p[n - 1] >= '0' && p[n - 1] <= '9')
+		n--;
+	snprintf(buf, len, "%.*s", (int)n, p);
+}
+
+/* Does check k count an event of box type t? */
+static int uses_box(const struct vcheck *k, const char *t)
+{
+	char name[PMON_MAX_NAME], bt[32];
+	for (const char *p = k->events; p && *p;) {
+		size_t n = strcspn(p, ";");
+		snprintf(name, sizeof(name), "%.*s", (int)n, p);
+		box_type(name, bt, sizeof(bt));
+		if (!strcmp(bt, t))
+			return 1;
+		p += n + (p[n] == ';');
+	}
+	return 0;
+}
+
+void report_boxes(FILE *out, const struct vctx *c)
+{
+	static const char *const types[] = { "cbo", "ha", "imc", "qpi", "r2pcie", "r3qpi", "ubo",
+					     "pcu", "core" };
+	for (size_t t = 0; t < sizeof(types) / sizeof(types[0]); t++) {
+		size_t n = 0, pass = 0, known = 0;
+		for (size_t i = 0; i < c->checks.n; i++) {
+			const struct vcheck *k = &c->checks.v[i];
+			if (!uses_box(k, types[t]))
+				continue;
+			n++;
+			pass += k->pass;
+			known += !k->pass && k->known;
+		}
+		fprintf(out, "box %-7s %4zu checks, %4zu passed, %4zu failed, %4zu known%s\n", types[t], n,
+			pass, n - pass - known, known, n ? "" : "  (not validated by this run)");
+	}
+}

@@ -64,8 +64,23 @@ struct vopts {
 	enum vbfield brk_field;  /* --break=FIELD:PATTERN */
 	const char *brk_pat;
 	int strict;              /* --strict: a skipped check fails the run */
+	unsigned long long seed; /* --seed: the chase orders' and the threads' interleaving's */
 	int list;                /* --list: print the plan, run nothing */
 	int verbose;
+};
+
+/* The hardware's identity and settings as read before the run, recorded
+ * in report.json ("hardware"; left out while valid is 0).  Filled by the
+ * hardware path; every field optional (0, "" or -1: not read). */
+struct vhwinfo {
+	int valid;
+	char microcode[32];      /* /proc/cpuinfo "microcode" */
+	char kernel[128];        /* uname release */
+	uint64_t prefetch_msr;   /* MSR 0x1A4 (the prefetchers' disable bits) */
+	int prefetch_msr_valid;
+	int turbo;               /* 1 on, 0 off, -1 unknown */
+	double core_hz, uncore_hz, dram_hz, qpi_hz;   /* 0: unknown */
+	char notes[256];         /* what could not be read, and why */
 };
 
 struct vskip {
@@ -75,6 +90,12 @@ struct vskip {
 
 struct vctx {
 	struct vopts o;
+	int argc;                /* the command line, for the report */
+	char **argv;
+	char date[32];           /* when the run started, UTC (ISO 8601) */
+	const char *shape_spec;  /* the shape's text and where it came from */
+	const char *shape_src;
+	struct vhwinfo hwinfo;
 	pmon_machine_t *m;
 	pmon_sim_t *sim;         /* NULL on hardware */
 	int hw;

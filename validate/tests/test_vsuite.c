@@ -615,6 +615,41 @@ static void test_list(void)
 	free(text);
 }
 
+/* The record: the shape from $PMON_SIM is written whole (was null), with
+ * the run's version, date, command line and seed. */
+static void test_record(void)
+{
+	const char *args[] = { "--kernels=clock", "--seed=7", NULL };
+	setenv("PMON_SIM", "cores=4,llc=2M,l2ways=4,prefetch=1,lat_dram=90", 1);
+	int rc = run("record", args);
+	unsetenv("PMON_SIM");
+	CHECK_EQ_INT(rc, 0, "record run: exit status");
+	json_t *j = load("record");
+	if (!j)
+		return;
+	json_t *r = json_object_get(j, "run"), *sh = json_object_get(json_object_get(j, "machine"), "shape");
+	CHECK(strcmp(str(r, "pmon_version"), "") != 0, "version recorded");
+	CHECK(strlen(str(r, "date")) == 20 && str(r, "date")[10] == 'T', "date %s", str(r, "date"));
+	CHECK_EQ_INT(json_integer_value(json_object_get(r, "seed")), 7, "seed recorded");
+	json_t *cl = json_object_get(r, "command_line");
+	CHECK(json_array_size(cl) == 6 && !strcmp(json_string_value(json_array_get(cl, 5)), "--seed=7"),
+	      "command line recorded whole");
+	CHECK(json_is_object(sh), "shape from $PMON_SIM recorded");
+	CHECK(!strcmp(str(sh, "spec_from"), "$PMON_SIM") &&
+	      json_integer_value(json_object_get(sh, "cores")) == 4 &&
+	      json_integer_value(json_object_get(sh, "l2_ways")) == 4 &&
+	      json_integer_value(json_object_get(sh, "prefetch")) == 1 &&
+	      json_integer_value(json_object_get(json_object_get(sh, "latency_ns"), "dram")) == 90 &&
+	      json_integer_value(json_object_get(json_object_get(sh, "clocks"), "uclk_hz")) == 2700000000,
+	      "shape fields: cores, ways, prefetch, latencies, clocks");
+	/* The raw count behind each check: the clock's one event. */
+	json_t *k = json_array_get(json_object_get(j, "checks"), 0);
+	json_t *cnt = json_array_get(json_object_get(k, "counts"), 0);
+	CHECK(cnt && json_integer_value(json_object_get(cnt, "count")) == (json_int_t)num(k, "measured") &&
+	      !strcmp(str(cnt, "event"), str(k, "events")), "the check's raw count");
+	json_decref(j);
+}
+
 /* --break=lose: the run drops each step's first check; the plan's guard
  * FAILs the step, naming the lost check. */
 static void test_lose(void)
@@ -663,6 +698,7 @@ int main(void)
 	 * the remote Triad's RD and WR totals and 4 + 4 channel checks at the
 	 * home socket; the chase's slice sum and CBo0. */
 	test_strict();
+	test_record();
 	test_list();
 	test_lose();
 	/* The issue's case: iMC CAS_COUNT's event code changed (was 109

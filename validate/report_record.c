@@ -1,0 +1,78 @@
+/*
+ * report_record.c - the run's record in report.json (report_record.h).
+ */
+#include <string.h>
+
+#include "report_record.h"
+
+json_t *record_run(const struct vctx *c)
+{
+	json_t *o = json_object(), *argv = json_array();
+	for (int i = 0; i < c->argc; i++)
+		json_array_append_new(argv, json_string(c->argv[i]));
+	json_object_set_new(o, "pmon_version", json_string(PMON_VERSION_STRING));
+	json_object_set_new(o, "date", json_string(c->date));
+	json_object_set_new(o, "command_line", argv);
+	json_object_set_new(o, "seed", json_integer((json_int_t)c->o.seed));
+	json_object_set_new(o, "backend", json_string(pmon_machine_backend(c->m)));
+	return o;
+}
+
+json_t *record_shape(const struct vctx *c)
+{
+	static const char *const sup[PMON_SIM_NSUPPLIERS] = { "l1", "l2", "llc", "dram", "rdram",
+							     "rcache" };
+	if (!c->sim)
+		return json_null();
+	const struct pmon_sim_shape *s = pmon_sim_shape(c->sim);
+	json_t *o = json_object(), *lat = json_object(), *clk = json_object(), *ids = json_array();
+	json_object_set_new(o, "spec", json_string(c->shape_spec ? c->shape_spec : ""));
+	json_object_set_new(o, "spec_from", json_string(c->shape_src ? c->shape_src : "default"));
+	json_object_set_new(o, "sockets", json_integer(s->sockets));
+	json_object_set_new(o, "cores", json_integer(s->cores));
+	json_object_set_new(o, "threads", json_integer(s->threads));
+	json_object_set_new(o, "channels", json_integer(s->channels));
+	json_object_set_new(o, "llc_bytes", json_integer((json_int_t)s->llc_bytes));
+	json_object_set_new(o, "l2_bytes", json_integer((json_int_t)s->l2_bytes));
+	json_object_set_new(o, "l1_bytes", json_integer((json_int_t)s->l1_bytes));
+	json_object_set_new(o, "mem_bytes", json_integer((json_int_t)s->mem_bytes));
+	json_object_set_new(o, "llc_ways", json_integer(s->llc_ways));
+	json_object_set_new(o, "l2_ways", json_integer(s->l2_ways));
+	json_object_set_new(o, "l1_ways", json_integer(s->l1_ways));
+	json_object_set_new(o, "prefetch", json_integer(s->prefetch));
+	json_object_set_new(o, "load_bps", json_integer((json_int_t)s->load_bps));
+	json_object_set_new(o, "clock", json_string(s->clock == PMON_SIM_CLOCK_WALL ? "wall" :
+						    s->clock == PMON_SIM_CLOCK_AUTO ? "auto" : "manual"));
+	json_object_set_new(clk, "dclk_hz", json_integer((json_int_t)s->dclk_hz));
+	json_object_set_new(clk, "uclk_hz", json_integer((json_int_t)s->uclk_hz));
+	json_object_set_new(clk, "tsc_hz", json_integer((json_int_t)s->tsc_hz));
+	json_object_set_new(clk, "qclk_hz", json_integer((json_int_t)s->qclk_hz));
+	json_object_set_new(clk, "pclk_hz", json_integer((json_int_t)s->pclk_hz));
+	json_object_set_new(o, "clocks", clk);
+	for (int i = 0; i < PMON_SIM_NSUPPLIERS; i++)
+		json_object_set_new(lat, sup[i], json_integer(s->lat_ns[i]));
+	json_object_set_new(o, "latency_ns", lat);
+	for (int i = 0; i < s->sockets && i < 8; i++)
+		json_array_append_new(ids, json_integer(s->nodeids[i]));
+	json_object_set_new(o, "nodeids", ids);
+	return o;
+}
+
+json_t *record_hw(const struct vctx *c)
+{
+	const struct vhwinfo *h = &c->hwinfo;
+	if (!h->valid)
+		return json_null();
+	json_t *o = json_object();
+	json_object_set_new(o, "microcode", json_string(h->microcode));
+	json_object_set_new(o, "kernel", json_string(h->kernel));
+	json_object_set_new(o, "prefetch_msr_0x1a4",
+			    h->prefetch_msr_valid ? json_integer((json_int_t)h->prefetch_msr) : json_null());
+	json_object_set_new(o, "turbo", h->turbo < 0 ? json_null() : json_boolean(h->turbo));
+	json_object_set_new(o, "core_hz", h->core_hz > 0 ? json_real(h->core_hz) : json_null());
+	json_object_set_new(o, "uncore_hz", h->uncore_hz > 0 ? json_real(h->uncore_hz) : json_null());
+	json_object_set_new(o, "dram_hz", h->dram_hz > 0 ? json_real(h->dram_hz) : json_null());
+	json_object_set_new(o, "qpi_hz", h->qpi_hz > 0 ? json_real(h->qpi_hz) : json_null());
+	json_object_set_new(o, "notes", json_string(h->notes));
+	return o;
+}
