@@ -30,7 +30,7 @@ static void dgemm_work(struct vctx *c, int t, int n, struct kfeed *f, void *arg)
 	 * rows and the whole of C (dgemm_expect). */
 	for (size_t kk = 0; kk < d->n; kk += BK) {
 		KCALL(c, dgemm_blocked, f, d->c, d->a, d->b, d->n, BK, kk, kk + BK, b0 * BK, b1 * BK);
-#pragma omp barrier
+		vbarrier(c, f);
 	}
 }
 

@@ -34,4 +34,6 @@ void kfeed_flush(struct kfeed *f)
 	}
 	f->fed += f->n;
 	f->n = 0;
+	if (f->turn)
+		f->turn(f);
 }

@@ -48,6 +48,12 @@ struct kfeed {
 	int cpu;                 /* emulated CPU the thread runs on */
 	int err;                 /* first error of pmon_sim_vtraffic_refs, 0 if none */
 	uint64_t fed;            /* references handed to the model */
+	/* Called after each batch is handed to the model (NULL: none): the
+	 * runner's turn-taking, which makes the threads' interleaving a
+	 * function of the seed (vrun.c). */
+	void (*turn)(struct kfeed *f);
+	void *turn_ctx;
+	int tid;
 	uint64_t last[KF_SLOTS];
 	size_t n;
 	uint64_t buf[KF_BUF];

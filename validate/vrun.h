@@ -121,6 +121,7 @@ struct vctx {
 	int rcpus[64];           /* same cores on the remote socket */
 	int nthreads;
 	uint64_t refs_fed;       /* line references fed to the model */
+	uint64_t vpar_calls;     /* seeds each call's turn order */
 	double model_s;          /* wall seconds of emulated kernels */
 	/* Hardware: how arrays and threads are placed (vplace.h); whether
 	 * memory can be bound to the remote socket (checked before any
@@ -191,6 +192,9 @@ int vremote_ok(struct vctx *c, const char *what);
  * only when !c->planning). */
 typedef void (*vwork_fn)(struct vctx *c, int t, int n, struct kfeed *f, void *arg);
 int vpar(struct vctx *c, int n, const int *cpus, vwork_fn fn, void *arg);
+/* A barrier among vpar's threads, inside fn (instead of omp barrier: on
+ * the emulated machine the threads take turns, vrun.c). */
+void vbarrier(struct vctx *c, struct kfeed *f);
 /* Chunk [lo, hi) of thread t of n over count elements, in whole lines. */
 void vchunk(size_t count, int t, int n, size_t *lo, size_t *hi);
 

@@ -650,6 +650,40 @@ static void test_record(void)
 	json_decref(j);
 }
 
+/* A fixed seed makes emulated runs identical: the quick suite again gives
+ * every count of every check the same (the clocks aside: they count the
+ * wall time), as the threads take turns in the seed's order. */
+static void test_same_seed(void)
+{
+	const char *args[] = { "--shape", QSHAPE, "--dgemm=128,256", "--strict", NULL };
+	CHECK_EQ_INT(run("quick-again", args), 0, "quick suite again: exit status");
+	json_t *a = load("quick"), *b = load("quick-again");
+	if (!a || !b) {
+		json_decref(a);
+		json_decref(b);
+		return;
+	}
+	json_t *ca = json_object_get(a, "checks"), *cb = json_object_get(b, "checks");
+	size_t i, same = 0, differ = 0;
+	CHECK_EQ_INT(json_array_size(ca), json_array_size(cb), "same checks");
+	for (i = 0; i < json_array_size(ca) && i < json_array_size(cb); i++) {
+		json_t *x = json_array_get(ca, i), *y = json_array_get(cb, i);
+		if (!strcmp(str(x, "kernel"), "clock"))
+			continue;
+		if (json_equal(json_object_get(x, "counts"), json_object_get(y, "counts")) &&
+		    json_array_size(json_object_get(x, "counts")) > 0)
+			same++;
+		else {
+			differ++;
+			fprintf(stderr, "  same seed: %s %s differs\n", str(x, "kernel"), str(x, "event"));
+		}
+	}
+	CHECK(differ == 0 && same > 150, "same seed: %zu checks' counts identical, %zu differ", same,
+	      differ);
+	json_decref(a);
+	json_decref(b);
+}
+
 /* --break=lose: the run drops each step's first check; the plan's guard
  * FAILs the step, naming the lost check. */
 static void test_lose(void)
@@ -690,6 +724,7 @@ int main(void)
 	snprintf(cmd, sizeof(cmd), "mkdir -p '%s'", outdir);
 	CHECK(system(cmd) == 0, "mkdir %s", outdir);
 	test_quick();
+	test_same_seed();
 	test_dgemm_exceeds();
 	test_place_remote();
 	test_shape();
