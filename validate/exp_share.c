@@ -65,7 +65,7 @@ static void pp_both(struct vctx *c, int t, int n, struct kfeed *f, void *arg)
 static int pp_run(struct vctx *c, void *arg)
 {
 	struct pp *p = arg;
-	int rc = c->sim ? vpar(c, 1, p->cpus, pp_both, p) : vpar(c, 2, p->cpus, pp_work, p);
+	int rc = c->sim ? vpar(c, 1, p->cpus, pp_both, p) : vpar_free(c, 2, p->cpus, pp_work, p);
 	uint64_t now = __atomic_load_n((uint64_t *)((char *)p->x->host + PP_OFF), __ATOMIC_ACQUIRE);
 	p->next += 2 * p->rounds;
 	if (rc == 0 && !c->planning && now != p->next) {

@@ -12,6 +12,8 @@
 #include <time.h>
 
 #include "report.h"
+#include "vcompare.h"
+#include "vknown.h"
 #include "vplan.h"
 #include "vrun.h"
 
@@ -66,6 +68,13 @@ static void usage(FILE *f)
 "                              the same seed gives the same counts\n"
 "      --list                  print the checks a run would make (and the\n"
 "                              events the backend refuses) without running\n"
+"      --known=FILE            understood deviations (doc/validate.md): a FAIL\n"
+"                              matching one is KNOWN (reason), not failed\n"
+"      --record-known=FILE     write FILE (new) from this run's failures, for a\n"
+"                              person to give each its reason\n"
+"      --compare A.json B.json print what changed between two reports (checks\n"
+"                              that flipped, ratios moved beyond their spread);\n"
+"                              exit 0 nothing changed, 1 something did\n"
 "  -h, --help                  this text\n"
 "A check is PASS, FAIL (an event the backend refuses to count is a FAIL naming\n"
 "it, never a skip), KNOWN (a FAIL matching an understood deviation) or\n"
@@ -262,6 +271,8 @@ int main(int argc, char **argv)
 		{ "strict", no_argument, 0, 5 }, { "list", no_argument, 0, 6 },
 		{ "prefetch", required_argument, 0, 7 },
 		{ "seed", required_argument, 0, 20 },
+		{ "known", required_argument, 0, 21 }, { "record-known", required_argument, 0, 22 },
+		{ "compare", no_argument, 0, 23 },
 		{ "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 }
 	};
 	struct vctx *c = calloc(1, sizeof(*c));
@@ -280,7 +291,9 @@ int main(int argc, char **argv)
 	}
 	c->hwinfo.turbo = -1;
 	c->o.seed = 1;
-	const char *backend_opt = NULL;
+	const char *backend_opt = NULL, *known_path = NULL;
+	struct vknown known = { NULL, 0 };
+	int compare = 0;
 	int remote_given = 0;
 	char why[512];
 	c->o.outdir = "validate-report";
@@ -375,12 +388,28 @@ int main(int argc, char **argv)
 			}
 			break;
 		}
+		case 21: known_path = optarg; break;
+		case 22: c->o.record_known = optarg; break;
+		case 23: compare = 1; break;
 		case 'h': usage(stdout); rc = 0; goto out;
 		default: usage(stderr); goto out;
 		}
 	}
+	if (compare) {
+		if (argc - optind != 2) {
+			fprintf(stderr, "pmon-validate: --compare wants two reports: A.json B.json\n");
+			goto out;
+		}
+		rc = vcompare(stdout, argv[optind], argv[optind + 1]);
+		goto out;
+	}
 	if (optind < argc) {
 		fprintf(stderr, "pmon-validate: unexpected argument '%s'\n", argv[optind]);
+		goto out;
+	}
+	/* Before anything runs: the deviations file must be sound. */
+	if (known_path && vknown_load(known_path, &known, why, sizeof(why)) != 0) {
+		fprintf(stderr, "pmon-validate: %s\n", why);
 		goto out;
 	}
 	if (!(c->o.backend = vbackend_choose(backend_opt, getenv("PMON_BACKEND"), why, sizeof(why)))) {
@@ -499,6 +528,8 @@ int main(int argc, char **argv)
 		goto out;
 	}
 
+	if (known.n)
+		vknown_apply(&known, &c->checks);
 	report_table(stdout, c);
 	report_boxes(stdout, c);
 	for (int i = 0; i < c->nnotes; i++)
@@ -518,12 +549,19 @@ int main(int argc, char **argv)
 		fprintf(stderr, "pmon-validate: %s\n", why);
 		goto out;
 	}
-	size_t failed = vchecks_failed(&c->checks), known = vchecks_known(&c->checks);
+	size_t failed = vchecks_failed(&c->checks), nknown = vchecks_known(&c->checks);
 	printf("%zu checks: %zu passed, %zu failed, %zu known, %d skipped; %.1f s; %llu line references "
 	       "modeled (%.1f M/s); report %s/report.json, chart %s/chart.svg\n",
-	       c->checks.n, c->checks.n - failed - known, failed, known, c->nskipped, secs,
+	       c->checks.n, c->checks.n - failed - nknown, failed, nknown, c->nskipped, secs,
 	       (unsigned long long)c->refs_fed, c->model_s > 0 ? c->refs_fed / c->model_s * 1e-6 : 0,
 	       c->o.outdir, c->o.outdir);
+	if (c->o.record_known) {
+		if (vknown_record(c->o.record_known, &c->checks, why, sizeof(why)) != 0)
+			fprintf(stderr, "pmon-validate: %s\n", why);
+		else
+			printf("deviations of this run's failures written to %s: give each its reason, "
+			       "then --known %s\n", c->o.record_known, c->o.record_known);
+	}
 	printf("backend: %s, %s (%s)\n", pmon_machine_backend(c->m),
 	       c->sim ? "the emulated machine" : "the hardware", pmon_machine_cpu_name(c->m));
 	rc = failed ? 1 : 0;
@@ -552,6 +590,7 @@ out:
 	}
 	vchecks_free(&c->checks);
 	vchecks_free(&c->plan);
+	vknown_free(&known);
 	free(c);
 	return rc;
 }

@@ -81,6 +81,7 @@ int report_json(const char *path, const struct vctx *c, double seconds, char *wh
 		json_object_set_new(o, "why", json_string(k->why));
 		json_object_set_new(o, "events", k->events ? json_string(k->events) : json_null());
 		json_object_set_new(o, "counts", counts_json(k));
+		json_object_set_new(o, "spread", json_real(k->spread));
 		json_object_set_new(o, "broken", json_boolean(k->broken));
 		json_object_set_new(o, "refused", k->refused ? json_string(k->refused) : json_null());
 		json_object_set_new(o, "result", json_string(vcheck_result(k)));

@@ -405,7 +405,19 @@ void vbarrier(struct vctx *c, struct kfeed *f)
 	turn_leave(tu, f->tid, TS_BARRIER);
 }
 
+static int vpar_run(struct vctx *c, int n, const int *cpus, vwork_fn fn, void *arg, int free_run);
+
 int vpar(struct vctx *c, int n, const int *cpus, vwork_fn fn, void *arg)
+{
+	return vpar_run(c, n, cpus, fn, arg, 0);
+}
+
+int vpar_free(struct vctx *c, int n, const int *cpus, vwork_fn fn, void *arg)
+{
+	return vpar_run(c, n, cpus, fn, arg, 1);
+}
+
+static int vpar_run(struct vctx *c, int n, const int *cpus, vwork_fn fn, void *arg, int free_run)
 {
 	int err = 0, bound = 0;
 	uint64_t fed = 0;
@@ -414,7 +426,7 @@ int vpar(struct vctx *c, int n, const int *cpus, vwork_fn fn, void *arg)
 
 	if (c->planning)
 		return 0;
-	int turns = c->sim && n > 1 && n <= 64;
+	int turns = c->sim && n > 1 && n <= 64 && !free_run;
 	if (turns) {
 		pthread_mutex_init(&tu.mu, NULL);
 		pthread_cond_init(&tu.cv, NULL);

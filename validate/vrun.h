@@ -66,6 +66,7 @@ struct vopts {
 	int strict;              /* --strict: a skipped check fails the run */
 	unsigned long long seed; /* --seed: the chase orders' and the threads' interleaving's */
 	int list;                /* --list: print the plan, run nothing */
+	const char *record_known;/* --record-known FILE */
 	int verbose;
 };
 
@@ -192,6 +193,10 @@ int vremote_ok(struct vctx *c, const char *what);
  * only when !c->planning). */
 typedef void (*vwork_fn)(struct vctx *c, int t, int n, struct kfeed *f, void *arg);
 int vpar(struct vctx *c, int n, const int *cpus, vwork_fn fn, void *arg);
+/* vpar for threads that wait on each other (a spin on a line another
+ * thread writes): they run freely, without turns (which would hold a
+ * spinner's turn forever); the kernel's own hand-offs fix the order. */
+int vpar_free(struct vctx *c, int n, const int *cpus, vwork_fn fn, void *arg);
 /* A barrier among vpar's threads, inside fn (instead of omp barrier: on
  * the emulated machine the threads take turns, vrun.c). */
 void vbarrier(struct vctx *c, struct kfeed *f);

@@ -684,6 +684,60 @@ static void test_same_seed(void)
 	json_decref(b);
 }
 
+/* --record-known writes the failures of the umask breakage (Copy's 5 CAS
+ * read checks at ratio 0.5) with '?' reasons, which --known refuses (exit
+ * 2, naming the line); with reasons filled in the same run exits 0 with
+ * those 5 checks KNOWN (reason) and nothing else changed; --compare of the
+ * two reports names the 5 flips and exits 1, of a report with itself 0. */
+static void test_known_compare(void)
+{
+	char rec[4200], filled[4200], a[4200], b[4200], cmd[17000];
+	snprintf(rec, sizeof(rec), "%s/known-rec.txt", outdir);
+	snprintf(filled, sizeof(filled), "%s/known-filled.txt", outdir);
+	unlink(rec);
+	const char *r1[] = { "--shape", QSHAPE, "--kernels=stream", "--break=umask", "--record-known",
+			     rec, NULL };
+	CHECK_EQ_INT(run("known-a", r1), 1, "umask breakage with --record-known: exit status");
+	CHECK_EQ_INT(run("known-a2", r1), 1, "--record-known does not overwrite: still exit 1");
+	const char *r2[] = { "--shape", QSHAPE, "--kernels=stream", "--break=umask", "--known", rec, NULL };
+	CHECK_EQ_INT(run("known-placeholder", r2), 2, "--known with '?' reasons refused");
+	snprintf(cmd, sizeof(cmd), "sed 's/?$/WR umask: counts the writes, half of Copy'\\''s reads/' '%s' > '%s'",
+		 rec, filled);
+	CHECK(system(cmd) == 0, "fill the reasons");
+	const char *r3[] = { "--shape", QSHAPE, "--kernels=stream", "--break=umask", "--known", filled,
+			     NULL };
+	CHECK_EQ_INT(run("known-b", r3), 0, "--known: understood deviations do not fail the run");
+	json_t *j = load("known-b");
+	if (j) {
+		size_t i, known = 0, other = 0;
+		json_t *c;
+		json_array_foreach(json_object_get(j, "checks"), i, c) {
+			int k = !strcmp(str(c, "result"), "KNOWN");
+			known += k && strstr(str(c, "known"), "half of Copy's reads") &&
+				 !strcmp(str(c, "kernel"), "stream-copy");
+			other += !k && strcmp(str(c, "result"), "PASS");
+		}
+		CHECK_EQ_INT(known, 5, "--known: Copy's 5 CAS read checks KNOWN with the reason");
+		CHECK_EQ_INT(other, 0, "--known: no other check not PASS");
+		CHECK_EQ_INT(json_integer_value(json_object_get(j, "known")), 5, "JSON known count");
+		json_decref(j);
+	}
+	snprintf(a, sizeof(a), "%s/known-a/report.json", outdir);
+	snprintf(b, sizeof(b), "%s/known-b/report.json", outdir);
+	snprintf(cmd, sizeof(cmd), "'%s' --compare '%s' '%s' > '%s/compare.out'", prog, a, b, outdir);
+	int st = system(cmd);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 1, "--compare A B: exit 1 (something changed)");
+	snprintf(cmd, sizeof(cmd), "grep -c '^flipped: stream-copy CAS_COUNT.RD .*FAIL -> KNOWN' '%s/compare.out' "
+		 "| grep -qx 5 && grep -q '5 flipped, 0 moved' '%s/compare.out'", outdir, outdir);
+	CHECK(system(cmd) == 0, "--compare names the 5 flips and nothing moved");
+	snprintf(cmd, sizeof(cmd), "'%s' --compare '%s' '%s' > /dev/null", prog, a, a);
+	st = system(cmd);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "--compare A A: exit 0");
+	snprintf(cmd, sizeof(cmd), "'%s' --compare '%s' '%s/nonexistent.json' 2>/dev/null", prog, a, outdir);
+	st = system(cmd);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 2, "--compare with a missing report: exit 2");
+}
+
 /* --break=lose: the run drops each step's first check; the plan's guard
  * FAILs the step, naming the lost check. */
 static void test_lose(void)
@@ -736,6 +790,7 @@ int main(void)
 	test_record();
 	test_list();
 	test_lose();
+	test_known_compare();
 	/* The issue's case: iMC CAS_COUNT's event code changed (was 109
 	 * passed, 16 skipped, exit 0); and an offcore response's filter. */
 	test_break_field("code", "UNC_M_CAS_COUNT", "stream,numa,chase,dgemm,chan", 100);
