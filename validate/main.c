@@ -289,7 +289,6 @@ int main(int argc, char **argv)
 		if (gmtime_r(&now, &tm))
 			strftime(c->date, sizeof(c->date), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	}
-	c->hwinfo.turbo = -1;
 	c->o.seed = 1;
 	const char *backend_opt = NULL, *known_path = NULL;
 	struct vknown known = { NULL, 0 };

@@ -43,7 +43,6 @@ int report_json(const char *path, const struct vctx *c, double seconds, char *wh
 	json_object_set_new(machine, "backend", json_string(pmon_machine_backend(c->m)));
 	json_object_set_new(machine, "cpu", json_string(pmon_machine_cpu_name(c->m)));
 	json_object_set_new(machine, "shape", record_shape(c));
-	json_object_set_new(machine, "hardware", record_hw(c));
 	json_object_set_new(machine, "sockets", json_integer(c->g.sockets));
 	json_object_set_new(machine, "cores", json_integer(c->g.cores));
 	json_object_set_new(machine, "channels", json_integer(c->g.channels));

@@ -57,22 +57,3 @@ json_t *record_shape(const struct vctx *c)
 	json_object_set_new(o, "nodeids", ids);
 	return o;
 }
-
-json_t *record_hw(const struct vctx *c)
-{
-	const struct vhwinfo *h = &c->hwinfo;
-	if (!h->valid)
-		return json_null();
-	json_t *o = json_object();
-	json_object_set_new(o, "microcode", json_string(h->microcode));
-	json_object_set_new(o, "kernel", json_string(h->kernel));
-	json_object_set_new(o, "prefetch_msr_0x1a4",
-			    h->prefetch_msr_valid ? json_integer((json_int_t)h->prefetch_msr) : json_null());
-	json_object_set_new(o, "turbo", h->turbo < 0 ? json_null() : json_boolean(h->turbo));
-	json_object_set_new(o, "core_hz", h->core_hz > 0 ? json_real(h->core_hz) : json_null());
-	json_object_set_new(o, "uncore_hz", h->uncore_hz > 0 ? json_real(h->uncore_hz) : json_null());
-	json_object_set_new(o, "dram_hz", h->dram_hz > 0 ? json_real(h->dram_hz) : json_null());
-	json_object_set_new(o, "qpi_hz", h->qpi_hz > 0 ? json_real(h->qpi_hz) : json_null());
-	json_object_set_new(o, "notes", json_string(h->notes));
-	return o;
-}

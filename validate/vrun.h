@@ -70,20 +70,6 @@ struct vopts {
 	int verbose;
 };
 
-/* The hardware's identity and settings as read before the run, recorded
- * in report.json ("hardware"; left out while valid is 0).  Filled by the
- * hardware path; every field optional (0, "" or -1: not read). */
-struct vhwinfo {
-	int valid;
-	char microcode[32];      /* /proc/cpuinfo "microcode" */
-	char kernel[128];        /* uname release */
-	uint64_t prefetch_msr;   /* MSR 0x1A4 (the prefetchers' disable bits) */
-	int prefetch_msr_valid;
-	int turbo;               /* 1 on, 0 off, -1 unknown */
-	double core_hz, uncore_hz, dram_hz, qpi_hz;   /* 0: unknown */
-	char notes[256];         /* what could not be read, and why */
-};
-
 struct vskip {
 	char what[200];
 	int times;               /* how many checks it skipped */
@@ -96,7 +82,6 @@ struct vctx {
 	char date[32];           /* when the run started, UTC (ISO 8601) */
 	const char *shape_spec;  /* the shape's text and where it came from */
 	const char *shape_src;
-	struct vhwinfo hwinfo;
 	pmon_machine_t *m;
 	pmon_sim_t *sim;         /* NULL on hardware */
 	int hw;
