@@ -28,7 +28,7 @@ include Rules.mk
 
 .DEFAULT_GOAL := all
 .PHONY: all lib tools examples papi check check-asan tests asan-tests bench install uninstall clean \
-	bench-validate \
+	bench-validate validate-break \
 	clean-pmon distclean help
 .DELETE_ON_ERROR:
 # Keep objects that only lead to a program (tools, tests).
@@ -376,6 +376,13 @@ $(B)/asan/validate-tests/%: $(B)/asan/obj/validate/tests/%.o $(ASAN_VAL_LIBOBJS)
 
 validate: lib $(VALIDATE)
 	$(VALIDATE) --output $(B)/validate $(VALIDATE_ARGS)
+
+# One breakage per event the suite checks (its event code changed as a wrong
+# table entry would): each run must fail.  VALIDATE_ARGS as above (default:
+# the quick suite on a small shape).
+VALIDATE_BREAK_ARGS ?= --quick --shape cores=4,llc=2M,l1=16K,l2=64K --dgemm=128,256
+validate-break: lib $(VALIDATE)
+	PMON_VALIDATE_OUT=$(B)/validate-break sh validate/break-all.sh $(VALIDATE) $(VALIDATE_BREAK_ARGS)
 
 # What make check / check-asan run of the suite: its unit tests, the short
 # suite and the breakage test (validate/tests/test_vsuite.c runs the program).
