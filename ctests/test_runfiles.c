@@ -16,7 +16,9 @@
  *    its read lock on a stale box lock (left by a killed owner) is told
  *    apart from a live owner;
  *  - with elevated privileges (effective uid 0, real uid not), PMON_RUN_DIR
- *    and the other redirecting variables are ignored;
+ *    and the other redirecting variables are ignored, and a machine does
+ *    not open while an HWLOC_* variable is set (hwloc reads them itself:
+ *    HWLOC_PLUGINS_PATH loads code);
  *  - the emulated machine's locks make no file, and empty pmon-sim-PID-*
  *    directories of dead processes are removed at the next open.
  * The parts that need another user are skipped (counted as a skipped
@@ -398,6 +400,39 @@ static void elevated_env(void)
 	CHECK(!strcmp(dir, w.run), "not elevated: PMON_RUN_DIR (%s)", dir);
 }
 
+/* hwloc's variables (HWLOC_PLUGINS_PATH loads code, HWLOC_FSROOT,
+ * HWLOC_XMLFILE and HWLOC_SYNTHETIC replace the machine) cannot be made
+ * ignored: elevated, a machine does not open while one is set, naming it;
+ * not elevated, it opens as before.  Child: 0 as expected. */
+static int hwloc_child(int elevate)
+{
+	char why[1024] = "";
+	pmon_machine_t *m = NULL;
+	setenv("HWLOC_PLUGINS_PATH", base, 1);
+	if (elevate && setresuid(65534, 0, 0))
+		return 2;
+	int rc = pmon_machine_open(&m, "sim", why, sizeof(why));
+	if (m)
+		pmon_machine_close(m);
+	if (elevate)
+		return rc == PMON_EPERM && strstr(why, "HWLOC_PLUGINS_PATH") ? 0 : 1;
+	return rc == PMON_OK ? 0 : 1;
+}
+
+static void elevated_hwloc(void)
+{
+	for (int elevate = 1; elevate >= 0; elevate--) {
+		pid_t pid = fork();
+		if (pid == 0)
+			_exit(hwloc_child(elevate));
+		int st = 0;
+		waitpid(pid, &st, 0);
+		CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s and HWLOC_PLUGINS_PATH set: %s "
+		      "(exit %d)", elevate ? "euid 0, real uid 65534" : "not elevated",
+		      elevate ? "refused with PMON_EPERM naming it" : "opens", WEXITSTATUS(st));
+	}
+}
+
 static int entries(const char *dir, const char *but)
 {
 	int n = 0;
@@ -480,6 +515,7 @@ int main(int argc, char **argv)
 	if (!skip) {
 		read_lock_by_other_user();
 		elevated_env();
+		elevated_hwloc();
 	}
 	fake_rmtree(base);
 	return skip ? check_skip("test_runfiles", skip) : check_done("test_runfiles");
