@@ -107,6 +107,14 @@ int vshape_screen(const char *spec, const char *src, struct pmon_sim_shape *shap
 			 "validate without it (load=0)", src, item);
 		return -1;
 	}
+	if (shape->noise_bps) {
+		spec_item(spec, "noise", item, sizeof(item));
+		snprintf(why, whylen,
+			 "%s %s: background DRAM reads and writes on every socket that no "
+			 "expected count includes (the suite takes no idle baseline to "
+			 "subtract); validate without it (noise=0)", src, item);
+		return -1;
+	}
 	if (shape->clock != PMON_SIM_CLOCK_WALL) {
 		spec_item(spec, "clock", item, sizeof(item));
 		if (item[0])

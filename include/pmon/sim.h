@@ -74,6 +74,17 @@ struct pmon_sim_shape {
 	/* keys lat_l1, lat_l2, lat_llc, lat_dram, lat_rdram, lat_rcache: the
 	 * documented latency in ns of each supplier (enum pmon_sim_supplier) */
 	uint32_t lat_ns[PMON_SIM_NSUPPLIERS];
+	/* key noise: an OS-like trickle on every socket, in bytes per emulated
+	 * second per socket, 0..PMON_SIM_LOAD_MAX, default 0.  Whenever emulated
+	 * time moves (any clock mode), socket s's first logical CPU has issued
+	 * floor(now_ns * noise / 64e9) lines of it since creation: line n a LOAD
+	 * if n is even, else a streaming store (NT_STORE); LOAD k reads line
+	 * k mod (mem/128) of the lower half of the socket's memory, NT_STORE k
+	 * writes the same line of its upper half.  So n lines are ceil(n/2) reads
+	 * and floor(n/2) writes; with the prefetchers off (prefetch=off) every
+	 * one is a DRAM line read or written by that socket's memory controller,
+	 * with them on the reads bring the prefetchers' lines too. */
+	uint64_t noise_bps;
 };
 
 

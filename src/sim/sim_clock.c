@@ -8,7 +8,8 @@
  * wall (and auto until the program takes control) first brings now_ns up
  * to the CLOCK_MONOTONIC time elapsed since creation, through the same
  * advance, at every register access and pmon_sim_now_ns.  The time spent
- * modelling the load= stream is left out of the emulated time.
+ * modelling the load= stream and the noise= trickle is left out of the
+ * emulated time.  Every advance brings the noise= trickle up to date.
  */
 #include <stdlib.h>
 #include <time.h>
@@ -87,6 +88,8 @@ void sim_clock_advance(struct pmon_sim *sim, uint64_t ns)
 	for (size_t i = 0; i < sim->clk_n; i++)
 		sim_ctr_cycles(sim->clk[i], delta[sim->clk[i]->clock]);
 	SIM_PUT(sim->now_ns, t1);
+	if (sim->shape.noise_bps)
+		sim_noise_run(sim);
 }
 
 /* Emulated time moves in steps of at least this much wall time: reads in
@@ -109,6 +112,7 @@ void sim_clock_init(struct pmon_sim *sim)
 	sim->wall_t0 = sim->follow ? mono_ns() : 0;
 	sim->wall_done = 0;
 	sim->load_lines = 0;
+	sim->noise_lines = 0;
 }
 
 /* sim_clock_sync (sim_internal.h) found the TSC moved on by a quantum or
@@ -123,8 +127,9 @@ void sim_clock_sync_wall(struct pmon_sim *sim)
 		return;
 	sim_clock_advance(sim, w - sim->wall_done);
 	sim->wall_done = w;
-	if (sim->shape.load_bps) {
-		sim_load_run(sim, w);
+	if (sim->shape.load_bps || sim->shape.noise_bps) {
+		if (sim->shape.load_bps)
+			sim_load_run(sim, w);
 		/* The machine stands still while the emulator models the lines
 		 * (milliseconds for a long interval): otherwise the next access
 		 * would find that much more time passed, and two counters read

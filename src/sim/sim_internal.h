@@ -337,6 +337,7 @@ struct pmon_sim {
 	uint64_t wall_done;     /* wall ns already added to now_ns */
 	uint64_t wall_tsc;      /* x86 TSC when the wall clock was last read */
 	uint64_t load_lines;    /* lines the load= stream has issued */
+	uint64_t noise_lines;   /* lines the noise= trickle has issued, per socket */
 	struct sim_socket sock[SIM_MAX_SOCKETS];   /* by package index */
 	int bus_socket[256];                       /* package on a bus, -1 none */
 	struct sim_thread *cpu;                    /* [ncpus] */
@@ -541,6 +542,7 @@ void sim_traffic_lines(struct pmon_sim *sim, int cpu, uint64_t addr,
 		       enum pmon_sim_kind kind, uint64_t count);
 /* The load= stream: issue the lines due after wall_ns of followed time. */
 void sim_load_run(struct pmon_sim *sim, uint64_t wall_ns);
+void sim_noise_run(struct pmon_sim *sim);
 void sim_dram_init(struct sim_chan *ch);
 void sim_dram_locate(const struct pmon_sim_shape *sh, uint64_t local_addr,
 		     struct pmon_sim_dram_loc *out);

@@ -34,6 +34,8 @@ static const struct key_def keys[] = {
 	{ "load",     K_RATE, 0, PMON_SIM_LOAD_MAX,
 	  "0..2G (the emulator models every line of the stream; a faster one would "
 	  "take most of a CPU)" },
+	{ "noise",    K_RATE, 0, PMON_SIM_LOAD_MAX,
+	  "0..2G per socket (the emulator models every line of the trickle, like load=)" },
 	{ "l1",       K_SIZE, 1ull << 10, 1ull << 20, "1K..1M" },
 	{ "l1ways",   K_INT,  1, 32, "1..32" },
 	{ "l2",       K_SIZE, 4ull << 10, 16ull << 20, "4K..16M" },
@@ -80,6 +82,7 @@ static void defaults(struct pmon_sim_shape *sh)
 	sh->pclk_hz = 800000000ull;
 	sh->clock = PMON_SIM_CLOCK_MANUAL;    /* the process-wide machine: auto */
 	sh->load_bps = 0;
+	sh->noise_bps = 0;
 	for (int i = 0; i < SIM_MAX_SOCKETS; i++)
 		sh->nodeids[i] = i;
 	sh->l1_bytes = 32ull << 10;
@@ -165,7 +168,7 @@ static int sim_parse_u64(const char *s, size_t n, int size_suffix, uint64_t *out
 static const char *expected_list(void)
 {
 	return "sockets, cores, threads, channels, llc, mem, dclk, uclk, tsc, qclk, pclk, "
-	       "nodeids, clock, load, l1, l1ways, l2, l2ways, llcways, prefetch, lat_l1, "
+	       "nodeids, clock, load, noise, l1, l1ways, l2, l2ways, llcways, prefetch, lat_l1, "
 	       "lat_l2, lat_llc, lat_dram, lat_rdram, lat_rcache";
 }
 
@@ -184,6 +187,7 @@ static int set_value(struct pmon_sim_shape *sh, const struct key_def *k, uint64_
 	else if (!strcmp(k->name, "pclk")) sh->pclk_hz = v;
 	else if (!strcmp(k->name, "clock")) sh->clock = (int)v;
 	else if (!strcmp(k->name, "load")) sh->load_bps = v;
+	else if (!strcmp(k->name, "noise")) sh->noise_bps = v;
 	else if (!strcmp(k->name, "l1")) sh->l1_bytes = v;
 	else if (!strcmp(k->name, "l2")) sh->l2_bytes = v;
 	else if (!strcmp(k->name, "l1ways")) sh->l1_ways = (int)v;

@@ -3,7 +3,8 @@
  * access goes through the issuing core's caches (sim_cache.c), and what
  * misses them through the LLC, the home agents and QPI to DRAM
  * (sim_llc_path.h).  The load= stream (run while time follows the wall clock)
- * takes the same path, line by line.
+ * and the noise= trickle (run whenever emulated time moves) take the same
+ * path, line by line.
  */
 #include <string.h>
 
@@ -62,6 +63,38 @@ void sim_load_run(struct pmon_sim *sim, uint64_t wall_ns)
 		sim->load_lines += n;
 	}
 	sim_pend_flush(sim);              /* the caller reads registers next */
+}
+
+/* The noise= trickle (include/pmon/sim.h): bring every socket's lines up to
+ * floor(now_ns * noise / 64e9), issued by the socket's first logical CPU. */
+void sim_noise_run(struct pmon_sim *sim)
+{
+	uint64_t half = sim->shape.mem_bytes / 128;   /* lines in each half */
+	/* now_ns < 2^64 and noise <= PMON_SIM_LOAD_MAX < 6.4e10: fits 64 bits */
+	uint64_t due = (uint64_t)((unsigned __int128)sim->now_ns * sim->shape.noise_bps /
+				  64000000000u);
+
+	for (int s = 0; s < sim->shape.sockets; s++) {
+		uint64_t base = (uint64_t)s * (sim->shape.mem_bytes / 64), ref[SIM_BATCH];
+		int cpu = 0;
+
+		while (cpu < sim->ncpus && sim->cpu[cpu].sock != s)
+			cpu++;
+		if (cpu == sim->ncpus)
+			continue;
+		for (uint64_t n = sim->noise_lines; n < due;) {
+			size_t k = 0;
+			for (; k < SIM_BATCH && n < due; k++, n++) {
+				uint64_t at = (n / 2) % half;
+				ref[k] = n % 2 ? (base + half + at) << 2 | PMON_SIM_NT_STORE
+					       : (base + at) << 2 | PMON_SIM_LOAD;
+			}
+			sim_lines_access(sim, cpu, ref, k);
+		}
+	}
+	if (due > sim->noise_lines)
+		sim->noise_lines = due;
+	sim_pend_flush(sim);
 }
 
 void pmon_sim_cpu_truth(const pmon_sim_t *sim, int cpu, struct pmon_sim_cpu_truth *out)

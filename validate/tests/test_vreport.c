@@ -191,6 +191,12 @@ static void test_shape_screen(void)
 	CHECK(vshape_screen("cores=4,load=100M", "$PMON_SIM", &sh, note, sizeof(note), why, sizeof(why)) == -1,
 	      "load=100M refused");
 	CHECK(strstr(why, "$PMON_SIM load=100M") && strstr(why, "background"), "why: %s", why);
+	why[0] = 0;
+	CHECK(vshape_screen("noise=10M", "--shape", &sh, note, sizeof(note), why, sizeof(why)) == -1,
+	      "noise=10M refused");
+	CHECK(strstr(why, "--shape noise=10M") && strstr(why, "baseline"), "why: %s", why);
+	CHECK(vshape_screen("noise=0", "--shape", &sh, note, sizeof(note), why, sizeof(why)) == 0 &&
+	      sh.noise_bps == 0, "noise=0 is fine");
 	CHECK(vshape_screen("load=0", "--shape", &sh, note, sizeof(note), why, sizeof(why)) == 0 &&
 	      sh.load_bps == 0 && note[0] == 0, "load=0 is fine, no note");
 	CHECK(vshape_screen("cores=4,clock=manual", "--shape", &sh, note, sizeof(note), why, sizeof(why)) == 0,
