@@ -99,7 +99,7 @@ static void errors(void)
 {
 	expect_error("socket=2",
 		     "PMON_SIM: unknown key 'socket' (expected sockets, cores, threads, channels, "
-		     "llc, mem, dclk, uclk, tsc, qclk, pclk, nodeids, clock, load, l1, l1ways, l2, "
+		     "llc, mem, dclk, uclk, tsc, qclk, pclk, nodeids, clock, load, noise, l1, l1ways, l2, "
 		     "l2ways, llcways, prefetch, lat_l1, lat_l2, lat_llc, lat_dram, lat_rdram, "
 		     "lat_rcache)");
 	expect_error("cores=12", "PMON_SIM: cores=12 out of range 1..8");
