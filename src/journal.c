@@ -511,15 +511,28 @@ int pmon_journal_disown(const char *dir, int socket, const struct pmon_journal_e
 
 int pmon_journal_drop(const char *dir, int socket, const char *box, int cpu, char *why, size_t len)
 {
+	struct pmon_journal_entry b;
+	memset(&b, 0, sizeof(b));
+	snprintf(b.box, sizeof(b.box), "%s", box);
+	b.cpu = cpu;
+	return pmon_journal_drop_boxes(dir, socket, &b, 1, why, len);
+}
+
+int pmon_journal_drop_boxes(const char *dir, int socket, const struct pmon_journal_entry *b, int nb,
+			    char *why, size_t len)
+{
 	struct pmon_journal_entry *cur;
 	const struct pmon_owner *self = pmon_owner_self();
 	int fd, ncur, rc = open_locked(dir, socket, &fd, &cur, &ncur, why, len), k = 0;
 	if (rc)
 		return rc;
-	for (int i = 0; i < ncur; i++)
-		if (strcmp(cur[i].box, box) || cur[i].cpu != cpu || !cur[i].mask ||
-		    !same_owner(&cur[i].owner, self))
+	for (int i = 0; i < ncur; i++) {
+		int drop = 0;
+		for (int j = 0; j < nb && !drop; j++)
+			drop = !strcmp(cur[i].box, b[j].box) && cur[i].cpu == b[j].cpu;
+		if (!drop || !cur[i].mask || !same_owner(&cur[i].owner, self))
 			cur[k++] = cur[i];
+	}
 	if (k != ncur)
 		rc = store(dir, socket, cur, k, why, len);
 	free(cur);

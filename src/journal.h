@@ -81,6 +81,10 @@ int pmon_journal_disown(const char *dir, int socket, const struct pmon_journal_e
 			char *why, size_t len);
 /* Drop this process's entries of the box (pmu name, cpu) but those of mask 0. */
 int pmon_journal_drop(const char *dir, int socket, const char *box, int cpu, char *why, size_t len);
+/* The same for each box b[i] (its box and cpu; the other fields unused),
+ * in one rewrite of the journal. */
+int pmon_journal_drop_boxes(const char *dir, int socket, const struct pmon_journal_entry *b, int nb,
+			    char *why, size_t len);
 /* The socket's entries whose lines parse and whose sum matches (*e
  * malloc'ed, free it); the other lines are named in bad (badlen bytes, ""
  * when none).  *n = 0 and PMON_OK when there is no journal. */

@@ -105,6 +105,7 @@ struct sess_box {
 	uint64_t global_found;
 	char lock[80];            /* boxlock name */
 	int locked;               /* 1: holds a reference on the box lock */
+	int drop_lines;           /* restore_all: its journal lines are to go */
 	const volatile uint32_t *forced; /* its lock's mark: another process's pid once it took
 					    the box by force (pmon_boxlock_mark) */
 };
@@ -1099,6 +1100,57 @@ static void keep_theirs(struct sess_box *bx, enum pmon_reg_kind k, int idx, uint
 	(*n)++;
 }
 
+/* The references this session holds on bx's box lock (its boxes of that
+ * lock name). */
+static int own_refs(const pmon_session_t *s, const struct sess_box *bx)
+{
+	int n = 0;
+	for (int b = 0; b < s->nboxes; b++)
+		n += s->boxes[b].locked && !strcmp(s->boxes[b].lock, bx->lock);
+	return n;
+}
+
+/* Drop the journal lines of the boxes marked drop_lines, one rewrite of a
+ * socket's journal for all its boxes; a failure is a warning (s->warn). */
+static void drop_lines(pmon_session_t *s)
+{
+	for (int b0 = 0; b0 < s->nboxes; b0++) {
+		int sock = s->boxes[b0].regs.socket, dup = 0, n = 0;
+		if (!s->boxes[b0].drop_lines)
+			continue;
+		for (int b = 0; b < b0 && !dup; b++)
+			dup = s->boxes[b].drop_lines && s->boxes[b].regs.socket == sock;
+		if (dup)
+			continue;
+		struct pmon_journal_entry *e = calloc((size_t)s->nboxes, sizeof(*e));
+		char why[1024];
+		int rc;
+		if (e) {
+			for (int b = b0; b < s->nboxes; b++) {
+				struct sess_box *bx = &s->boxes[b];
+				if (!bx->drop_lines || bx->regs.socket != sock)
+					continue;
+				snprintf(e[n].box, sizeof(e[n].box), "%s", pmon_catalog_pmu(bx->regs.pmu)->name);
+				e[n].cpu = is_core(bx) ? bx->regs.cpu : -1;
+				n++;
+			}
+			rc = pmon_journal_drop_boxes(s->m->run_dir, sock, e, n, why, sizeof(why));
+			free(e);
+		} else {
+			rc = pmon_why(why, sizeof(why), PMON_ENOMEM, "out of memory");
+		}
+		/* every register is back: only the record of them stays */
+		for (int b = b0; rc && b < s->nboxes; b++)
+			if (s->boxes[b].drop_lines && s->boxes[b].regs.socket == sock)
+				pmon_why_add(s->warn, sizeof(s->warn), "; ", "%s: every register was put back, "
+					     "but its journal lines could not be removed (%s); they stay "
+					     "harmless: `pmon reset` writes no register that no longer holds "
+					     "what pmon wrote, and removes them", s->boxes[b].lock, why);
+	}
+	for (int b = 0; b < s->nboxes; b++)
+		s->boxes[b].drop_lines = 0;
+}
+
 /* Put back every register the session changed but those another agent
  * took over (taken: named in kept[], and in the journal as not pmon's),
  * release its boxes.  Returns 0, or the first error with left[]
@@ -1157,25 +1209,19 @@ static int restore_all(pmon_session_t *s, char *left, size_t len, char *kept, si
 					     pmon_catalog_pmu(bx->regs.pmu)->name, why);
 			}
 		}
-		if (!bx->locked)
-			continue;
 		/* the last user of the box in this machine: its journal lines go,
 		 * unless something stayed changed (`pmon reset` needs them then) */
-		if (!bad && !s->m->emulated && pmon_boxlock_refs(&s->m->locks, bx->lock) == 1) {
-			char why[1024];
-			int rc = pmon_journal_drop(s->m->run_dir, bx->regs.socket,
-						   pmon_catalog_pmu(bx->regs.pmu)->name,
-						   is_core(bx) ? bx->regs.cpu : -1, why, sizeof(why));
-			/* every register is back: only the record of them stays */
-			if (rc)
-				pmon_why_add(s->warn, sizeof(s->warn), "; ", "%s: every register was put back, "
-					     "but its journal lines could not be removed (%s); they stay "
-					     "harmless: `pmon reset` writes no register that no longer holds "
-					     "what pmon wrote, and removes them", bx->lock, why);
-		}
-		pmon_boxlock_drop(&s->m->locks, bx->lock);
-		bx->locked = 0;
+		bx->drop_lines = bx->locked && !bad && !s->m->emulated &&
+				 pmon_boxlock_refs(&s->m->locks, bx->lock) == own_refs(s, bx);
 	}
+	drop_lines(s);
+	/* the box locks go last: another process taking a box journals its
+	 * registers only once this process's lines of them are gone */
+	for (int b = 0; b < s->nboxes; b++)
+		if (s->boxes[b].locked) {
+			pmon_boxlock_drop(&s->m->locks, s->boxes[b].lock);
+			s->boxes[b].locked = 0;
+		}
 	return first;
 }
 
