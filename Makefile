@@ -2,16 +2,30 @@
 #
 #   make               libpmon (build/lib), tools (build/bin), and PAPI with
 #                      the pmon component installed into build/
+#   make validate      the main job: the validation suite (known kernels,
+#                      every count checked; VALIDATE_ARGS="--help" for its
+#                      options; doc/validate.md)
 #   make check         also builds and runs the tests (ctests/ and the
-#                      PAPI-level components/pmon/tests/)
+#                      PAPI-level components/pmon/tests/); PMON_TEST_VERBOSE=1
+#                      prints every test program's whole output
 #   make check-asan    the same tests against an ASan/UBSan libpmon
 #   make bench         builds and runs every bench/*.c program (each prints
-#                      its own table)
+#                      its own table) and the validation kernels' benchmarks
+#   make bench-validate  only the validation kernels' benchmarks
 #   make install       PREFIX=... DESTDIR=...: libpmon (with libpmon.pc),
 #                      headers, tools, manual pages, PAPI
 #   make uninstall     the same PREFIX and DESTDIR: removes what install put
 #   make clean         everything built, but not the PAPI download cache
-#   make distclean     all of build/ and config.mk
+#   make distclean     all of build/ and config.mk (and the deb-src entries
+#                      configure added to apt's sources)
+#   make help          this text
+#
+# Examples after make (the emulated machine; README.md shows their output):
+#   PMON_BACKEND=sim PMON_SIM=load=1G build/bin/papi_command_line \
+#       pmon:::uncore_imc/cas_count_read/ pmon:::snbep_unc_imc0::UNC_M_CLOCKTICKS:socket=0
+#   build/bin/pmon encode UNC_M_CAS_COUNT.RD 'uncore_cbox_0/event=0x34,umask=0x03/'
+#   build/bin/pmon list CAS_COUNT
+#   build/examples/llc_misses
 #
 # Runs ./configure with its defaults when config.mk is missing.
 # Overridable: PMON_SRCS (the library's sources), V=1 (show PAPI's output).
@@ -498,4 +512,4 @@ distclean:
 	@sh tools/build/apt-deb-src.sh --remove
 
 help:
-	@sed -n '2,14s/^# \{0,1\}//p' Makefile
+	@sed -n '3,/^[^#]/s/^# \{0,1\}//p' Makefile
