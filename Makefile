@@ -23,6 +23,7 @@
 # Examples after make (the emulated machine; README.md shows their output):
 #   PMON_BACKEND=sim PMON_SIM=load=1G build/bin/papi_command_line \
 #       pmon:::uncore_imc/cas_count_read/ pmon:::snbep_unc_imc0::UNC_M_CLOCKTICKS:socket=0
+#   PMON_BACKEND=sim PMON_SIM=load=1G build/bin/pmon stat -M mem_bw -- sleep 1
 #   build/bin/pmon encode UNC_M_CAS_COUNT.RD 'uncore_cbox_0/event=0x34,umask=0x03/'
 #   build/bin/pmon list CAS_COUNT
 #   build/examples/llc_misses
