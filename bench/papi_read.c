@@ -10,7 +10,7 @@
  * PCU and UBox MSRs, a core PMU's offcore response), each read alone.  Beside them,
  * what the fixed steps of every emulated read cost on this machine: a TSC
  * read (the machine's look at the wall clock) and an atomic add (its count
- * of accesses); a read takes no lock when nothing needs one (README), and
+ * of accesses); a read takes no lock when nothing needs one (doc/internals.md), and
  * an uncontended mutex lock and unlock is printed for comparison.
  */
 #define _GNU_SOURCE

@@ -119,7 +119,7 @@ static void changed_under_us(void)
 	CHECK_EQ_U64(v, 0x10001, "RSP_0 = DMND_DATA_RD | ANY_RESPONSE");
 	raw->ops->msr_write(raw, 3, 0x1a6, 0x10002, NULL, 0);     /* someone else's request type */
 	/* an MSR filter is checked by a read once PMON_VERIFY_NS has passed
-	 * since the last check (README): not by the read right after it */
+	 * since the last check (doc/internals.md): not by the read right after it */
 	CHECK_EQ_INT(pmon_session_read(s, &v), PMON_OK, "read within the check interval");
 	pmon_sim_advance_ns(sim, PMON_VERIFY_NS);
 	v = 777;

@@ -34,7 +34,7 @@
 /* A running session checks that the registers it wrote still hold what it
  * wrote at every fold, at stop and reset, and at a read at least this long
  * (backend clock) after its last full check; a PCI box's controls that come
- * in its counter block are checked at every read (README). */
+ * in its counter block are checked at every read (doc/internals.md). */
 #define PMON_VERIFY_NS 100000000ull
 
 uint64_t pmon_fold_bound_ns(int width);

@@ -691,7 +691,7 @@ static void mark_taken(pmon_session_t *s, struct sess_box *bx, struct saved_reg 
 /* Do the controls and filters still hold what the session wrote?  Those a
  * PCI box's counter block brought along at who's read (read_counters has
  * just run) are checked from it; the others (MSR boxes, a PCI box's
- * match/mask function, the global control) only when full (README, "How
+ * match/mask function, the global control) only when full (doc/internals.md, "How
  * counters are read": every fold, stop and reset, and a read at least
  * PMON_VERIFY_NS after the last full check).  The reason goes to err
  * (errlen bytes). */

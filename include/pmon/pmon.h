@@ -297,7 +297,7 @@ int pmon_session_count(const pmon_session_t *s);
 int pmon_session_clear(pmon_session_t *s);           /* remove all events (stopped) */
 int pmon_session_start(pmon_session_t *s);           /* program, zero, start */
 /* 64-bit totals since start/reset (values undefined when it fails).
- * Takes no lock when none is needed (README, "How counters are read").  A
+ * Takes no lock when none is needed (doc/internals.md, "How counters are read").  A
  * session's calls come from one thread at a time, as a PAPI event set's do. */
 int pmon_session_read(pmon_session_t *s, uint64_t *values);
 int pmon_session_reset(pmon_session_t *s);           /* totals to zero */
