@@ -157,6 +157,50 @@ const struct pmon_divergence pmon_divergences[] = {
 	  "OFFCORE_RESPONSE.DEMAND_DATA_RD.L3_MISS.ANY_SNOOP = 0x3FBC000001)",
 	  NULL, 0x38000000ull },
 
+	/* ---------------------- libpfm4: Nehalem-EP / Westmere-EP uncore (test_nhm_tables) */
+	{ DIV_LIBPFM4, "nhm_unc::UNC_CLK_UNHALTED", DIV_CTL,
+	  "ctl 0xff (code 0xff, the pseudo event code of the fixed counter; EN and PMI masked)",
+	  "ctl 0 with fixed=1: the value for MSR_UNCORE_FIXED_CTR_CTRL (0x395) without its enable bit",
+	  "pmon's ctl is the register value to write, enable excluded; the fixed counter's control "
+	  "register has only enable (bit 0) and PMI (bit 2) (SDM vol. 3B, Nehalem uncore), so 0xff "
+	  "would set reserved bits.  As for snbep_unc_imc::UNC_M_CLOCKTICKS", NULL, 0 },
+	{ DIV_LIBPFM4, "nhm_unc::UNC_QHL_CYCLES_NOT_EMPTY:*=*", DIV_PMON_ACCEPTS,
+	  "refuses e, i, c and o on UNC_QHL_CYCLES_NOT_EMPTY (its table entry has no modmsk)",
+	  "accepts them as on every other general-counter event (IOH:c=1 -> ctl 0x1000122)",
+	  "the edge, invert, cmask and occupancy-reset fields belong to MSR_UNCORE_PerfEvtSelx "
+	  "and apply to whatever event it selects (SDM vol. 3B, Nehalem uncore); libpfm4 sets "
+	  "modmsk NHM_UNC_ATTRS on every neighbouring QHL event (0x21, 0x23, 0x25) and omits it "
+	  "here only (lib/events/intel_nhm_unc_events.h)", NULL, 0 },
+	{ DIV_LIBPFM4, "nhm_unc::UNC_QMC_WRITES:FULL_CH*:PARTIAL_CH*", DIV_PMON_ACCEPTS,
+	  "refuses a full-line channel umask with a partial-line one (FULL_* and PARTIAL_* are two "
+	  "umask groups of which only one may be used)",
+	  "ORs them into one umask (FULL_CH0:PARTIAL_CH1 -> umask 0x11, ctl 0x112f)",
+	  "the guide gives the six writes as bits of one umask byte, FULL.ANY 07 and PARTIAL.ANY 38 "
+	  "being their unions (Nehalem guide L1378-L1385), so any set of them is a union the counter "
+	  "can count; libpfm4's group exclusion is its own policy.  FULL_ANY and PARTIAL_ANY stay "
+	  "exclusive, as in libpfm4, and FULL_ANY stays the default", NULL, 0 },
+	{ DIV_LIBPFM4, "wsm_unc::UNC_CLK_UNHALTED", DIV_CTL,
+	  "ctl 0xff (code 0xff, the pseudo event code of the fixed counter; EN and PMI masked)",
+	  "ctl 0 with fixed=1: the value for MSR_UNCORE_FIXED_CTR_CTRL (0x395) without its enable bit",
+	  "pmon's ctl is the register value to write, enable excluded; the fixed counter's control "
+	  "register has only enable (bit 0) and PMI (bit 2) (SDM vol. 3B, Nehalem uncore), so 0xff "
+	  "would set reserved bits.  As for snbep_unc_imc::UNC_M_CLOCKTICKS", NULL, 0 },
+	{ DIV_LIBPFM4, "wsm_unc::UNC_QHL_CYCLES_NOT_EMPTY:*=*", DIV_PMON_ACCEPTS,
+	  "refuses e, i, c and o on UNC_QHL_CYCLES_NOT_EMPTY (its table entry has no modmsk)",
+	  "accepts them as on every other general-counter event (IOH:c=1 -> ctl 0x1000122)",
+	  "the edge, invert, cmask and occupancy-reset fields belong to MSR_UNCORE_PerfEvtSelx "
+	  "and apply to whatever event it selects (SDM vol. 3B, Nehalem uncore); libpfm4 sets "
+	  "modmsk NHM_UNC_ATTRS on every neighbouring QHL event (0x21, 0x23, 0x25) and omits it "
+	  "here only (lib/events/intel_wsm_unc_events.h)", NULL, 0 },
+	{ DIV_LIBPFM4, "wsm_unc::UNC_QMC_WRITES:FULL_CH*:PARTIAL_CH*", DIV_PMON_ACCEPTS,
+	  "refuses a full-line channel umask with a partial-line one (FULL_* and PARTIAL_* are two "
+	  "umask groups of which only one may be used)",
+	  "ORs them into one umask (FULL_CH0:PARTIAL_CH1 -> umask 0x11, ctl 0x112f)",
+	  "the guide gives the six writes as bits of one umask byte, FULL.ANY 07 and PARTIAL.ANY 38 "
+	  "being their unions (Nehalem guide L1378-L1385), so any set of them is a union the counter "
+	  "can count; libpfm4's group exclusion is its own policy.  FULL_ANY and PARTIAL_ANY stay "
+	  "exclusive, as in libpfm4, and FULL_ANY stays the default", NULL, 0 },
+
 	/* -------------------------------------------------------------- Intel */
 	{ DIV_INTEL, "iMC/UNC_M_CLOCKTICKS", DIV_CODE,
 	  "EventCode 0x0, UMask 0x0 on general counters 0-3",

@@ -500,6 +500,10 @@ static void check_rows(void)
 		const struct pmon_divergence *d = &pmon_divergences[i];
 		if (d->source != DIV_LIBPFM4)
 			continue;
+		/* the Nehalem/Westmere uncore rows: tables not in the live
+		 * catalogue yet, checked by test_nhm_tables */
+		if (!strncmp(d->match, "nhm_unc::", 9) || !strncmp(d->match, "wsm_unc::", 9))
+			continue;
 		if (!row_hits[i] && !strchr(d->match, '*')) {
 			/* instance-less PMU names: try instance 0 */
 			char s[PMON_MAX_NAME * 2];

@@ -67,7 +67,7 @@ static int offcore_word(const struct pmon_box_type *t, const struct pmon_event *
 
 /* What the phases of one encoding share. */
 struct encode_state {
-	const struct pmon_pmu *pmu;
+	const char *pmu_name;      /* for names and messages */
 	const struct pmon_box_type *t;
 	const struct pmon_event *ev;
 	int is_core;
@@ -80,6 +80,7 @@ struct encode_state {
 	uint64_t mod_val[64];
 	int socket, cpu;
 	uint64_t ctl, filt[PMON_FILTER_WORDS];
+	uint64_t ctl_um;           /* control bits the chosen umasks set (ctl_set) */
 	uint32_t filled;           /* filter fields that received a value */
 	uint32_t need;             /* filter fields the event needs */
 	char *err;
@@ -138,7 +139,7 @@ static int parse_qualifier(struct encode_state *st, const char *name, const char
 				"malformed value '%s' for %s= (expected a number)", val, name);
 	if (is_sock && st->is_core)
 		return pmon_why(st->err, st->errlen, PMON_EQUAL,
-				"%s counts per CPU: use cpu=N, not socket=", st->pmu->name);
+				"%s counts per CPU: use cpu=N, not socket=", st->pmu_name);
 	if (st->socket >= 0 || st->cpu >= 0)
 		return pmon_why(st->err, st->errlen, PMON_EQUAL,
 				"socket=/cpu= given more than once");
@@ -299,11 +300,13 @@ static int umask_words(struct encode_state *st)
 		st->filt[0] |= um->filt_set[0];
 		st->filt[1] |= um->filt_set[1];
 		st->filled |= pmon_umask_writes(t, um);
+		st->ctl_um |= um->ctl_set;
 	}
 	uint32_t reads = (ev->flags & PMON_EV_OFFCORE) ? ~0u : ev->fields;  /* offcore: own rules */
 	for (int u = 0; u < ev->numasks; u++)
 		if (st->um_chosen & (1ull << u))
-			reads |= ev->umasks[u].fields & ~pmon_umask_writes(t, &ev->umasks[u]);
+			reads |= ev->umasks[u].fields & ((ev->umasks[u].flags & PMON_UM_SELF) ? ~0u :
+					~pmon_umask_writes(t, &ev->umasks[u]));
 	for (int u = 0; u < ev->numasks; u++) {
 		uint32_t unread = (st->um_chosen & (1ull << u)) ?
 				  pmon_umask_writes(t, &ev->umasks[u]) & ~reads : 0;
@@ -319,7 +322,7 @@ static int umask_words(struct encode_state *st)
 				ev->name, st->modname[0]);
 	if (ev->flags & PMON_EV_OFFCORE)
 		st->filled |= ev->fields;
-	st->ctl = pmon_event_ctl(ev, umask);
+	st->ctl = pmon_event_ctl(ev, umask) | st->ctl_um;
 	return PMON_OK;
 }
 
@@ -334,7 +337,7 @@ static int apply_modifier(struct encode_state *st, const char *name, const char 
 		if (!exists)
 			return pmon_why(st->err, st->errlen, PMON_EQUAL,
 					"unknown modifier '%s' for %s",
-					name, st->pmu->name);
+					name, st->pmu_name);
 		return pmon_why(st->err, st->errlen, PMON_EQUAL,
 				"modifier '%s' does not apply to %s%s",
 				name, ev->name,
@@ -360,6 +363,10 @@ static int apply_modifier(struct encode_state *st, const char *name, const char 
 			return pmon_why(st->err, st->errlen, PMON_ERANGE,
 					"%s=%s does not fit %u bits",
 					md->name, val, md->width);
+		if (st->ctl_um & (pmon_bits(md->width) << md->shift))
+			return pmon_why(st->err, st->errlen, PMON_EQUAL,
+					"modifier '%s' would change control bits the umask given "
+					"already sets for %s", md->name, ev->name);
 		st->ctl |= v << md->shift;
 		return PMON_OK;
 	}
@@ -373,14 +380,14 @@ static int apply_modifier(struct encode_state *st, const char *name, const char 
 		if ((v >> top) > 1)
 			return pmon_why(st->err, st->errlen, PMON_ERANGE,
 					"%s=%s is above physical address bit %u, the highest %s compares "
-					"(largest %s=0x%llx)", md->name, val, top, st->pmu->name,
+					"(largest %s=0x%llx)", md->name, val, top, st->pmu_name,
 					md->name, (unsigned long long)md->max);
 		if (v & pmon_bits(md->shift))
 			return pmon_why(st->err, st->errlen, PMON_ERANGE,
 					"%s=%s sets address bits below bit %u, which %s does not compare: "
 					"it matches %llu KiB pages (physical address bits %u:%u); the page "
 					"holding this address is %s=0x%llx", md->name, val, md->shift,
-					st->pmu->name, (unsigned long long)(1ull << md->shift) / 1024,
+					st->pmu_name, (unsigned long long)(1ull << md->shift) / 1024,
 					top, md->shift, md->name,
 					(unsigned long long)(v & ~pmon_bits(md->shift)));
 		st->filt[fd->word] |= v;
@@ -454,7 +461,7 @@ static int canonical_name(const struct encode_state *st, char *name, size_t len)
 {
 	const struct pmon_event *ev = st->ev;
 	const struct pmon_box_type *t = st->t;
-	size_t n = (size_t)snprintf(name, len, "%s::%s", st->pmu->name, ev->name);
+	size_t n = (size_t)snprintf(name, len, "%s::%s", st->pmu_name, ev->name);
 	for (int u = 0; u < ev->numasks && n < len; u++)
 		if (st->um_chosen & (1ull << u))
 			n += (size_t)snprintf(name + n, len - n, ":%s", ev->umasks[u].name);
@@ -473,7 +480,7 @@ static int canonical_name(const struct encode_state *st, char *name, size_t len)
 		return pmon_why(st->err, st->errlen, PMON_EINVAL, "event name too long");
 	if (st->is_core && st->cpu < 0)
 		return pmon_why(st->err, st->errlen, PMON_EQUAL, "%s counts per CPU: add :cpu=N",
-				st->pmu->name);
+				st->pmu_name);
 	return PMON_OK;
 }
 
@@ -501,55 +508,100 @@ static void own_whole_registers(struct encode_state *st)
 	}
 }
 
+/* Phases 1-7 for one event name of box type t (st: pmu_name, bounds, err). */
+static int encode_event(struct encode_state *st, int e, const char *evname, char **attrs,
+			int nattrs, pmon_encoding_t *out)
+{
+	int rc;
+	st->socket = -1;
+	st->cpu = -1;
+	st->is_core = st->t->space == PMON_SPACE_CORE;
+	if (e < 0) {
+		for (const struct pmon_excluded_event *x = st->t->excluded; x && x->name; x++)
+			if (!strcasecmp(x->name, evname))
+				return pmon_why(st->err, st->errlen, PMON_ENOEVNT,
+						"%s is not offered for PMU %s: %s (a documented "
+						"divergence: doc/divergences.md, \"Not in the E5-2600 "
+						"guide\")",
+						x->name, st->pmu_name, x->why);
+		return pmon_why(st->err, st->errlen, PMON_ENOEVNT, "unknown event '%s' for PMU %s",
+				evname, st->pmu_name);
+	}
+	st->ev = &st->t->events[e];
+	if ((rc = parse_attrs(st, evname, attrs, nattrs)) || (rc = umask_rules(st)))
+		return rc;
+	memset(out, 0, sizeof(*out));
+	if ((rc = umask_words(st)) || (rc = apply_modifiers(st)) || (rc = check_words(st)) ||
+	    (rc = canonical_name(st, out->name, sizeof(out->name))))
+		return rc;
+	own_whole_registers(st);
+
+	out->event = e;
+	out->socket = st->is_core ? -1 : (st->cpu >= 0 ? -1 : (st->socket < 0 ? 0 : st->socket));
+	out->cpu = st->cpu;
+	out->fixed = (st->ev->flags & PMON_EV_FIXED) != 0;
+	out->ctl = st->ctl;
+	out->cntmask = st->ev->cntmask;
+	memcpy(out->filt, st->filt, sizeof(st->filt));
+	out->fields_used = st->need;
+	for (int f = 0; f < st->t->nfields; f++)
+		if (st->need & (1u << f))
+			out->filt_used |= 1u << st->t->fields[f].word;
+	return PMON_OK;
+}
+
 int pmon_encode_pmu(int pmu_idx, const char *evname, char **attrs, int nattrs,
 		    int nsockets, int ncpus, pmon_encoding_t *out, char *err, size_t errlen)
 {
 	struct encode_state st;
-	int rc;
 	memset(&st, 0, sizeof(st));
-	st.socket = -1;
-	st.cpu = -1;
+	const struct pmon_pmu *pmu = pmon_catalog_pmu(pmu_idx);
+	st.pmu_name = pmu->name;
+	st.t = pmu->type;
 	st.nsockets = nsockets;
 	st.ncpus = ncpus;
 	st.err = err;
 	st.errlen = errlen;
-	st.pmu = pmon_catalog_pmu(pmu_idx);
-	st.t = st.pmu->type;
-	st.is_core = st.t->space == PMON_SPACE_CORE;
-	int e = pmon_catalog_event(st.pmu, evname);
-	if (e < 0) {
-		for (const struct pmon_excluded_event *x = st.t->excluded; x && x->name; x++)
-			if (!strcasecmp(x->name, evname))
-				return pmon_why(err, errlen, PMON_ENOEVNT,
-						"%s is not offered for PMU %s: %s (a documented "
-						"divergence: doc/divergences.md, \"Not in the E5-2600 "
-						"guide\")",
-						x->name, st.pmu->name, x->why);
-		return pmon_why(err, errlen, PMON_ENOEVNT, "unknown event '%s' for PMU %s",
-				evname, st.pmu->name);
-	}
-	st.ev = &st.t->events[e];
-	if ((rc = parse_attrs(&st, evname, attrs, nattrs)) || (rc = umask_rules(&st)))
-		return rc;
-	memset(out, 0, sizeof(*out));
-	if ((rc = umask_words(&st)) || (rc = apply_modifiers(&st)) || (rc = check_words(&st)) ||
-	    (rc = canonical_name(&st, out->name, sizeof(out->name))))
-		return rc;
-	own_whole_registers(&st);
+	int rc = encode_event(&st, pmon_catalog_event(pmu, evname), evname, attrs, nattrs, out);
+	if (rc == PMON_OK)
+		out->pmu = pmu_idx;
+	return rc;
+}
 
-	out->pmu = pmu_idx;
-	out->event = e;
-	out->socket = st.is_core ? -1 : (st.cpu >= 0 ? -1 : (st.socket < 0 ? 0 : st.socket));
-	out->cpu = st.cpu;
-	out->fixed = (st.ev->flags & PMON_EV_FIXED) != 0;
-	out->ctl = st.ctl;
-	out->cntmask = st.ev->cntmask;
-	memcpy(out->filt, st.filt, sizeof(st.filt));
-	out->fields_used = st.need;
-	for (int f = 0; f < st.t->nfields; f++)
-		if (st.need & (1u << f))
-			out->filt_used |= 1u << st.t->fields[f].word;
-	return PMON_OK;
+int pmon_encode_table(const struct pmon_box_type *t, const char *pmu_name, const char *evstr,
+		      pmon_encoding_t *out, char *err, size_t errlen)
+{
+	char buf[PMON_MAX_NAME * 2];
+	char *attrs[MAX_ATTRS];
+	int nattrs = 0;
+	struct encode_state st;
+
+	if (err && errlen)
+		err[0] = 0;
+	if (!t || !pmu_name || !evstr || !out)
+		return pmon_why(err, errlen, PMON_EINVAL, "no box type or event name");
+	if (strlen(evstr) >= sizeof(buf))
+		return pmon_why(err, errlen, PMON_EINVAL, "event name too long");
+	strcpy(buf, evstr);
+	for (char *p = strchr(buf, ':'); p; p = strchr(p, ':')) {
+		if (nattrs >= MAX_ATTRS)
+			return pmon_why(err, errlen, PMON_EQUAL, "too many attributes");
+		*p++ = 0;
+		attrs[nattrs++] = p;
+	}
+	int e = PMON_ENOEVNT;
+	for (int i = 0; t->events[i].name; i++)
+		if (!strcasecmp(t->events[i].name, buf))
+			e = i;
+	memset(&st, 0, sizeof(st));
+	st.pmu_name = pmu_name;
+	st.t = t;
+	st.err = err;
+	st.errlen = errlen;
+	int rc = encode_event(&st, e, buf, attrs, nattrs, out);
+	if (rc == PMON_OK)
+		out->pmu = -1;
+	return rc;
 }
 
 int pmon_encode(const char *name, int nsockets, int ncpus, pmon_encoding_t *out,

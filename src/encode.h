@@ -19,4 +19,12 @@ uint64_t pmon_event_ctl(const struct pmon_event *ev, uint64_t umask);
 int pmon_encode_pmu(int pmu, const char *evname, char **attrs, int nattrs,
 		    int nsockets, int ncpus, pmon_encoding_t *out, char *err, size_t errlen);
 
+struct pmon_box_type;
+/* The same rules for "EVENT[:UMASK]...[:MOD=VALUE]..." of a box type that
+ * need not be in the live catalogue (a generation's tables checked before
+ * they are wired in: ctests/test_nhm_tables.c).  pmu_name is used for the
+ * canonical name and messages; out->pmu is -1. */
+int pmon_encode_table(const struct pmon_box_type *t, const char *pmu_name, const char *evstr,
+		      pmon_encoding_t *out, char *err, size_t errlen);
+
 #endif

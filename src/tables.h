@@ -77,6 +77,8 @@ struct pmon_filter_field {
  * How the encoder combines these tables (encode.c implements exactly this):
  *  - ctl = code | ext<<21 | umask<<8 | modifier bits; for PMON_EV_OCC events
  *    the umask value goes to occ_sel (bits 15:14) instead of bits 15:8.
+ *    A chosen umask's ctl_set bits are ORed in too; a PMON_MOD_CTL modifier
+ *    that would change one of them is an error.
  *  - Umasks of one group OR together; a PMON_UM_EXCL umask must be alone in its
  *    group.  A group with no umask named takes its PMON_UM_DEFAULT umasks (if
  *    any).  A PMON_EV_NEED_UM event with no umask left in group 0 is an error.
@@ -125,6 +127,9 @@ struct pmon_modifier {
 /* Umask flags */
 #define PMON_UM_DEFAULT   0x1    /* applied when the event is named with no umask of its group */
 #define PMON_UM_EXCL      0x2    /* may not be combined with another umask of its group */
+#define PMON_UM_SELF      0x4    /* the filter bits it writes serve itself: it needs no other
+				    umask or event field to read them (Nehalem's MSR 0x301
+				    transition and MSR 0x396 match-select umasks) */
 
 struct pmon_umask {
 	const char *name;        /* "RD" */
@@ -134,6 +139,10 @@ struct pmon_umask {
 	uint32_t fields;         /* filter fields (bit i = box field i) this umask requires */
 	uint64_t filt_set[2];    /* bits it sets in filt[0]/filt[1] (e.g. CBo state, opcode) */
 	const char *desc;
+	/* Control bits the umask sets besides its value (Nehalem's
+	 * UNC_GQ_TRACKER_OCCUP _FULL and _BUSY forms carry a counter mask);
+	 * a modifier may not change them.  0 for every SNB-EP umask. */
+	uint32_t ctl_set;
 };
 
 /* Event flags */
@@ -218,6 +227,13 @@ struct pmon_box_type {
 	 * physical core, shared by its hyperthreads (Nehalem, Westmere); 0 when
 	 * each logical CPU has its own (Sandy Bridge and later with HT on). */
 	uint8_t rsp_per_core;
+
+	/* Uncore PMUs under one global control instead of a box control
+	 * (Nehalem/Westmere: has_box_ctl 0): the MSRs of the global enable,
+	 * the overflow status and the overflow clear, and the bit of the fixed
+	 * counter in all three (general counter i is bit i).  0 = none. */
+	uint32_t msr_glb_ctl, msr_glb_status, msr_glb_ovf;
+	uint64_t glb_fixed_bit;
 };
 
 /* The filter fields a umask writes itself (bit f: t->fields[f]), as an
