@@ -296,7 +296,7 @@ static int chase_latency(struct vctx *c, const char *kname, enum chase_level lvl
 				"clock over the window (its start and stop apart from the CBos', up to 1 ms)" : b.why };
 			snprintf(where, sizeof(where), "s%d all CBo", c->o.socket);
 			vcheck_metric(c, &e, kname, lvl == CL_LLC ? "AVG_TOR_DRD_LATENCY" : "AVG_TOR_DRD_MISS_LATENCY",
-				      where, (struct vmterm[]){ { occ, nc }, { ins, nc }, { &uclk, 1 } }, 3, sec,
+				      where, (struct vmterm[]){ { .idx = occ, .n = nc }, { .idx = ins, .n = nc }, { .idx = &uclk, .n = 1 } }, 3, sec,
 				      want / c->g.uclk_hz * 1e9, bm);
 		} else {
 			vskip(c, "%s latency metric: no machine time for the window", kname);
@@ -304,6 +304,98 @@ static int chase_latency(struct vctx *c, const char *kname, enum chase_level lvl
 	}
 	vev_free(&e);
 	return rc;
+}
+
+/* The LLC miss percentage (the guide's LLC_DRD_MISS_PCT, pmon stat -M llc)
+ * of the chase: data-read lookups in state I over lookups in any state.
+ * The two need different values of the CBo's one state filter, so they are
+ * never counted together: ALL is the main window's lookups (lk, any state),
+ * MISS one more window of the chase counting state I on every CBo: an LLC
+ * set one whole pass from where the main window's whole passes left the
+ * caches (its overfull sets miss as there, and it leaves them as it found
+ * them, for the latency's window); a memory set the main window again
+ * (its hops from clean caches: with the prefetchers the lines fetched
+ * ahead follow the order and the start, so only the same hops from the
+ * same state look the lines up as often).  Each window's count per hop, as
+ * pmon_mset scales each pass by its share of the time.
+ * Expected: the window's misses per hop over the lookups per hop (the
+ * working set against the LLC: a memory set misses every lookup, an LLC
+ * set only on lines of its overfull sets); the band from the bands of the
+ * two counts (lb: lookups, mb: misses).  --break=state counts state E
+ * instead of I. */
+struct llcpct {
+	double lookups, misses;       /* nominal per hop: lookups (main window), misses */
+	struct vband lb, mb;
+	const uint8_t *lostmap;       /* lines of overfull LLC sets, or NULL */
+	double zero;                  /* per-hop bound of a count expected 0 */
+	const char *skip;             /* not checked, why (NULL: checked) */
+	int mem;                      /* a memory set (else an LLC set) */
+};
+
+static int chase_llc_miss(struct vctx *c, const char *kname, struct carg *a, struct vevents *e1,
+			  const int *lk, int nc, const struct llcpct *p)
+{
+	struct vevents e;
+	int miss[8], rc, brk = c->o.brk == VB_STATE;
+	double t0, t1;
+	char where[32];
+
+	if (p->skip) {
+		vskip(c, "%s LLC_DRD_MISS_PCT: not checked: %s", kname, p->skip);
+		return 0;
+	}
+	if (p->lookups <= 0) {
+		vskip(c, "%s LLC_DRD_MISS_PCT: no lookup reaches the LLC (the set fits the L2's sets): "
+		      "no value (n/a)", kname);
+		return 0;
+	}
+	vev_init(&e, c->m);
+	for (int i = 0; i < nc; i++) {
+		miss[i] = vadd(c, &e, kname, "snbep_unc_cbo%d::UNC_C_LLC_LOOKUP:DATA_READ:%s:socket=%d", i,
+			       brk ? "STATE_E" : "STATE_I", c->o.socket);
+		if (miss[i] == -2) {
+			vev_free(&e);
+			return -1;
+		}
+		if (brk && miss[i] >= 0)
+			vev_mark_broken(&e, miss[i]);
+	}
+	struct carg part = *a;
+	struct karr *xs[1] = { a->x };
+	(void)t1;
+	if (!p->mem)
+		part.hops = a->x->bytes / 64;
+	if ((p->mem && (rc = vwin_clean(c, xs, 1))) || (rc = vwin_start(c, &e, &t0)) ||
+	    (rc = run_pass(c, &part)) || (rc = vwin_stop(c, &e, 0, NULL, 0, &t1))) {
+		vev_free(&e);
+		return rc;
+	}
+	double m = p->misses;
+	if (p->lostmap)
+		m = lost_share(a->x, p->lostmap, NULL, part.hops);
+	double want = 100 * m / p->lookups;
+	struct vband b = { p->mb.lo / p->lb.hi, 1, "" };
+	static char why[160];
+	if (m > 0) {
+		/* the emulated machine repeats the same hops from the same
+		 * state: the state-I lookups are some of all, at most 100% */
+		b.hi = p->mb.hi / p->lb.lo;
+		if (!c->hw && b.hi > p->lookups / m)
+			b.hi = p->lookups / m;
+		snprintf(why, sizeof(why), "%s set: state-I lookups over all, each per hop of its window; "
+			 "band from the two counts' bands%s",
+			 p->lostmap ? "overfull LLC sets of an LLC" : "memory", c->hw ? "" : ", at most 100%");
+	} else {
+		b.hi = p->lb.lo > 0 ? 100 * p->zero / (p->lookups * p->lb.lo) : INFINITY;
+		snprintf(why, sizeof(why), "LLC set, no overfull LLC set: every lookup hits");
+	}
+	b.why = why;
+	snprintf(where, sizeof(where), "s%d all CBo", c->o.socket);
+	vcheck_metric(c, &e, kname, "LLC_DRD_MISS_PCT", where,
+		      (struct vmterm[]){ { miss, nc, &e, (double)part.hops }, { lk, nc, e1, (double)a->hops } },
+		      2, 1, want, b);
+	vev_free(&e);
+	return 0;
 }
 
 /* The adjacent-line prefetcher alone, page-randomised order: the share of
@@ -696,6 +788,17 @@ static int chase_one(struct vctx *c, enum chase_level lvl, int page, int home)
 		vcheck_sum(c, &e, kname, what, "per hop", &ofd, 1, hops, dram, mb);
 	else
 		vcheck_zero(c, &e, kname, what, "per hop", &ofd, 1, hops, zero, zwhy);
+	if (lvl >= CL_LLC) {
+		/* the miss percentage: the bands of the two counts checked above */
+		struct llcpct p = { lookups, misses, one, misses > 0 ? mb : one, lostmap, zero,
+				    nowhy ? nowhy : mwhy, lvl == CL_MEM };
+		if (mixed)
+			p.lb = (struct vband){ (double)llost / reach, 1, "" };
+		else if (derived)
+			p.lb = conflict;
+		if ((rc = chase_llc_miss(c, kname, &a, &e, lk, nc, &p)) != 0)
+			goto out_ev;
+	}
 	vev_free(&e);
 	/* Every TOR DRd entry, demand or prefetch, lives the supplier's
 	 * latency: the quotient holds with the prefetcher on. */
@@ -730,7 +833,8 @@ int exp_chase(struct vctx *c)
 		rc = chase_one(c, CL_MEM, 0, vremote(c));
 	else if (rc == 0 && (c->o.kernels >> VK_NUMA & 1) && !c->o.place_remote)
 		/* A memory chase's checks: lookups (total and per slice), TOR
-		 * misses, DRAM reads, two demand responses, the latency. */
-		vskip_n(c, 6 + c->g.cores, "chase-line-mem-remote: one socket only, no remote memory");
+		 * misses, DRAM reads, two demand responses, the miss
+		 * percentage, the latency. */
+		vskip_n(c, 7 + c->g.cores, "chase-line-mem-remote: one socket only, no remote memory");
 	return rc;
 }

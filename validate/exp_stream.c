@@ -164,14 +164,14 @@ static void stream_metrics(struct vctx *c, struct vevents *e, const char *kname,
 	if (unbounded)
 		btr.hi = INFINITY;
 	snprintf(where, sizeof(where), "s%d all ch", home);
-	vcheck_metric(c, e, kname, "MEM_BW_READS", where, &(struct vmterm){ ev->rd, ch }, 1, seconds,
+	vcheck_metric(c, e, kname, "MEM_BW_READS", where, &(struct vmterm){ .idx = ev->rd, .n = ch }, 1, seconds,
 		      rd * 64 / seconds / 1e9, btr);
-	vcheck_metric(c, e, kname, "MEM_BW_WRITES", where, &(struct vmterm){ ev->wr, ch }, 1, seconds,
+	vcheck_metric(c, e, kname, "MEM_BW_WRITES", where, &(struct vmterm){ .idx = ev->wr, .n = ch }, 1, seconds,
 		      wr * 64 / seconds / 1e9, bt);
 	if (req != home) {
 		/* the lines read travel home -> requester: 8 data flits of 8 B */
 		snprintf(where, sizeof(where), "s%d (home) both links", home);
-		vcheck_metric(c, e, kname, "QPI_TX_DATA_BW", where, &(struct vmterm){ ev->qtx_home, 2 }, 1,
+		vcheck_metric(c, e, kname, "QPI_TX_DATA_BW", where, &(struct vmterm){ .idx = ev->qtx_home, .n = 2 }, 1,
 			      seconds, rd * 64 / seconds / 1e9, btr);
 	}
 }
@@ -230,6 +230,85 @@ static void stream_checks(struct vctx *c, struct vevents *e, const char *kname, 
 	}
 	stream_metrics(c, e, kname, home, req, ev, rd, wr, seconds, btr, bt, pf_extra < 0);
 	(void)lines;
+}
+
+/* The guide's QPI_LINK_UTIL (Table 2-95, pmon stat -M qpi) of the remote
+ * Triad, at the requester's receivers (the links the data cross), in one
+ * more window of its own: the QPI box's 4 counters already hold the main
+ * window's Tx flits.  A quarter of the arrays (whole pages), from clean
+ * caches, write-backs flushed inside the window.  The requester receives,
+ * for each line read (b, c, and a's RFO), a data message of 8 data flits
+ * and 1 header flit, and for each line written back to the remote home a
+ * completion of 1 flit (the emulated machine's documented protocol):
+ * (DATA + NONDATA) = 9 rd + wr flits over 2 flit slots per QPI clock of
+ * each of the two links, the links' modeled speed times the window's time
+ * on the machine's clock. */
+static int stream_qpi_util(struct vctx *c, const struct sarg *s, const char *kname, int req,
+			   struct karr *const *arrs, uint64_t lines)
+{
+	struct vevents e;
+	int dat[2], nd[2], clk[2], rc;
+	double t0, t1, rd, wr;
+	char where[40];
+
+	if (c->g.qclk_hz <= 0) {
+		vskip(c, "%s QPI_LINK_UTIL: the QPI clock's speed is not known", kname);
+		return 0;
+	}
+	vev_init(&e, c->m);
+	for (int l = 0; l < 2; l++) {
+		dat[l] = vadd(c, &e, kname, "snbep_unc_qpi%d::UNC_Q_RXL_FLITS_G0:DATA:socket=%d", l, req);
+		nd[l] = vadd(c, &e, kname, "snbep_unc_qpi%d::UNC_Q_RXL_FLITS_G0:NON_DATA:socket=%d", l, req);
+		clk[l] = vadd(c, &e, kname, "snbep_unc_qpi%d::UNC_Q_CLOCKTICKS:socket=%d", l, req);
+		if (dat[l] == -2 || nd[l] == -2 || clk[l] == -2) {
+			vev_free(&e);
+			return -1;
+		}
+	}
+	struct sarg q = *s;
+	q.n = s->n / 4 / 512 * 512;               /* whole pages */
+	uint64_t qlines = q.n / 8;
+	if ((rc = vwin_clean(c, arrs, 3)) || (rc = vwin_start(c, &e, &t0))) {
+		vev_free(&e);
+		return rc;
+	}
+	uint64_t m0 = e.s ? pmon_session_read_ns(e.s) : 0;
+	if ((rc = vpar(c, c->nthreads, c->cpus, stream_work, &q)) ||
+	    (rc = vwin_stop(c, &e, 1, arrs, 3, &t1))) {
+		vev_free(&e);
+		return rc;
+	}
+	double sec = c->planning ? 1 : vmetric_seconds(&e, m0);
+	stream_expect(SK_TRIAD, 0, qlines, &rd, &wr);
+	double pfx = c->g.prefetch ? stream_pf_extra(SK_TRIAD, 0, qlines, c->nthreads, KF_BUF, c->g.l2_ways,
+						     c->g.llc_ways) : 0;
+	if (sec <= 0) {
+		vskip(c, "%s QPI_LINK_UTIL: no machine time for the window", kname);
+		vev_free(&e);
+		return 0;
+	}
+	double flits = 9 * rd + wr, slots = 2 * 2 * c->g.qclk_hz * sec;
+	/* the links count QPI clocks from their own start and stop, apart
+	 * from the session's read of the machine's time: 1 ms either way */
+	double tol = 1e-3 / sec;
+	struct vband b = { 1 - tol, 1 + tol, "9 flits a line read (DRS), 1 a remote write-back (completion), "
+			   "over 2 flits a QPI clock of both links; the links' clocks start and stop apart "
+			   "from the window's time (1 ms)" };
+	if (pfx < 0)
+		b = (struct vband){ 1 - tol, INFINITY, "prefetchers on, few ways: a line fetched ahead can be "
+				    "read again (9 flits each time), every line at least once" };
+	else if (pfx > 0)
+		b.hi = (flits + 9 * pfx) / flits + tol;
+	if (c->hw)
+		b = (struct vband){ 1 - tol, 1.5, "silicon: other non-data flits (acknowledgements, "
+				    "credits, snoop traffic of other agents) add" };
+	snprintf(where, sizeof(where), "s%d (requester) both links", req);
+	vcheck_metric(c, &e, kname, "QPI_LINK_UTIL", where,
+		      (struct vmterm[]){ { .idx = dat, .n = 2 }, { .idx = nd, .n = 2 }, { .idx = clk, .n = 2 } }, 3,
+		      sec, flits / slots * 100, b);
+	vev_free(&e);
+	(void)lines;
+	return 0;
 }
 
 /* Run the four kernels with ordinary then non-temporal stores, memory on
@@ -302,6 +381,8 @@ static int stream_run(struct vctx *c, const char *prefix, int home, unsigned mas
 					      vmetric_seconds(&e, m0));
 			}
 			vev_free(&e);
+			if (rc == 0 && req != home && k == SK_TRIAD && !nt)
+				rc = stream_qpi_util(c, &s, kname, req, arrs, lines);
 			vprogress(c, "  %-22s %6.2f s  (%.0f MB/s%s)\n", kname, (vnow_ns() - w0) * 1e-9,
 				  (stream_reads((enum stream_kernel)k) + 1) * elems * 8 / ((t1 - t0) * 1e-3),
 				  c->sim ? " of this host, feeding the model" : "");
@@ -331,8 +412,8 @@ int exp_numa(struct vctx *c)
 	if (c->g.sockets < 2) {
 		/* Triad's checks: reads and writes (total and per channel), HA
 		 * reads and writes, the requester's DRAM, QPI data and DRS flits
-		 * of both ends. */
-		vskip_n(c, 9 + 2 * c->g.channels, "numa: one socket only, no remote memory");
+		 * of both ends, QPI_LINK_UTIL. */
+		vskip_n(c, 10 + 2 * c->g.channels, "numa: one socket only, no remote memory");
 		return 0;
 	}
 	if (!vremote_ok(c, "numa-remote-triad"))

@@ -45,7 +45,10 @@ struct vcheck *vcheck_metric(struct vctx *c, struct vevents *e, const char *kern
 	int mi = pmon_metric_find(metric), nall = 0;
 	pmon_metric_info_t info;
 	double counts[PMON_METRIC_MAX_EVENTS] = { 0 }, v = NAN;
-	int all[2 * VEV_MAX];
+	const char *names[2 * VEV_MAX];
+	uint64_t raw[2 * VEV_MAX];
+	int broken = 0;
+	const char *refused = NULL;
 	char what[96];
 	if (mi < 0 || pmon_metric_get(mi, &info) || info.nevents != nterms || nterms > 4) {
 		snprintf(c->err, sizeof(c->err), "metric %s: not declared as %d events", metric, nterms);
@@ -55,20 +58,37 @@ struct vcheck *vcheck_metric(struct vctx *c, struct vevents *e, const char *kern
 		for (int i = 0; i < terms[k].n; i++)
 			if (terms[k].idx[i] < 0)
 				return NULL;          /* an event skipped (not modeled, absent) */
-		counts[k] = vev_sum(e, terms[k].idx, terms[k].n, NULL);
-		for (int i = 0; i < terms[k].n && nall < 2 * VEV_MAX; i++)
-			all[nall++] = terms[k].idx[i];
+		struct vevents *w = terms[k].e ? terms[k].e : e;
+		counts[k] = vev_sum(w, terms[k].idx, terms[k].n, &broken);
+		if (terms[k].per > 0)
+			counts[k] /= terms[k].per;
+		for (int i = 0; i < terms[k].n && nall < 2 * VEV_MAX; i++) {
+			int j = terms[k].idx[i];
+			if (w->refused[j] && !refused)
+				refused = w->refused[j];
+			names[nall] = w->name[j];
+			raw[nall++] = w->val[j];
+		}
 	}
 	int rc = c->o.brk == VB_METRIC ? broken_value(mi, counts, seconds, &v)
 				       : pmon_metric_compute(mi, counts, seconds, &v);
 	if (rc)
 		v = NAN;                      /* no value: the check fails, never passes */
 	snprintf(what, sizeof(what), "%s %s", metric, where);
-	struct vcheck *k = vcheck_rel(&c->checks, kernel, what, info.unit, expected, v, b.lo, b.hi, b.why);
+	struct vcheck *k = expected == 0 ? vcheck_abs(&c->checks, kernel, what, info.unit, v, b.hi, b.why)
+		: vcheck_rel(&c->checks, kernel, what, info.unit, expected, v, b.lo, b.hi, b.why);
 	if (!k)
 		return NULL;
-	vcheck_events(k, e, all, nall);
-	if (c->o.brk == VB_METRIC)
+	/* the events of every window, their raw counts, broken and refused */
+	free(k->counts);
+	k->counts = malloc(sizeof(*k->counts) * (size_t)(nall > 0 ? nall : 1));
+	k->ncounts = k->counts ? nall : 0;
+	if (k->counts)
+		memcpy(k->counts, raw, sizeof(*raw) * (size_t)nall);
+	(void)vcheck_set_events(k, names, nall);
+	if (refused)
+		vcheck_refuse(k, refused);
+	if (broken || (c->o.brk == VB_METRIC && expected != 0))
 		k->broken = 1;
 	return k;
 }

@@ -12,18 +12,25 @@
 
 #include "vrun.h"
 
-/* Up to 4 events of a metric, each the sum of events idx[k][0..n[k]). */
+/* Up to 4 events of a metric, each the sum of events idx[k][0..n[k]) of
+ * the call's window, or of window e when set (a metric whose events need
+ * different values of a shared filter is counted in two windows), divided
+ * by per when set (each window's count per hop when their hops differ, as
+ * pmon_mset scales each pass by its share of the time). */
 struct vmterm {
 	const int *idx;
 	int n;
+	struct vevents *e;
+	double per;
 };
 
 /* The machine's time of a window's counts: from the session's reads. */
 double vmetric_seconds(const struct vevents *e, uint64_t start_ns);
 
 /* Check metric (by name) computed from terms[0..nterms) (its events in
- * order) over seconds against expected, in the metric's unit, within b.
- * The check's event reads "<METRIC> <where>". */
+ * order) over seconds against expected, in the metric's unit, within b
+ * (expected 0: the value at most b.hi, in the unit).  The check's event
+ * reads "<METRIC> <where>". */
 struct vcheck *vcheck_metric(struct vctx *c, struct vevents *e, const char *kernel, const char *metric,
 			     const char *where, const struct vmterm *terms, int nterms, double seconds,
 			     double expected, struct vband b);

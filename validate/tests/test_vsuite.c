@@ -448,8 +448,9 @@ static void test_shapes(void)
 	}
 }
 
-/* Which checks a breakage must fail, from what it mis-programs. */
-static int affected(const char *kind, const char *kernel, const char *event)
+/* Which checks a breakage must fail, from what it mis-programs (expected:
+ * the check's expected value). */
+static int affected(const char *kind, const char *kernel, const char *event, double expected)
 {
 	if (strcmp(kind, "umask") == 0)       /* Copy's CAS reads counted with the WR umask */
 		return strcmp(kernel, "stream-copy") == 0 &&
@@ -462,17 +463,23 @@ static int affected(const char *kind, const char *kernel, const char *event)
 		       strstr(event, " s1 ") != NULL;
 	if (strcmp(kind, "metric") == 0)      /* every derived metric, its formula's constant doubled */
 		return prefix(event, "MEM_BW_") || prefix(event, "QPI_TX_DATA_BW ") ||
-		       prefix(event, "AVG_TOR_DRD_");
-	if (strcmp(kind, "wrap") == 0)        /* CBo0's lookups read across a wrap, carelessly */
+		       prefix(event, "QPI_LINK_UTIL ") || prefix(event, "AVG_TOR_DRD_") ||
+		       /* a miss percentage of 0 stays 0 whatever the constant */
+		       (prefix(event, "LLC_DRD_MISS_PCT ") && expected > 0);
+	if (strcmp(kind, "wrap") == 0)        /* CBo0's lookups read across a wrap, carelessly:
+						 they and the miss percentage over them */
 		return strcmp(kernel, "chase-line-mem") == 0 &&
 		       (strcmp(event, "LLC_LOOKUP.DATA_READ s0 all CBo") == 0 ||
-			strcmp(event, "LLC_LOOKUP.DATA_READ s0 CBo0") == 0);
+			strcmp(event, "LLC_LOOKUP.DATA_READ s0 CBo0") == 0 ||
+			strcmp(event, "LLC_DRD_MISS_PCT s0 all CBo") == 0);
 	if (strcmp(kind, "snoop") == 0)       /* HITM responses counted with another snoop bit */
 		return prefix(kernel, "share-") && strstr(event, ".HITM ") &&
 		       (strstr(event, "cpu B") || strstr(event, "consumer"));
-	if (strcmp(kind, "state") == 0)       /* the home's I|E lookups counted as S|E */
-		return strcmp(kernel, "share-pingpong-socket") == 0 && prefix(event, "LLC_LOOKUP.") &&
-		       strstr(event, ".I|E home") != NULL;
+	if (strcmp(kind, "state") == 0)       /* the home's I|E lookups counted as S|E; the
+						 chase's misses (I) counted as E */
+		return (strcmp(kernel, "share-pingpong-socket") == 0 && prefix(event, "LLC_LOOKUP.") &&
+			strstr(event, ".I|E home") != NULL) ||
+		       (prefix(kernel, "chase-") && prefix(event, "LLC_DRD_MISS_PCT "));
 	if (strcmp(kind, "r3") == 0)          /* the home's R3QPI SNP entries counted as HOM */
 		return strcmp(kernel, "share-pingpong-socket") == 0 &&
 		       strcmp(event, "R3QPI RxR_INSERTS.SNP home") == 0;
@@ -506,7 +513,7 @@ static void test_break_on(const char *shape, const char *tag, const char *kind, 
 	json_t *c;
 	json_array_foreach(json_object_get(j, "checks"), i, c) {
 		int fail = strcmp(str(c, "result"), "FAIL") == 0;
-		int aff = affected(kind, str(c, "kernel"), str(c, "event"));
+		int aff = affected(kind, str(c, "kernel"), str(c, "event"), num(c, "expected"));
 		int broken = json_is_true(json_object_get(c, "broken"));
 		nfail += fail;
 		naff += aff;
@@ -571,8 +578,8 @@ static void test_break_field(const char *field, const char *pattern, const char 
 
 /* --strict: a skip (here the NUMA kernel on one socket, known before
  * running) fails the run; without it the run passes and counts the skipped
- * checks (9 + 2 x 4 channels of the remote Triad, 6 + 4 cores of the remote
- * chase). */
+ * checks (10 + 2 x 4 channels of the remote Triad, with its QPI link
+ * utilisation; the remote chase's 7 + 4 cores run with the chase). */
 static void test_strict(void)
 {
 	const char *loose[] = { "--shape", "sockets=1," QSHAPE, "--kernels=numa", NULL };
@@ -580,7 +587,7 @@ static void test_strict(void)
 	CHECK_EQ_INT(run("skip-loose", loose), 0, "one socket, numa: exit status");
 	json_t *j = load("skip-loose");
 	if (j) {
-		CHECK_EQ_INT(json_integer_value(json_object_get(j, "skipped_checks")), 17,
+		CHECK_EQ_INT(json_integer_value(json_object_get(j, "skipped_checks")), 18,
 			     "one socket, numa: skipped checks");
 		json_decref(j);
 	}
@@ -669,10 +676,11 @@ static void test_same_seed(void)
 	for (i = 0; i < json_array_size(ca) && i < json_array_size(cb); i++) {
 		json_t *x = json_array_get(ca, i), *y = json_array_get(cb, i);
 		/* Clocks and the PCU's frequency bands and C-state residency
-		 * count wall time, and so does the UBox clock behind the TOR
-		 * latency metrics (ns from its UCLK ticks). */
+		 * count wall time, and so do the UBox clock behind the TOR
+		 * latency metrics (ns from its UCLK ticks) and the QPI clock
+		 * of the link utilisation. */
 		if (!strcmp(str(x, "kernel"), "clock") || !strcmp(str(x, "kernel"), "power") ||
-		    strstr(str(x, "events"), "UNC_U_CLOCKTICKS"))
+		    strstr(str(x, "events"), "UNC_U_CLOCKTICKS") || strstr(str(x, "events"), "UNC_Q_CLOCKTICKS"))
 			continue;
 		if (json_equal(json_object_get(x, "counts"), json_object_get(y, "counts")) &&
 		    json_array_size(json_object_get(x, "counts")) > 0)
@@ -805,18 +813,23 @@ int main(void)
 	test_break("umask", "stream", 6);
 	test_break("channel", "chan", 1);
 	test_break("socket", "numa", 12);
-	test_break("wrap", "chase", 2);
+	test_break("wrap", "chase", 3);
 	/* The sharing kernels: cpu B's HITM reads of both ping-pongs and the
 	 * consumer's (counted with NO_FWD / SNP_FWD instead: 0, 0 and the
 	 * clean forwards' count); the home's lookups I|E programmed S|E (the
 	 * CBo's one state filter: both of its rows); M victims as E. */
 	test_break("snoop", "share", 3);
 	test_break("state", "share", 2);
+	/* the chase's miss pass (LLC_DRD_MISS_PCT) counting state E for I:
+	 * its four miss percentages, 0% (LLC sets) and 100% (memory sets) */
+	test_break("state", "chase", 4);
 	test_break("victim", "share", 1);
-	/* the derived metrics' formulas with a wrong constant: the 24 metric
-	 * checks of STREAM (bandwidth), NUMA (bandwidth, QPI) and the chase
-	 * (TOR latency) fail, nothing else */
-	test_break("metric", "stream,numa,chase", 24);
+	/* the derived metrics' formulas with a wrong constant: the 28 metric
+	 * checks of STREAM (bandwidth), NUMA (bandwidth, QPI data bandwidth
+	 * and link utilisation) and the chase (TOR latency, the memory sets'
+	 * 100% LLC miss percentage) fail, nothing else (an LLC set's 0% miss
+	 * percentage stays 0: --break=state covers it) */
+	test_break("metric", "stream,numa,chase", 28);
 	test_break("r3", "share", 1);
 	test_break("pcu", "power", 2);
 	test_break("dram", "dram", 2);
@@ -824,6 +837,6 @@ int main(void)
 	 * (once passed unnoticed): Copy's reads fail their lower bound (no
 	 * upper one with 4 L2 ways), the wrapped lookups their per-hop band. */
 	test_break_on("llc=2M,cores=2,sockets=1,prefetch=on,l2ways=4", "-pf", "umask", "stream", 6);
-	test_break_on("llc=2M,cores=2,sockets=1,prefetch=on", "-pf", "wrap", "chase", 2);
+	test_break_on("llc=2M,cores=2,sockets=1,prefetch=on", "-pf", "wrap", "chase", 3);
 	return check_done("test_vsuite");
 }
