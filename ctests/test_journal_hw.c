@@ -21,7 +21,7 @@
  *    journal blocking a start with a message naming it and `pmon reset`;
  *    a journal of another user, of mode 0644 or with a second link is not
  *    read (`pmon reset` names it and writes nothing).
- * The cleanup faults come from unlink() and fsync() defined here: libpmon's
+ * The cleanup faults come from unlinkat() and write() defined here: libpmon's
  * calls resolve to them (like fault_syscalls.h), and fail for journal files
  * while armed.
  */
@@ -45,7 +45,7 @@ static struct fake_world w;
 
 /* ---------------------------------------------------------- cleanup faults */
 
-static int unlink_errno, fsync_errno, faults;
+static int unlink_errno, write_errno, faults;
 
 static int is_journal_fd(int fd)
 {
@@ -58,27 +58,29 @@ static int is_journal_fd(int fd)
 	return strstr(path, ".journal") != NULL;
 }
 
-int unlink(const char *path);
-int fsync(int fd);
+/* journal.c removes the journal with unlinkat() and writes it with
+ * write() (a new file renamed over it): both fail on demand here */
+int unlinkat(int dirfd, const char *path, int flags);
+ssize_t write(int fd, const void *buf, size_t n);
 
-int unlink(const char *path)
+int unlinkat(int dirfd, const char *path, int flags)
 {
 	if (unlink_errno && strstr(path, ".journal") && !strstr(path, ".tmp")) {
 		faults++;
 		errno = unlink_errno;
 		return -1;
 	}
-	return (int)syscall(SYS_unlinkat, AT_FDCWD, path, 0);
+	return (int)syscall(SYS_unlinkat, dirfd, path, flags);
 }
 
-int fsync(int fd)
+ssize_t write(int fd, const void *buf, size_t n)
 {
-	if (fsync_errno && is_journal_fd(fd)) {
+	if (write_errno && is_journal_fd(fd)) {
 		faults++;
-		errno = fsync_errno;
+		errno = write_errno;
 		return -1;
 	}
-	return (int)syscall(SYS_fsync, fd);
+	return (ssize_t)syscall(SYS_write, fd, buf, n);
 }
 
 /* ----------------------------------------------------------------- helpers */
@@ -240,10 +242,10 @@ static void cleanup_fails_at_stop(void)
 
 	/* disk full: the journal cannot be rewritten without s1's lines */
 	uint64_t v = 0;
-	fsync_errno = ENOSPC;
+	write_errno = ENOSPC;
 	faults = 0;
 	int rc = pmon_session_stop(s1, &v);
-	fsync_errno = 0;
+	write_errno = 0;
 	CHECK(faults > 0, "the fault fired (%d)", faults);
 	CHECK_EQ_INT(rc, PMON_OK, pmon_session_errmsg(s1));
 	CHECK_EQ_U64(v, 12345, "disk full: the count is returned");
@@ -254,11 +256,11 @@ static void cleanup_fails_at_stop(void)
 	CHECK_EQ_U64(fake_pci_get(w.sysfs, 0, 0x7f, 16, 1, IMC_CTL0), 0, "iMC1 CTL0 put back");
 
 	/* a run directory where nothing can be written or removed */
-	unlink_errno = fsync_errno = EACCES;
+	unlink_errno = write_errno = EACCES;
 	faults = 0;
 	v = 0;
 	rc = pmon_session_stop(s2, &v);
-	unlink_errno = fsync_errno = 0;
+	unlink_errno = write_errno = 0;
 	CHECK(faults > 0, "the fault fired (%d)", faults);
 	CHECK_EQ_INT(rc, PMON_OK, pmon_session_errmsg(s2));
 	CHECK_EQ_U64(v, 777, "unwritable run directory: the count is returned");
@@ -433,11 +435,25 @@ static void files(void)
 	fake_write_file(tmp2, "x", 1);
 	umask(0);
 	pmon_session_t *s = session_of(m, "snbep_unc_imc1::UNC_M_CAS_COUNT:RD:socket=1", NULL);
-	CHECK_EQ_INT(pmon_session_start(s), PMON_OK, pmon_session_errmsg(s));
 	snprintf(path, sizeof(path), "%s/socket1.journal", w.run);
-	CHECK(stat(path, &st) == 0 && (st.st_mode & 0777) == 0600, "journal mode 0600 under umask 0 "
-	      "(0%o)", (unsigned)(st.st_mode & 0777));
-	CHECK(stat(tmp1, &st) != 0 && stat(tmp2, &st) != 0, "the killed process's temporaries removed");
+	/* they are looked for at a process's first change of the socket's
+	 * journal: this process changed it already, a new one starts */
+	pid_t child = fork();
+	if (child == 0) {
+		int bad = pmon_session_start(s) != PMON_OK;
+		bad |= (stat(path, &st) != 0 || (st.st_mode & 0777) != 0600) << 1;
+		bad |= (stat(tmp1, &st) == 0 || stat(tmp2, &st) == 0) << 2;
+		bad |= (pmon_session_stop(s, NULL) != PMON_OK) << 3;
+		_exit(bad);
+	}
+	int status = -1;
+	CHECK(child > 0 && waitpid(child, &status, 0) == child && WIFEXITED(status), "the child");
+	status = WIFEXITED(status) ? WEXITSTATUS(status) : 15;
+	CHECK(!(status & 1), "the new process starts");
+	CHECK(!(status & 2), "journal mode 0600 under umask 0");
+	CHECK(!(status & 4), "the killed process's temporaries removed");
+	CHECK(!(status & 8), "the new process stops");
+	CHECK_EQ_INT(pmon_session_start(s), PMON_OK, pmon_session_errmsg(s));
 	CHECK_EQ_INT(pmon_session_stop(s, NULL), PMON_OK, pmon_session_errmsg(s));
 	umask(022);
 	/* a symlink where the journal goes: not followed */

@@ -296,6 +296,53 @@ static void foreign_run_dir(void)
 	CHECK(rename(real, w.run) == 0, "the run directory back");
 }
 
+/* The run directory's parents: one others may write without the sticky
+ * bit, or one of another user who is not root, could have the run
+ * directory renamed away and another put in its place. */
+static void unsafe_parents(void)
+{
+	struct outcome o;
+	char link[400], via[400];
+
+	chmod(base, 0777);
+	timed(0, &o);
+	CHECK_EQ_INT(o.rc, PMON_EPERM, "a parent others can write is refused");
+	CHECK(strstr(o.msg, base) && strstr(o.msg, "a parent of the run directory") &&
+	      strstr(o.msg, "writable by others without the sticky bit"), "names it: %s", o.msg);
+	CHECK(!fake_msr_get(w.msr, 0, 0xc30), "nothing written: PCU CTL0 0");
+	chmod(base, 0775);
+	timed(0, &o);
+	CHECK_EQ_INT(o.rc, PMON_EPERM, "a parent its group can write is refused");
+	CHECK(strstr(o.msg, base) && strstr(o.msg, "writable by its group"), "names it: %s", o.msg);
+	chmod(base, 01777);
+	timed(0, &o);
+	CHECK_EQ_INT(o.rc, PMON_OK, o.msg);  /* a sticky parent anyone can write, as /tmp */
+	chmod(base, 0755);
+
+	CHECK(chown(base, 65534, 65534) == 0, "give a parent to uid 65534");
+	timed(0, &o);
+	CHECK_EQ_INT(o.rc, PMON_EPERM, "a parent of another user is refused");
+	CHECK(strstr(o.msg, base) && strstr(o.msg, "owned by uid 65534"), "names it: %s", o.msg);
+	CHECK(chown(base, 0, 0) == 0, "back to root");
+
+	/* reached through a symbolic link of another user */
+	snprintf(link, sizeof(link), "%s/via", base);
+	snprintf(via, sizeof(via), "%s/via/run", base);
+	CHECK(symlink(base, link) == 0 && lchown(link, 65534, 65534) == 0, "a link of uid 65534");
+	setenv("PMON_RUN_DIR", via, 1);
+	timed(0, &o);
+	CHECK_EQ_INT(o.rc, PMON_EPERM, "a path through another user's link is refused");
+	CHECK(strstr(o.msg, link) && strstr(o.msg, "symbolic link owned by uid 65534"), "names it: %s",
+	      o.msg);
+	CHECK(lchown(link, 0, 0) == 0, "the link to root");
+	timed(0, &o);
+	CHECK_EQ_INT(o.rc, PMON_OK, o.msg);  /* through root's link */
+	setenv("PMON_RUN_DIR", w.run, 1);
+	unlink(link);
+	timed(0, &o);
+	CHECK_EQ_INT(o.rc, PMON_OK, o.msg);
+}
+
 /* A box lock left by an owner killed with SIGKILL: its file names a dead pid. */
 static void stale_box_lock(const char *name)
 {
@@ -506,6 +553,7 @@ int main(int argc, char **argv)
 	planted_links();
 	lock_modes();
 	foreign_run_dir();
+	unsafe_parents();
 	/* another user: root, and setpriv that runs this program as uid 65534 */
 	const char *skip = NULL;
 	if (geteuid() != 0)

@@ -108,9 +108,9 @@ static void release(struct pmon_boxlocks *L, struct pmon_boxlock *b)
 		free(b->mark);
 		return;
 	}
-	char path[PATH_MAX + 96];
-	lock_path(L, b->name, path, sizeof(path));
-	unlink(path);       /* still locked: nobody can own the old file meanwhile */
+	char file[96];
+	snprintf(file, sizeof(file), "%s.lock", b->name);
+	unlinkat(b->dirfd, file, 0);   /* still locked: nobody can own the old file meanwhile */
 	munmap(b->map, PMON_BOXLOCK_FILE_SIZE);
 	close(b->fd);
 }
@@ -138,16 +138,19 @@ int pmon_boxlock_refs(const struct pmon_boxlocks *L, const char *name)
 	return b ? b->refs : 0;
 }
 
-int pmon_run_open(const char *dir, const char *path, const char *what, char *why, size_t len)
+int pmon_run_open(const char *dir, const char *name, enum pmon_safe_how how, const char *what,
+		  int *dirfd, struct stat *st, char *why, size_t len)
 {
 	char w[PMON_WHY_LEN + 256];
-	int rc = pmon_safe_dir(dir, 1, w, sizeof(w));
-	if (rc)
-		return pmon_why(why, len, rc, "cannot %s: %s", what, w);
-	int fd = pmon_safe_open(path, O_RDWR, PMON_SAFE_ANY, NULL, w, sizeof(w));
+	int dfd = pmon_rundir(dir, 1, w, sizeof(w));
+	if (dfd < 0)
+		return pmon_why(why, len, dfd, "cannot %s: %s", what, w);
+	int fd = pmon_safe_openat(dfd, dir, name, O_RDWR, how, st, w, sizeof(w));
 	if (fd < 0)
 		return pmon_why(why, len, fd, "cannot %s: %s: pmon needs a run directory of its own "
 				"(set PMON_RUN_DIR)", what, w);
+	if (dirfd)
+		*dirfd = dfd;
 	return fd;
 }
 
@@ -187,15 +190,20 @@ static int busy(int fd, const char *path, long *holder, char *why, size_t len)
 			named, alive ? "running" : "not running", path);
 }
 
-/* Open and lock the file once: 0 locked, 1 the file was replaced meanwhile
- * (retry), or a negative PMON code. */
-static int try_lock(struct pmon_boxlocks *L, const char *name, int *fdp, long *holder,
-		    char *why, size_t len)
+/* Open and lock the file once: 0 locked (*fdp, *dirfdp: the directory it
+ * is in), 1 the file was replaced meanwhile (retry), or a negative PMON
+ * code. */
+static int try_lock(struct pmon_boxlocks *L, const char *name, int *fdp, int *dirfdp,
+		    long *holder, char *why, size_t len)
 {
-	char path[PATH_MAX + 96];
+	char path[PATH_MAX + 96], file[96];
 	struct stat a, b;
+	int dfd;
 	lock_path(L, name, path, sizeof(path));
-	int fd = pmon_run_open(L->dir, path, "make the lock file", why, len);
+	snprintf(file, sizeof(file), "%s.lock", name);
+	/* a box's lock file is removed at each release: usually a new one */
+	int fd = pmon_run_open(L->dir, file, PMON_SAFE_ANY_NEW_FIRST, "make the lock file", &dfd, &a,
+			       why, len);
 	if (fd < 0)
 		return fd;
 	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 1 };
@@ -208,20 +216,25 @@ static int try_lock(struct pmon_boxlocks *L, const char *name, int *fdp, long *h
 		close(fd);
 		return rc;
 	}
-	if (fstat(fd, &a) || lstat(path, &b) || a.st_ino != b.st_ino || a.st_dev != b.st_dev) {
+	/* the file locked is still the one at the path (a release unlinks
+	 * it, locked, between our open and our lock) */
+	if (fstatat(dfd, file, &b, AT_SYMLINK_NOFOLLOW) || a.st_ino != b.st_ino ||
+	    a.st_dev != b.st_dev) {
 		close(fd);
 		return 1;
 	}
 	char pid[PMON_BOXLOCK_FILE_SIZE] = "";
-	snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
-	if (ftruncate(fd, 0) || pwrite(fd, pid, sizeof(pid), 0) != (ssize_t)sizeof(pid)) {
+	snprintf(pid, sizeof(pid), "%ld\n", pmon_self_pid());
+	if ((a.st_size > PMON_BOXLOCK_FILE_SIZE && ftruncate(fd, PMON_BOXLOCK_FILE_SIZE)) ||
+	    pwrite(fd, pid, sizeof(pid), 0) != (ssize_t)sizeof(pid)) {
 		int e = errno;
-		unlink(path);
+		unlinkat(dfd, file, 0);
 		close(fd);
 		return pmon_why(why, len, PMON_EIO, "cannot write the lock file %s: %s", path,
 				strerror(e));
 	}
 	*fdp = fd;
+	*dirfdp = dfd;
 	return 0;
 }
 
@@ -244,19 +257,19 @@ int pmon_boxlock_take(struct pmon_boxlocks *L, const char *name, long *holder, c
 		L->e = e;
 		L->cap = cap;
 	}
-	int fd = -1, rc = 1;
+	int fd = -1, dfd = -1, rc = 1;
 	uint32_t *mark = NULL;
 	void *map = NULL;
 	if (!L->dir[0]) {
 		if (!(mark = calloc(1, sizeof(*mark))))
 			return pmon_why(why, len, PMON_ENOMEM, "out of memory");
 		if ((rc = local_take(L, name, mark)) == PMON_EBUSY)
-			*holder = (long)getpid();
+			*holder = pmon_self_pid();
 		if (rc)
 			free(mark);
 	}
 	for (int tries = 0; rc == 1 && tries < 100; tries++)
-		rc = try_lock(L, name, &fd, holder, why, len);
+		rc = try_lock(L, name, &fd, &dfd, holder, why, len);
 	if (rc == PMON_EBUSY && !*holder && why[0])
 		return rc;         /* not a live owner: busy() said why */
 	if (rc == PMON_EBUSY) {
@@ -265,7 +278,7 @@ int pmon_boxlock_take(struct pmon_boxlocks *L, const char *name, long *holder, c
 			snprintf(where, sizeof(where), "lock %s/%s.lock", L->dir, name);
 		else
 			snprintf(where, sizeof(where), "the emulated machine's lock, in this process");
-		if (*holder == (long)getpid())
+		if (*holder == pmon_self_pid())
 			return pmon_why(why, len, PMON_EBUSY, "%s is already held by this process "
 					"(pid %ld) through another pmon machine handle (the sessions "
 					"of one handle share their boxes; two handles exclude each "
@@ -287,9 +300,10 @@ int pmon_boxlock_take(struct pmon_boxlocks *L, const char *name, long *holder, c
 		map = mmap(NULL, PMON_BOXLOCK_FILE_SIZE, PROT_READ, MAP_SHARED, fd, 0);
 		if (map == MAP_FAILED) {
 			int e = errno;
-			char path[PATH_MAX + 96];
+			char path[PATH_MAX + 96], file[96];
 			lock_path(L, name, path, sizeof(path));
-			unlink(path);
+			snprintf(file, sizeof(file), "%s.lock", name);
+			unlinkat(dfd, file, 0);
 			close(fd);
 			return pmon_why(why, len, PMON_EIO, "cannot map the lock file %s: %s", path,
 					strerror(e));
@@ -300,6 +314,7 @@ int pmon_boxlock_take(struct pmon_boxlocks *L, const char *name, long *holder, c
 	memset(b, 0, sizeof(*b));
 	snprintf(b->name, sizeof(b->name), "%s", name);
 	b->fd = fd;
+	b->dirfd = dfd;
 	b->refs = 1;
 	b->mark = mark;
 	b->map = map;
@@ -314,7 +329,7 @@ const volatile uint32_t *pmon_boxlock_mark(const struct pmon_boxlocks *L, const 
 
 int pmon_boxlock_force(struct pmon_boxlocks *L, const char *name, char *why, size_t len)
 {
-	uint32_t me = (uint32_t)getpid();
+	uint32_t me = (uint32_t)pmon_self_pid();
 	if (!L->dir[0]) {
 		int at = 0;
 		pthread_mutex_lock(&local_mu);
@@ -323,9 +338,11 @@ int pmon_boxlock_force(struct pmon_boxlocks *L, const char *name, char *why, siz
 		pthread_mutex_unlock(&local_mu);
 		return PMON_OK;
 	}
-	char path[PATH_MAX + 96], w[PMON_WHY_LEN + 256];
+	char path[PATH_MAX + 96], file[96], w[PMON_WHY_LEN + 256];
 	lock_path(L, name, path, sizeof(path));
-	int fd = pmon_safe_open(path, O_RDWR, PMON_SAFE_EXISTING, NULL, w, sizeof(w));
+	snprintf(file, sizeof(file), "%s.lock", name);
+	int fd = pmon_run_open(L->dir, file, PMON_SAFE_EXISTING, "open the lock file", NULL, NULL, w,
+			       sizeof(w));
 	if (fd < 0)
 		return pmon_why(why, len, fd, "cannot mark %s as taken by force: %s", name, w);
 	int ok = pwrite(fd, &me, sizeof(me), PMON_BOXLOCK_MARK_AT) == (ssize_t)sizeof(me);

@@ -24,7 +24,9 @@
  *
  * DIR is $PMON_RUN_DIR, or /run/pmon (made 0700 when missing; /run is a
  * tmpfs emptied at boot, so nothing of a crash outlives a reboot there).
- * DIR must be the effective user's and writable by nobody else, and its
+ * DIR must be the effective user's and writable by nobody else, its
+ * parents writable by nobody else (but sticky ones, as /tmp) and owned by
+ * root or the effective user, and its
  * files are made and opened as safefile.h says: 0600, never through a
  * link.  A lock file whose lock is held by something other than an owner's
  * write lock (a read lock of another user, through a file description it
@@ -40,12 +42,16 @@
 #include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
+
+#include "safefile.h"
 
 #define PMON_RUN_DIR_DEFAULT "/run/pmon"
 
 struct pmon_boxlock {
 	char name[80];      /* "socket0.snbep_unc_pcu" */
 	int fd;
+	int dirfd;          /* the run directory it is in (pmon_rundir's: not closed) */
 	int refs;
 	uint32_t *mark;     /* pmon_boxlock_mark: in the mapped lock file, or malloc'ed */
 	void *map;          /* the lock file's first page, mapped (file locks) */
@@ -60,13 +66,15 @@ struct pmon_boxlocks {
 /* The run directory: $PMON_RUN_DIR or the default, into buf. */
 void pmon_run_dir(char *buf, size_t len);
 
-/* Open (creating: 0600) a file of the run directory dir for reading and
- * writing, creating dir first when it is missing, refusing a dir or file
- * that is not safe (safefile.h).  The fd (close-on-exec), or a negative
- * PMON code (PMON_EPERM when the directory is not writable or not safe,
- * else PMON_EIO) with why saying "cannot <what>: <reason>" and how to
- * choose another run directory. */
-int pmon_run_open(const char *dir, const char *path, const char *what, char *why, size_t len);
+/* Open name, a file of the run directory dir, for reading and writing as
+ * how says (safefile.h: new files 0600), creating dir first when it is
+ * missing, refusing a dir or file that is not safe.  The fd
+ * (close-on-exec; *dirfd the directory's, *st the file's fstat, each when
+ * not NULL), or a negative PMON code (PMON_EPERM when the directory is not
+ * writable or not safe, else PMON_EIO) with why saying "cannot <what>:
+ * <reason>" and how to choose another run directory. */
+int pmon_run_open(const char *dir, const char *name, enum pmon_safe_how how, const char *what,
+		  int *dirfd, struct stat *st, char *why, size_t len);
 
 /* The lock name of a box: "socket<S>.<pmu>" (cpu < 0) or "cpu<N>.<pmu>". */
 void pmon_boxlock_name(char *buf, size_t len, const char *pmu, int socket, int cpu);

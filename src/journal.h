@@ -20,13 +20,22 @@
  * FNV-1a hash (32 bits) of the line's text before " sum=": a line whose sum
  * does not match is not an entry (`pmon reset` names it and drops it).
  *
- * Every change rewrites the file whole, through a temporary file (mkstemp,
- * mode 0600, DIR/socketN.journal.tmpPID.XXXXXX) and rename(), so a reader
- * sees the old or the new journal, never a torn one; changes of several
- * processes are serialized by a lock on DIR/socketN.journal.lock, under
- * which temporaries a killed process left are removed.  The file is opened
- * as safefile.h says (O_NOFOLLOW; a file of the effective user, one link,
- * mode 0600): one of another user, or one others may write, is not read.  A box's lines are added before its first register is
+ * Every change rewrites the file whole, through a temporary file
+ * (DIR/socketN.journal.tmpPID.SEQ, created 0600 with O_CREAT|O_EXCL|
+ * O_NOFOLLOW) renamed over it, so a reader sees the old or the new journal,
+ * never a torn one; changes of several processes are serialized by a lock
+ * on DIR/socketN.journal.lock (kept open by the process; a mutex orders its
+ * threads).  The temporaries a killed process left are removed at each
+ * process's first change of the journal.  The journal is not fsync'ed: it
+ * must outlive the process that wrote it (kill -9: the page cache has it
+ * once write() returned), not a power loss or a kernel crash, after which
+ * the registers hold their power-on values again.  The entries a process
+ * last read or wrote are kept in it while the file stays the same inode,
+ * size and modification time (pmon only ever renames a new file over it),
+ * so a rewrite reads and parses nothing.  The file is opened as safefile.h
+ * says (O_NOFOLLOW; a file of the effective user, one link, mode 0600): one
+ * of another user, or one others may write, is not read.  A box's lines are
+ * added before its first register is
  * written and dropped by their owner when it has restored the box (but for
  * the lines of mask 0); the file is removed when it holds no line.  Lines of
  * a dead owner make a start on their box fail, naming `pmon reset`.
