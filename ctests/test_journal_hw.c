@@ -38,6 +38,7 @@
 #include "check.h"
 #include "fake_hw.h"
 #include "journal.h"
+#include "pmon/platform.h"
 #include "pmon/pmon.h"
 
 static char base[128];
@@ -420,6 +421,82 @@ static void crafted_journals(void)
 	fake_msr_put(w.msr, cpu1, 0x189, 0);
 }
 
+/* ------------------------------------------------- MSR 0x1A4, prefetchers */
+
+/* A process that sets CPU cpu's prefetcher bits to bits and dies by kill -9. */
+static int killed_with_prefetch(int cpu, unsigned bits)
+{
+	pid_t c = fork();
+	if (c == 0) {
+		pmon_machine_t *mc;
+		char why[512];
+		if (pmon_machine_open(&mc, "msr", why, sizeof(why)) == 0 &&
+		    pmon_machine_prefetch_write(mc, cpu, bits, why, sizeof(why)) == 0)
+			raise(SIGKILL);
+		_exit(1);
+	}
+	int st = 0;
+	waitpid(c, &st, 0);
+	return c > 0 && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL;
+}
+
+static void prefetch_crash(void)
+{
+	pmon_machine_t *m;
+	char why[512], out[8192], j[8192], text[2048], path[400];
+	CHECK_EQ_INT(pmon_machine_open(&m, "msr", why, sizeof(why)), PMON_OK, why);
+	int cpu0 = pmon_machine_socket_cpu(m, 0), cpu1 = pmon_machine_socket_cpu(m, 1);
+	/* bits beyond 0-3 set, the L2 adjacent-line prefetcher off */
+	fake_msr_put(w.msr, cpu0, 0x1a4, 0x302);
+
+	/* off and back in one process: the line is written before the
+	 * register, and goes once the original is back */
+	CHECK_EQ_INT(pmon_machine_prefetch_write(m, cpu0, PMON_PF_ALL, why, sizeof(why)), PMON_OK, why);
+	CHECK_EQ_U64(fake_msr_get(w.msr, cpu0, 0x1a4), 0x30f, "all four off, bits 8-9 kept");
+	journal_text(0, j, sizeof(j));
+	CHECK(strstr(j, "box=prefetch") && strstr(j, "reg=ctl idx=0 value=0x2 wrote=0xf mask=0xf"),
+	      "journaled: %s", j);
+	CHECK_EQ_INT(pmon_machine_prefetch_write(m, cpu0, 0x2, why, sizeof(why)), PMON_OK, why);
+	CHECK_EQ_U64(fake_msr_get(w.msr, cpu0, 0x1a4), 0x302, "back");
+	CHECK(!journal_exists(0), "the line went with the restore");
+
+	/* kill -9 with the prefetchers off: `pmon reset` puts them back */
+	CHECK(killed_with_prefetch(cpu0, PMON_PF_ALL), "the process died by kill -9");
+	CHECK_EQ_U64(fake_msr_get(w.msr, cpu0, 0x1a4), 0x30f, "left off by the killed process");
+	int rc = pmon_machine_reset(m, 0, out, sizeof(out));
+	CHECK_EQ_INT(rc, PMON_OK, out);
+	CHECK(strstr(out, "1 register(s) put back"), "counted: %s", out);
+	CHECK_EQ_U64(fake_msr_get(w.msr, cpu0, 0x1a4), 0x302, "reset put bits 0-3 back, 8-9 kept");
+	CHECK(!journal_exists(0), "the line is gone");
+
+	/* changed by someone else since the crash: left, named */
+	CHECK(killed_with_prefetch(cpu0, PMON_PF_ALL), "killed again");
+	fake_msr_put(w.msr, cpu0, 0x1a4, 0x305);
+	rc = pmon_machine_reset(m, 0, out, sizeof(out));
+	CHECK(strstr(out, "MSR 0x1A4 (prefetchers) of CPU") && strstr(out, "neither what pmon wrote"),
+	      "named: %s", out);
+	CHECK_EQ_U64(fake_msr_get(w.msr, cpu0, 0x1a4), 0x305, "another agent's value left");
+
+	/* crafted lines: bits beyond 0-3, a CPU of the other socket */
+	struct pmon_owner o = dead_owner();
+	size_t at = 0;
+	text[0] = 0;
+	add_line(text, sizeof(text), &at, o, "prefetch", cpu0, REG_CTL, 0, 0x100, 1, 0x5, 0xf);
+	add_line(text, sizeof(text), &at, o, "prefetch", cpu0, REG_CTL, 0, 0x0, 1, 0x5, ~0ull);
+	add_line(text, sizeof(text), &at, o, "prefetch", cpu1, REG_CTL, 0, 0x0, 1, 0x5, 0xf);
+	add_line(text, sizeof(text), &at, o, "prefetch", cpu0, REG_CTL, 0, 0x0, 0, 0, 0xf);
+	snprintf(path, sizeof(path), "%s/socket0.journal", w.run);
+	CHECK(fake_write_journal(path, text, at) == 0, "the crafted journal");
+	rc = pmon_machine_reset(m, 0, out, sizeof(out));
+	CHECK(rc != PMON_OK && strstr(out, "bits 0-3 only") && strstr(out, "not on socket 0"),
+	      "every crafted line refused: %s", out);
+	CHECK_EQ_U64(fake_msr_get(w.msr, cpu0, 0x1a4), 0x305, "CPU 0's MSR 0x1A4 not written");
+	CHECK_EQ_U64(fake_msr_get(w.msr, cpu1, 0x1a4), 0, "the other socket's not written");
+	fake_msr_put(w.msr, cpu0, 0x1a4, 0);
+	unlink(path);
+	pmon_machine_close(m);
+}
+
 /* ----------------------------------------------------------------- files */
 
 static void files(void)
@@ -524,6 +601,7 @@ int main(void)
 	crash_then_clean_stop_then_reset();
 	cleanup_fails_at_stop();
 	crafted_journals();
+	prefetch_crash();
 	files();
 	foreign_journal();
 	fake_rmtree(base);

@@ -794,6 +794,39 @@ int pmon_journal_disown(const char *dir, int socket, const struct pmon_journal_e
 	return merge(dir, socket, e, n, DISOWN, why, len);
 }
 
+int pmon_journal_intent(const char *dir, int socket, const struct pmon_journal_entry *e,
+			uint64_t *orig, char *why, size_t len)
+{
+	struct pmon_journal_entry *cur;
+	const struct pmon_owner *self = pmon_owner_self();
+	int fd, dfd, ncur, rc = open_locked(dir, socket, &fd, &dfd, &cur, &ncur, why, len);
+	if (rc)
+		return rc;
+	struct pmon_journal_entry *all = realloc(cur, sizeof(*all) * (size_t)(ncur + 1));
+	if (!all) {
+		free(cur);
+		junlock(dfd, socket);
+		return pmon_why(why, len, PMON_ENOMEM, "out of memory");
+	}
+	cur = all;
+	int j = 0;
+	while (j < ncur && !(same(&cur[j], e) && cur[j].mask))
+		j++;
+	if (j == ncur) {
+		cur[j] = *e;
+		ncur++;
+	}
+	/* the oldest original stays; the last writer owns the line */
+	cur[j].owner = *self;
+	cur[j].wrote = e->wrote;
+	cur[j].has_wrote = 1;
+	*orig = cur[j].value;
+	rc = store(dfd, dir, socket, cur, ncur, why, len);
+	free(cur);
+	junlock(dfd, socket);
+	return rc;
+}
+
 int pmon_journal_drop(const char *dir, int socket, const char *box, int cpu, char *why, size_t len)
 {
 	struct pmon_journal_entry b;

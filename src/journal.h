@@ -9,7 +9,9 @@
  *     mask=0xffffffffffffffff sum=8c1d02f3          (one line in the file)
  * owner: the process that journaled it, as its pid and its start time
  * (field 22 of /proc/PID/stat), so that a pid reused by another process is
- * not taken for the owner; cpu: the CPU of a core-PMU box, -1 for uncore
+ * not taken for the owner; box: the PMU, or "prefetch" for MSR 0x1A4 of a
+ * CPU (platform.h; reg=ctl idx=0 mask=0xf); cpu: the CPU of a core-PMU
+ * box or of MSR 0x1A4, -1 for uncore
  * boxes; value: the register's original value; wrote: what pmon wrote in it
  * ("-" until the start that journaled it has written it); mask: the bits
  * of the register that are pmon's, all ones but for IA32_PERF_GLOBAL_CTRL.
@@ -88,6 +90,16 @@ int pmon_journal_wrote(const char *dir, int socket, const struct pmon_journal_en
  * missing) get mask 0 and the value found in them. */
 int pmon_journal_disown(const char *dir, int socket, const struct pmon_journal_entry *e, int n,
 			char *why, size_t len);
+/* Before one register outside the boxes is written (MSR 0x1A4, the
+ * prefetchers: box PMON_JOURNAL_PREFETCH): its line, e (e->value its
+ * value now, e->wrote what is about to be written), is added, or, when the
+ * register has a line already, that line's original value stays and it
+ * gets e->wrote and this process as owner.  *orig: the line's original
+ * value. */
+int pmon_journal_intent(const char *dir, int socket, const struct pmon_journal_entry *e,
+			uint64_t *orig, char *why, size_t len);
+#define PMON_JOURNAL_PREFETCH "prefetch"
+
 /* Drop this process's entries of the box (pmu name, cpu) but those of mask 0. */
 int pmon_journal_drop(const char *dir, int socket, const char *box, int cpu, char *why, size_t len);
 /* The same for each box b[i] (its box and cpu; the other fields unused),

@@ -4,6 +4,9 @@
  */
 #include "pmon/platform.h"
 
+#include <stdio.h>
+
+#include "journal.h"
 #include "machine.h"
 #include "why.h"
 
@@ -57,6 +60,35 @@ int pmon_machine_prefetch_write(pmon_machine_t *m, int cpu, unsigned bits, char 
 	uint64_t nv = (v & ~(uint64_t)PMON_PF_ALL) | bits;
 	if (nv == v)
 		return PMON_OK;
+	/* On the hardware the change is journaled first, like the PMON
+	 * registers' (journal.h), so that `pmon reset` puts the prefetchers
+	 * back after a kill -9; not from a signal handler (why NULL): the
+	 * line left then says what was written back, and reset drops it. */
+	int sock = m->topo.cpu_socket[cpu];
+	uint64_t orig = v & PMON_PF_ALL;
+	int journal = !m->emulated && m->run_dir[0] && why;
+	if (journal && sock < 0)
+		return pmon_why(why, whylen, PMON_ENODEV, "MSR 0x1A4 of CPU %d left as it is: the CPU's "
+				"socket is unknown, so its journal is too", cpu);
+	if (journal) {
+		struct pmon_journal_entry e = { .cpu = cpu, .kind = REG_CTL, .idx = 0,
+						.value = v & PMON_PF_ALL, .mask = PMON_PF_ALL,
+						.wrote = bits, .has_wrote = 1 };
+		char w[PMON_WHY_LEN];
+		snprintf(e.box, sizeof(e.box), "%s", PMON_JOURNAL_PREFETCH);
+		if ((rc = pmon_journal_intent(m->run_dir, sock, &e, &orig, w, sizeof(w))))
+			return pmon_why(why, whylen, rc, "MSR 0x1A4 of CPU %d left as it is: cannot journal "
+					"it first: %s", cpu, w);
+	}
 	/* The one register outside the PMON set pmon writes, on request. */
-	return m->acc->ops->msr_write(m->acc, cpu, PMON_MSR_MISC_FEATURE_CTL, nv, why, whylen);
+	rc = m->acc->ops->msr_write(m->acc, cpu, PMON_MSR_MISC_FEATURE_CTL, nv, why, whylen);
+	if (!rc && journal && bits == orig) {
+		char w[PMON_WHY_LEN];
+		/* back to the original: nothing for `pmon reset` to do (a line
+		 * that stays is harmless: reset finds the original there) */
+		if (pmon_journal_drop(m->run_dir, sock, PMON_JOURNAL_PREFETCH, cpu, w, sizeof(w)))
+			fprintf(stderr, "pmon: warning: MSR 0x1A4 of CPU %d is back to 0x%llx, but its "
+				"journal line stays: %s\n", cpu, (unsigned long long)orig, w);
+	}
+	return rc;
 }

@@ -19,6 +19,12 @@
  * over while pmon counted) is not written, is named and stays; the others
  * go from the journal once handled, but for registers whose access failed.
  *
+ * A line of MSR 0x1A4 (box "prefetch": the prefetchers, which
+ * pmon_machine_prefetch_write changes on request) is checked the same way
+ * (its CPU on the socket, bits 0-3 only) and put back the same way, only
+ * while it holds what pmon wrote there, and never while the process that
+ * wrote it still runs.
+ *
  * Registers pmon has no record of are written only with PMON_RESET_ALL:
  * every uncore box of the socket the journal did not name gets its PMON
  * controls, fixed control, filters and box control set to their power-on
@@ -33,6 +39,7 @@
 #include <string.h>
 
 #include "pmon/pmon.h"
+#include "pmon/platform.h"
 #include "boxlock.h"
 #include "journal.h"
 #include "regs.h"
@@ -107,10 +114,79 @@ static int put(struct pmon_machine *m, const struct pmon_box_regs *r, enum pmon_
 	return rc;
 }
 
+/* A line of MSR 0x1A4 (the prefetchers, written by
+ * pmon_machine_prefetch_write): its CPU on socket s, its bits 0-3 only,
+ * what pmon wrote recorded. */
+static int check_prefetch(struct pmon_machine *m, int s, const struct pmon_journal_entry *e,
+			  char *why, size_t len)
+{
+	if (e->cpu < 0 || e->cpu >= m->topo.ncpus)
+		return pmon_why(why, len, PMON_EINVAL, "cpu %d: this machine has CPUs 0-%d", e->cpu,
+				m->topo.ncpus - 1);
+	if (m->topo.cpu_socket[e->cpu] != s)
+		return pmon_why(why, len, PMON_EINVAL, "cpu %d is on socket %d, not on socket %d whose "
+				"journal this is", e->cpu, m->topo.cpu_socket[e->cpu], s);
+	if (e->kind != REG_CTL || e->idx != 0)
+		return pmon_why(why, len, PMON_EINVAL, "MSR 0x1A4 is journaled as ctl 0, not %s %d",
+				pmon_reg_kind_name(e->kind), e->idx);
+	if (e->mask != PMON_PF_ALL || (e->value & ~(uint64_t)PMON_PF_ALL) || !e->has_wrote ||
+	    (e->wrote & ~(uint64_t)PMON_PF_ALL))
+		return pmon_why(why, len, PMON_EINVAL, "MSR 0x1A4: pmon writes its bits 0-3 only "
+				"(mask 0xf, value and wrote within 0xf)");
+	return PMON_OK;
+}
+
+/* Handle a valid line of MSR 0x1A4: 1 when it stays in the journal. */
+static int from_prefetch(struct pmon_machine *m, const struct pmon_journal_entry *e, unsigned flags,
+			 struct tally *t)
+{
+	char name[64], why[PMON_WHY_LEN];
+	uint64_t cur = 0;
+	snprintf(name, sizeof(name), "MSR 0x1A4 (prefetchers) of CPU %d", e->cpu);
+	if (pmon_owner_alive(&e->owner) && e->owner.pid != pmon_owner_self()->pid) {
+		pmon_why_add(t->theirs, sizeof(t->theirs), "; ", "%s: process %ld that changed it is "
+			     "running (it puts it back itself)", name, e->owner.pid);
+		return 1;
+	}
+	int rc = PMON_OK;
+	for (int i = 0; i < 3; i++)
+		if (!(rc = m->acc->ops->msr_read(m->acc, e->cpu, PMON_MSR_MISC_FEATURE_CTL, &cur, why,
+						 sizeof(why))))
+			break;
+	if (rc) {
+		failed(t, name, why, rc);
+		return 1;
+	}
+	if ((cur & PMON_PF_ALL) == e->value) {
+		t->already++;
+		return 0;
+	}
+	if ((cur & PMON_PF_ALL) != e->wrote && !(flags & PMON_RESET_FORCE)) {
+		pmon_why_add(t->theirs, sizeof(t->theirs), "; ", "%s holds 0x%llx in bits 0-3, neither "
+			     "what pmon wrote (0x%llx) nor its original (0x%llx)", name,
+			     (unsigned long long)(cur & PMON_PF_ALL), (unsigned long long)e->wrote,
+			     (unsigned long long)e->value);
+		return 0;
+	}
+	for (int i = 0; i < 3; i++)
+		if (!(rc = m->acc->ops->msr_write(m->acc, e->cpu, PMON_MSR_MISC_FEATURE_CTL,
+						  (cur & ~(uint64_t)PMON_PF_ALL) | e->value, why,
+						  sizeof(why))))
+			break;
+	if (rc) {
+		failed(t, name, why, rc);
+		return 1;
+	}
+	t->written++;
+	return 0;
+}
+
 /* Is journal line e one pmon may act on, on socket s?  Its register in *r. */
 static int check_line(struct pmon_machine *m, int s, const struct pmon_journal_entry *e,
 		      struct pmon_box_regs *r, char *why, size_t len)
 {
+	if (!strcmp(e->box, PMON_JOURNAL_PREFETCH))
+		return check_prefetch(m, s, e, why, len);
 	int pmu = pmon_pmu_find(e->box);
 	if (pmu < 0)
 		return pmon_why(why, len, PMON_EINVAL, "names no PMU pmon knows (%s)", e->box);
@@ -204,7 +280,8 @@ static int from_journal(struct pmon_machine *m, int s, unsigned flags, struct ta
 			e[i].cpu = -2;                 /* not a box pmon may touch */
 			continue;
 		}
-		if (from_line(m, &e[i], &r, flags, t))
+		if (!strcmp(e[i].box, PMON_JOURNAL_PREFETCH) ? from_prefetch(m, &e[i], flags, t)
+		    : from_line(m, &e[i], &r, flags, t))
 			kept[keep++] = e[i];
 	}
 	if (*had && (keep != n || bad[0]))

@@ -39,8 +39,15 @@ int pmon_machine_platform_read(pmon_machine_t *m, int cpu, uint32_t msr, uint64_
 
 /* Set MSR 0x1A4's prefetcher bits (0-3) of CPU cpu to bits, keeping its
  * other bits as they are (read, then written only if different).  bits
- * beyond 0-3 are refused (PMON_EINVAL, nothing written).  PMON_OK or an
- * error with why. */
+ * beyond 0-3 are refused (PMON_EINVAL, nothing written).  On the hardware
+ * the change is journaled before it is written, in the journal of the
+ * CPU's socket (box "prefetch": the original bits and those written), and
+ * the line goes when the original bits are written back, so that
+ * `pmon reset` restores the prefetchers after a kill -9; a change that
+ * cannot be journaled is not made.  With why NULL (a signal handler's
+ * call) the journal is left alone: the read and the write alone are
+ * async-signal-safe, and the line left names the original, which reset
+ * then finds there.  PMON_OK or an error with why. */
 int pmon_machine_prefetch_write(pmon_machine_t *m, int cpu, unsigned bits, char *why,
 				size_t whylen);
 
