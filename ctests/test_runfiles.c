@@ -447,37 +447,46 @@ static void elevated_env(void)
 	CHECK(!strcmp(dir, w.run), "not elevated: PMON_RUN_DIR (%s)", dir);
 }
 
-/* hwloc's variables (HWLOC_PLUGINS_PATH loads code, HWLOC_FSROOT,
- * HWLOC_XMLFILE and HWLOC_SYNTHETIC replace the machine) cannot be made
- * ignored: elevated, a machine does not open while one is set, naming it;
- * not elevated, it opens as before.  Child: 0 as expected. */
-static int hwloc_child(int elevate)
+/* Variables the libraries pmon runs with read themselves to read or write
+ * other files or load code (env.h pmon_env_hostile): hwloc's
+ * (HWLOC_PLUGINS_PATH loads code, HWLOC_FSROOT, HWLOC_XMLFILE and
+ * HWLOC_SYNTHETIC replace the machine), PAPI's (PAPI_CSV_EVENT_FILE and
+ * PAPI_USER_EVENTS_FILE read event files, PAPI_OUTPUT_DIRECTORY receives
+ * reports) and libpfm's: they cannot be made ignored, so elevated a
+ * machine does not open while one is set, naming it; not elevated, it
+ * opens as before.  Child: 0 as expected. */
+static int env_child(int elevate, const char *var)
 {
 	char why[1024] = "";
 	pmon_machine_t *m = NULL;
-	setenv("HWLOC_PLUGINS_PATH", base, 1);
+	setenv(var, base, 1);
 	if (elevate && setresuid(65534, 0, 0))
 		return 2;
 	int rc = pmon_machine_open(&m, "sim", why, sizeof(why));
 	if (m)
 		pmon_machine_close(m);
 	if (elevate)
-		return rc == PMON_EPERM && strstr(why, "HWLOC_PLUGINS_PATH") ? 0 : 1;
+		return rc == PMON_EPERM && strstr(why, var) ? 0 : 1;
 	return rc == PMON_OK ? 0 : 1;
 }
 
 static void elevated_hwloc(void)
 {
-	for (int elevate = 1; elevate >= 0; elevate--) {
-		pid_t pid = fork();
-		if (pid == 0)
-			_exit(hwloc_child(elevate));
-		int st = 0;
-		waitpid(pid, &st, 0);
-		CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s and HWLOC_PLUGINS_PATH set: %s "
-		      "(exit %d)", elevate ? "euid 0, real uid 65534" : "not elevated",
-		      elevate ? "refused with PMON_EPERM naming it" : "opens", WEXITSTATUS(st));
-	}
+	static const char *const vars[] = {
+		"HWLOC_PLUGINS_PATH", "PAPI_CSV_EVENT_FILE", "PAPI_USER_EVENTS_FILE",
+		"PAPI_OUTPUT_DIRECTORY", "LIBPFM_FORCE_PMU",
+	};
+	for (size_t v = 0; v < sizeof(vars) / sizeof(vars[0]); v++)
+		for (int elevate = 1; elevate >= 0; elevate--) {
+			pid_t pid = fork();
+			if (pid == 0)
+				_exit(env_child(elevate, vars[v]));
+			int st = 0;
+			waitpid(pid, &st, 0);
+			CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s and %s set: %s (exit %d)",
+			      elevate ? "euid 0, real uid 65534" : "not elevated", vars[v],
+			      elevate ? "refused with PMON_EPERM naming it" : "opens", WEXITSTATUS(st));
+		}
 }
 
 static int entries(const char *dir, const char *but)

@@ -155,28 +155,6 @@ static int topo_fill(struct pmon_topo *t, hwloc_topology_t h, char *why, size_t 
 	return 0;
 }
 
-/* hwloc takes HWLOC_* variables from the environment with getenv: some
- * redirect the files it reads (HWLOC_FSROOT, HWLOC_XMLFILE, HWLOC_CPUID_PATH),
- * replace the machine (HWLOC_SYNTHETIC) or load code (HWLOC_PLUGINS_PATH).
- * With privileges its real user has not (env.h), pmon cannot make hwloc
- * ignore them: it refuses to start.  PMON_OK, or PMON_EPERM naming one. */
-static int hwloc_env_refused(char *why, size_t whylen)
-{
-	if (!pmon_env_elevated())
-		return PMON_OK;
-	for (char **e = environ; e && *e; e++)
-		if (!strncmp(*e, "HWLOC_", 6)) {
-			size_t n = strcspn(*e, "=");
-			pmon_why(why, whylen, 0, "%.*s is set, and pmon runs with privileges its real "
-				 "user has not (set-user-ID, set-group-ID or file capabilities): hwloc "
-				 "would take it from the environment (HWLOC_* variables redirect the "
-				 "files hwloc reads and load plugins), so pmon refuses to start; unset "
-				 "the HWLOC_* variables", (int)(n < 64 ? n : 64), *e);
-			return PMON_EPERM;
-		}
-	return PMON_OK;
-}
-
 int pmon_topo_load(struct pmon_topo *t, const char *source, char *why, size_t whylen)
 {
 	hwloc_topology_t h;
@@ -185,7 +163,7 @@ int pmon_topo_load(struct pmon_topo *t, const char *source, char *why, size_t wh
 	if (!t)
 		return PMON_EINVAL;
 	memset(t, 0, sizeof(*t));
-	if ((rc = hwloc_env_refused(why, whylen)))
+	if ((rc = pmon_env_hostile(why, whylen)))
 		return rc;
 	if (hwloc_topology_init(&h) != 0) {
 		pmon_why(why, whylen, 0, "hwloc_topology_init failed");
