@@ -84,6 +84,25 @@ ssize_t write(int fd, const void *buf, size_t n)
 	return (ssize_t)syscall(SYS_write, fd, buf, n);
 }
 
+/* A process killed at an exact step: armed, the pwrite() of value to MSR
+ * kill_msr is made, then the process kills itself (SIGKILL: no handler, no
+ * cleanup).  libpmon's MSR backend is built with 64-bit offsets: its
+ * pwrite() is pwrite64(). */
+static long kill_msr = -1;
+static uint64_t kill_value;
+
+ssize_t pwrite64(int fd, const void *buf, size_t n, off64_t off)
+{
+	ssize_t r = (ssize_t)syscall(SYS_pwrite64, fd, buf, n, off);
+	uint64_t v = 0;
+	if (kill_msr >= 0 && off == kill_msr && n == sizeof(v)) {
+		memcpy(&v, buf, sizeof(v));
+		if (v == kill_value)
+			raise(SIGKILL);
+	}
+	return r;
+}
+
 /* ----------------------------------------------------------------- helpers */
 
 #define CBO0_BOX_CTL 0xd04
@@ -421,6 +440,68 @@ static void crafted_journals(void)
 	fake_msr_put(w.msr, cpu1, 0x189, 0);
 }
 
+/* ------------------------------------------------------ real crashes */
+
+/* A child that starts a session of ev1 (and ev2) on the fake machine, says
+ * so through a pipe, then dies by SIGKILL: right away (in_stop 0), or in
+ * its stop, right after the stop's freeze of the CBo 0 box control
+ * (in_stop 1).  1 when it counted and died so. */
+static int killed_counting(const char *ev1, const char *ev2, int in_stop)
+{
+	int p[2];
+	if (pipe(p))
+		return 0;
+	pid_t a = fork();
+	if (a == 0) {
+		pmon_machine_t *ma;
+		char why[512], x = 'n';
+		close(p[0]);
+		pmon_session_t *s = NULL;
+		if (pmon_machine_open(&ma, "msr", why, sizeof(why)) == 0 &&
+		    (s = session_of(ma, ev1, ev2)) && pmon_session_start(s) == 0)
+			x = 'y';
+		if (write(p[1], &x, 1) != 1 || x != 'y')
+			_exit(1);
+		if (in_stop) {
+			kill_msr = CBO0_BOX_CTL;
+			kill_value = 0x10100;       /* the stop's freeze: FRZ_EN | FRZ */
+			pmon_session_stop(s, NULL);
+			_exit(1);                   /* not reached */
+		}
+		raise(SIGKILL);
+		_exit(1);
+	}
+	close(p[1]);
+	char x = 0;
+	int ok = read(p[0], &x, 1) == 1 && x == 'y';
+	close(p[0]);
+	int st = 0;
+	waitpid(a, &st, 0);
+	return ok && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL;
+}
+
+/* Killed in its stop, right after the stop froze the box (to read every
+ * count at one instant): the box control holds the frozen form of what
+ * pmon wrote, which `pmon reset` puts back too (it took it for another
+ * agent's and left the box frozen). */
+static void killed_in_stop(void)
+{
+	pmon_machine_t *m;
+	char why[512], out[8192];
+	CHECK_EQ_INT(pmon_machine_open(&m, "msr", why, sizeof(why)), PMON_OK, why);
+	int cpu = pmon_machine_socket_cpu(m, 0);
+	CHECK(killed_counting("snbep_unc_cbo0::UNC_C_CLOCKTICKS:socket=0", NULL, 1),
+	      "A counts, then dies by kill -9 in its stop");
+	CHECK_EQ_U64(fake_msr_get(w.msr, cpu, CBO0_BOX_CTL), 0x10100, "frozen by the stop");
+	CHECK_EQ_U64(fake_msr_get(w.msr, cpu, CBO0_CTL0), 0x400000, "CTL0 not put back yet");
+	int rc = pmon_machine_reset(m, 0, out, sizeof(out));
+	CHECK_EQ_INT(rc, PMON_OK, out);
+	CHECK(fake_msr_get(w.msr, cpu, CBO0_BOX_CTL) == 0, "the box control put back: %s", out);
+	CHECK_EQ_U64(fake_msr_get(w.msr, cpu, CBO0_CTL0), 0, "CTL0 put back");
+	CHECK(!journal_exists(0), "the journal is gone");
+	pmon_machine_close(m);
+}
+
 /* ------------------------------------------------- MSR 0x1A4, prefetchers */
 
 /* A process that sets CPU cpu's prefetcher bits to bits and dies by kill -9. */
@@ -602,6 +683,7 @@ int main(void)
 	cleanup_fails_at_stop();
 	crafted_journals();
 	prefetch_crash();
+	killed_in_stop();
 	files();
 	foreign_journal();
 	fake_rmtree(base);

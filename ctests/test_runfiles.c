@@ -343,6 +343,53 @@ static void unsafe_parents(void)
 	CHECK_EQ_INT(o.rc, PMON_OK, o.msg);
 }
 
+/* Hostile files where the journal goes: a FIFO (opened for reading, it
+ * would wait for a writer forever), a sparse file of 1 GiB, a megabyte of
+ * 500000 one-character lines.  The start and `pmon reset` answer within
+ * the bound, name the journal, and write nothing; reset removes the lines
+ * that are not entries. */
+static void hostile_journals(void)
+{
+	struct outcome o;
+	char jpath[400];
+	run_path(jpath, sizeof(jpath), "socket0.journal");
+	CHECK(mkfifo(jpath, 0600) == 0, "a FIFO as the journal");
+	for (int reset = 0; reset < 2; reset++) {
+		timed(reset, &o);
+		CHECK(o.rc != PMON_OK && o.rc != 1, "%s answers, refusing: %d %s",
+		      reset ? "reset" : "start", o.rc, o.msg);
+		CHECK(strstr(o.msg, jpath) && strstr(o.msg, "not a regular file"), "names it: %s", o.msg);
+	}
+	unlink(jpath);
+
+	int fd = open(jpath, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	CHECK(fd >= 0 && ftruncate(fd, 1 << 30) == 0, "a sparse journal of 1 GiB");
+	if (fd >= 0)
+		close(fd);
+	timed(0, &o);
+	CHECK_EQ_INT(o.rc, PMON_EIO, "a start on a 1 GiB journal is refused");
+	CHECK(strstr(o.msg, jpath) && strstr(o.msg, "1073741824 bytes"), "names it: %s", o.msg);
+	unlink(jpath);
+
+	static char lines[1000000];
+	for (size_t i = 0; i < sizeof(lines); i += 2) {
+		lines[i] = 'x';
+		lines[i + 1] = '\n';
+	}
+	CHECK(fake_write_journal(jpath, lines, sizeof(lines)) == 0, "500000 lines");
+	timed(0, &o);
+	CHECK_EQ_INT(o.rc, PMON_EIO, "a start on it is refused");
+	CHECK(strstr(o.msg, "500000 line(s) that are not entries") && strstr(o.msg, "499992 more") &&
+	      strstr(o.msg, "pmon reset"), "counted, a few named, reset named: %.300s", o.msg);
+	CHECK(o.s < 5, "answered in %.2f s", o.s);
+	timed(1, &o);
+	CHECK(o.rc == PMON_EINVAL && o.s < 5, "reset skips them (%d, %.2f s): %.300s", o.rc, o.s, o.msg);
+	CHECK(access(jpath, F_OK) != 0, "and removes them");
+	timed(0, &o);
+	CHECK_EQ_INT(o.rc, PMON_OK, o.msg);
+	CHECK(!fake_msr_get(w.msr, 0, 0xc30), "nothing left written: PCU CTL0 0");
+}
+
 /* A box lock left by an owner killed with SIGKILL: its file names a dead pid. */
 static void stale_box_lock(const char *name)
 {
@@ -563,6 +610,7 @@ int main(int argc, char **argv)
 	lock_modes();
 	foreign_run_dir();
 	unsafe_parents();
+	hostile_journals();
 	/* another user: root, and setpriv that runs this program as uid 65534 */
 	const char *skip = NULL;
 	if (geteuid() != 0)

@@ -13,7 +13,9 @@
  * first: one that holds its original value already is left (an interrupted
  * reset, or a stop that restored it but could not remove the line); one
  * that holds what pmon wrote (or, for a line of a start that died before
- * recording it, anything) gets its original value back; one that holds
+ * recording it, anything; for a box control, also the frozen form of what
+ * pmon wrote, which a stop killed after its freeze leaves) gets its
+ * original value back; one that holds
  * something else is another agent's now, named and left as it is (unless
  * PMON_RESET_FORCE).  A line of mask 0 (a register another agent took
  * over while pmon counted) is not written, is named and stays; the others
@@ -233,7 +235,13 @@ static int from_line(struct pmon_machine *m, const struct pmon_journal_entry *e,
 		t->already++;
 		return 0;
 	}
-	if (e->has_wrote && ((cur ^ e->wrote) & cmp) && !(flags & PMON_RESET_FORCE)) {
+	/* what pmon wrote: for a box control also its frozen form, which a
+	 * stop writes first (to read the counts at one instant) and a process
+	 * killed in that stop leaves */
+	int ours = !((cur ^ e->wrote) & cmp) ||
+		   (e->kind == REG_BOX_CTL && (e->wrote & PMON_BOX_FRZ_EN) &&
+		    !((cur ^ (e->wrote | PMON_BOX_FRZ)) & cmp));
+	if (e->has_wrote && !ours && !(flags & PMON_RESET_FORCE)) {
 		pmon_why_add(t->theirs, sizeof(t->theirs), "; ", "%s holds 0x%llx, neither what pmon "
 			     "wrote (0x%llx) nor its original (0x%llx)", name, (unsigned long long)cur,
 			     (unsigned long long)e->wrote, (unsigned long long)e->value);
