@@ -56,7 +56,9 @@ static void locks_in_process(void)
 	CHECK_EQ_INT(pmon_boxlock_take(&b, "socket0.snbep_unc_pcu", &holder, why, sizeof(why)),
 		     PMON_EBUSY, "still held");
 	CHECK_EQ_INT(pmon_boxlock_drop(&a, "socket0.snbep_unc_pcu"), 0, "released");
-	CHECK(!exists("socket0.snbep_unc_pcu.lock"), "clean release removes the file");
+	CHECK(exists("socket0.snbep_unc_pcu.lock"), "a release keeps the file, unlocked, for the "
+	      "set's next take");
+	CHECK_EQ_INT(pmon_boxlock_refs(&a, "socket0.snbep_unc_pcu"), 0, "no reference left");
 	CHECK_EQ_INT(pmon_boxlock_take(&b, "socket0.snbep_unc_pcu", &holder, why, sizeof(why)), PMON_OK, why);
 	pmon_boxlocks_fini(&b);
 	pmon_boxlocks_fini(&a);

@@ -109,8 +109,15 @@ static void release(struct pmon_boxlocks *L, struct pmon_boxlock *b)
 		return;
 	}
 	char file[96];
+	struct stat st;
 	snprintf(file, sizeof(file), "%s.lock", b->name);
-	unlinkat(b->dirfd, file, 0);   /* still locked: nobody can own the old file meanwhile */
+	/* a kept file (refs 0) is ours to remove only when we can lock it
+	 * and it is still the one at the path */
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 1 };
+	if (b->refs > 0 || (!fcntl(b->fd, F_OFD_SETLK, &fl) &&
+			    !fstatat(b->dirfd, file, &st, AT_SYMLINK_NOFOLLOW) &&
+			    st.st_ino == b->ino && st.st_dev == b->dev))
+		unlinkat(b->dirfd, file, 0);   /* locked: nobody can own the old file meanwhile */
 	munmap(b->map, PMON_BOXLOCK_FILE_SIZE);
 	close(b->fd);
 }
@@ -194,7 +201,7 @@ static int busy(int fd, const char *path, long *holder, char *why, size_t len)
  * is in), 1 the file was replaced meanwhile (retry), or a negative PMON
  * code. */
 static int try_lock(struct pmon_boxlocks *L, const char *name, int *fdp, int *dirfdp,
-		    long *holder, char *why, size_t len)
+		    struct stat *stp, long *holder, char *why, size_t len)
 {
 	char path[PATH_MAX + 96], file[96];
 	struct stat a, b;
@@ -235,7 +242,46 @@ static int try_lock(struct pmon_boxlocks *L, const char *name, int *fdp, int *di
 	}
 	*fdp = fd;
 	*dirfdp = dfd;
+	*stp = a;
 	return 0;
+}
+
+/* Take again the kept file of b (refs 0: unlocked, still open and mapped):
+ * 0 taken, 1 not usable any more (b discarded: take a new file), or
+ * PMON_EBUSY with *holder and why as busy() says. */
+static int retake(struct pmon_boxlocks *L, struct pmon_boxlock *b, long *holder, char *why,
+		  size_t len)
+{
+	char file[96], path[PATH_MAX + 96], w[PMON_WHY_LEN + 256];
+	struct stat st;
+	snprintf(file, sizeof(file), "%s.lock", b->name);
+	lock_path(L, b->name, path, sizeof(path));
+	/* the run directory checked, as at every take: still the one of b? */
+	int dfd = pmon_rundir(L->dir, 1, w, sizeof(w));
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 1 };
+	if (dfd == b->dirfd) {
+		if (fcntl(b->fd, F_OFD_SETLK, &fl)) {
+			int e = errno;
+			if (e == EAGAIN || e == EACCES)
+				return busy(b->fd, path, holder, why, len);
+		} else if (!fstatat(dfd, file, &st, AT_SYMLINK_NOFOLLOW) && st.st_ino == b->ino &&
+			   st.st_dev == b->dev) {
+			char pid[PMON_BOXLOCK_FILE_SIZE] = "";
+			snprintf(pid, sizeof(pid), "%ld\n", pmon_self_pid());
+			if (pwrite(b->fd, pid, sizeof(pid), 0) == (ssize_t)sizeof(pid)) {
+				b->refs = 1;
+				return 0;
+			}
+		}
+	}
+	/* another directory now, a file removed or replaced by another
+	 * owner's release, or not writable: a new file */
+	fl.l_type = F_UNLCK;
+	fcntl(b->fd, F_OFD_SETLK, &fl);
+	munmap(b->map, PMON_BOXLOCK_FILE_SIZE);
+	close(b->fd);
+	*b = L->e[--L->n];
+	return 1;
 }
 
 int pmon_boxlock_take(struct pmon_boxlocks *L, const char *name, long *holder, char *why,
@@ -245,10 +291,14 @@ int pmon_boxlock_take(struct pmon_boxlocks *L, const char *name, long *holder, c
 	*holder = 0;
 	if (why && len)
 		why[0] = 0;
-	if (b) {
+	if (b && b->refs > 0) {
 		b->refs++;
 		return PMON_OK;
 	}
+	int rc = 1;
+	/* a file this set kept from its last use: lock it again */
+	if (b && (rc = retake(L, b, holder, why, len)) == 0)
+		return PMON_OK;
 	if (L->n == L->cap) {
 		int cap = L->cap ? 2 * L->cap : 16;
 		struct pmon_boxlock *e = realloc(L->e, sizeof(*e) * (size_t)cap);
@@ -257,7 +307,8 @@ int pmon_boxlock_take(struct pmon_boxlocks *L, const char *name, long *holder, c
 		L->e = e;
 		L->cap = cap;
 	}
-	int fd = -1, dfd = -1, rc = 1;
+	int fd = -1, dfd = -1;
+	struct stat st = { 0 };
 	uint32_t *mark = NULL;
 	void *map = NULL;
 	if (!L->dir[0]) {
@@ -269,7 +320,7 @@ int pmon_boxlock_take(struct pmon_boxlocks *L, const char *name, long *holder, c
 			free(mark);
 	}
 	for (int tries = 0; rc == 1 && tries < 100; tries++)
-		rc = try_lock(L, name, &fd, &dfd, holder, why, len);
+		rc = try_lock(L, name, &fd, &dfd, &st, holder, why, len);
 	if (rc == PMON_EBUSY && !*holder && why[0])
 		return rc;         /* not a live owner: busy() said why */
 	if (rc == PMON_EBUSY) {
@@ -315,6 +366,8 @@ int pmon_boxlock_take(struct pmon_boxlocks *L, const char *name, long *holder, c
 	snprintf(b->name, sizeof(b->name), "%s", name);
 	b->fd = fd;
 	b->dirfd = dfd;
+	b->dev = st.st_dev;
+	b->ino = st.st_ino;
 	b->refs = 1;
 	b->mark = mark;
 	b->map = map;
@@ -324,7 +377,7 @@ int pmon_boxlock_take(struct pmon_boxlocks *L, const char *name, long *holder, c
 const volatile uint32_t *pmon_boxlock_mark(const struct pmon_boxlocks *L, const char *name)
 {
 	const struct pmon_boxlock *b = find(L, name);
-	return b ? b->mark : NULL;
+	return b && b->refs > 0 ? b->mark : NULL;
 }
 
 int pmon_boxlock_force(struct pmon_boxlocks *L, const char *name, char *why, size_t len)
@@ -359,6 +412,14 @@ int pmon_boxlock_drop(struct pmon_boxlocks *L, const char *name)
 		return 0;
 	if (--b->refs > 0)
 		return b->refs;
+	if (L->dir[0]) {
+		/* the file is kept, open, mapped and unlocked, for the set's next
+		 * take (removed by pmon_boxlocks_fini, or by another owner's
+		 * release); another process may take it meanwhile */
+		struct flock fl = { .l_type = F_UNLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 1 };
+		fcntl(b->fd, F_OFD_SETLK, &fl);
+		return 0;
+	}
 	release(L, b);
 	*b = L->e[--L->n];
 	return 0;

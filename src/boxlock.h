@@ -8,9 +8,13 @@
  * The owner holds an open-file-description write lock (fcntl F_OFD_SETLK)
  * on byte 0 and writes its pid into the file; the kernel releases the lock
  * when the owner closes it or dies (kill -9 included), so a crash never
- * leaves a box locked.  A clean release unlinks the file while still
- * holding the lock; a taker checks that the file it locked is still the one
- * at the path, so an unlink never lets two owners in.
+ * leaves a box locked.  A release unlocks the file and keeps it open for
+ * the set's next take (a session's start then costs a lock, a check and a
+ * write per box, not a file made, mapped and removed); the set's end
+ * (pmon_boxlocks_fini: machine close) unlinks it while holding the lock,
+ * and so does another owner's release.  A taker checks that the file it
+ * locked is still the one at the path, so an unlink never lets two owners
+ * in.
  * The file is PMON_BOXLOCK_FILE_SIZE bytes, the pid first; the owner maps
  * it, and a process that takes the box by force (PMON_FORCE=1) writes its
  * pid at PMON_BOXLOCK_MARK_AT, which the owner's reads see.
@@ -52,7 +56,9 @@ struct pmon_boxlock {
 	char name[80];      /* "socket0.snbep_unc_pcu" */
 	int fd;
 	int dirfd;          /* the run directory it is in (pmon_rundir's: not closed) */
-	int refs;
+	dev_t dev;          /* the lock file's identity */
+	ino_t ino;
+	int refs;           /* 0: kept, unlocked, for the next take */
 	uint32_t *mark;     /* pmon_boxlock_mark: in the mapped lock file, or malloc'ed */
 	void *map;          /* the lock file's first page, mapped (file locks) */
 };
