@@ -167,6 +167,10 @@ static void test_permuted(void)
 	CHECK_EQ_INT(bm.socket_bus[0], 0x7f, "socket 0 UBox bus");
 	CHECK_EQ_INT(bm.socket_bus[1], 0x3f, "socket 1 UBox bus");
 	CHECK_EQ_INT(bm.socket_bus[2], -1, "no socket 2");
+	/* node IDs from the registers: bus 0x3f's UBox is node 0 and socket 1 */
+	CHECK_EQ_INT(bm.socket_node[0], 1, "socket 0 is node 1 (CPUNODEID of bus 0x7f)");
+	CHECK_EQ_INT(bm.socket_node[1], 0, "socket 1 is node 0 (CPUNODEID of bus 0x3f)");
+	CHECK_EQ_INT(bm.socket_node[2], -1, "no socket 2: no node");
 	CHECK_EQ_INT(bm.bus_socket[0x3f], 1, "bus 0x3f");
 	CHECK_EQ_INT(bm.bus_socket[0x7f], 0, "bus 0x7f");
 	/* Inheritance: a bus takes the next higher UBox bus's socket. */

@@ -118,6 +118,64 @@ static void passes(pmon_sim_t *sim)
 	pmon_mset_destroy(s);
 }
 
+/* A raw event named for every instance (Intel's dotted name, perf's PMU
+ * without its number): every channel of the socket, summed. */
+static void all_instances(pmon_sim_t *sim)
+{
+	pmon_mset_t *s;
+	char why[256] = "";
+	double v[3];
+	CHECK_EQ_INT(pmon_mset_create(m, &s), PMON_OK, "create");
+	int a = pmon_mset_add_event(s, "UNC_M_CAS_COUNT.RD", why, sizeof(why));
+	int b = pmon_mset_add_event(s, "uncore_imc/cas_count_read/", why, sizeof(why));
+	int c = pmon_mset_add_event(s, "snbep_unc_imc1::UNC_M_CAS_COUNT:RD", why, sizeof(why));
+	CHECK(a == 0 && b == 1 && c == 2, "every-instance names added: %d %d %d (%s)", a, b, c, why);
+	CHECK_EQ_INT(pmon_mset_start(s, why, sizeof(why)), PMON_OK, why);
+	pmon_sim_traffic(sim, 0, 80ull << 20, PMON_SIM_LOAD, 15625);
+	pmon_sim_advance_ns(sim, 1000000);
+	CHECK_EQ_INT(pmon_mset_stop(s, why, sizeof(why)), PMON_OK, why);
+	for (int i = 0; i < 3; i++)
+		CHECK_EQ_INT(pmon_mset_value(s, PMON_MSET_TOTAL, i, 0, -1, &v[i], NULL), PMON_OK, "value");
+	CHECK(v[0] == 15625 && v[1] == 15625, "all four channels summed: %g and %g of 15625 lines", v[0], v[1]);
+	CHECK(v[2] > 0 && v[2] < 15625, "one channel: part of them (%g)", v[2]);
+	CHECK_EQ_INT(pmon_mset_value(s, PMON_MSET_TOTAL, a, 0, pmon_pmu_find("snbep_unc_imc1"), &v[0], NULL),
+		     PMON_OK, "per box");
+	CHECK(v[0] == v[2], "its channel 1 alone is the named channel's count (%g, %g)", v[0], v[2]);
+	pmon_mset_destroy(s);
+}
+
+/* Node IDs that are not the socket numbers (nodeids=1,0: socket 0 is node
+ * 1): the node filter of the local/remote metrics follows the UBox's
+ * CPUNODEID, so socket 0 reading its own memory is 100% local. */
+static void node_ids(void)
+{
+	pmon_mset_t *s;
+	char why[256] = "";
+	double loc, rem;
+	pmon_sim_t *sim = pmon_sim_current();
+	CHECK_EQ_INT(pmon_machine_socket_node(m, 0), 1, "socket 0 is node 1");
+	CHECK_EQ_INT(pmon_machine_socket_node(m, 1), 0, "socket 1 is node 0");
+	CHECK_EQ_INT(pmon_machine_socket_node(m, 2), -1, "no socket 2");
+	pmon_mset_create(m, &s);
+	int l = pmon_mset_add_metric(s, pmon_metric_find("LLC_DRD_RFO_MISS_TO_LOC_MEM"), 0, why, sizeof(why));
+	int r = pmon_mset_add_metric(s, pmon_metric_find("LLC_DRD_RFO_MISS_TO_REM_MEM"), 0, why, sizeof(why));
+	CHECK(l == 0 && r == 1, "local and remote metrics added (%s)", why);
+	CHECK_EQ_INT(pmon_mset_start(s, why, sizeof(why)), PMON_OK, why);
+	/* the same local reads in every pass's turn */
+	for (int q = 0; q < pmon_mset_npasses(s); q++) {
+		if (q)
+			CHECK_EQ_INT(pmon_mset_rotate(s, why, sizeof(why)), PMON_OK, why);
+		pmon_sim_traffic(sim, 0, (96ull + (uint64_t)q) << 20, PMON_SIM_LOAD, 1000);
+		pmon_sim_advance_ns(sim, 1000000);
+	}
+	CHECK_EQ_INT(pmon_mset_stop(s, why, sizeof(why)), PMON_OK, why);
+	CHECK_EQ_INT(pmon_mset_value(s, PMON_MSET_TOTAL, l, 0, -1, &loc, NULL), PMON_OK, "local");
+	CHECK_EQ_INT(pmon_mset_value(s, PMON_MSET_TOTAL, r, 0, -1, &rem, NULL), PMON_OK, "remote");
+	NEAR(loc, 100.0, 1e-6, "socket 0's own memory: every miss local");
+	CHECK(rem == 0, "and none remote (%g)", rem);
+	pmon_mset_destroy(s);
+}
+
 static void refusals(void)
 {
 	pmon_mset_t *s;
@@ -144,7 +202,17 @@ int main(void)
 	pmon_sim_t *sim = pmon_sim_current();
 	bandwidth(sim);
 	passes(sim);
+	all_instances(sim);
 	refusals();
+	pmon_machine_close(m);
+	/* a new emulated machine, created from $PMON_SIM at the next open */
+	pmon_sim_destroy(pmon_sim_set_current(NULL));
+	setenv("PMON_SIM", "clock=manual,prefetch=off,nodeids=1,0", 1);
+	rc = pmon_machine_open(&m, "sim", err, sizeof(err));
+	CHECK_EQ_INT(rc, PMON_OK, err);
+	if (rc)
+		return check_done("test_mset");
+	node_ids();
 	pmon_machine_close(m);
 	return check_done("test_mset");
 }

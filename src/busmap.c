@@ -22,7 +22,7 @@ static void bm_init(struct pmon_busmap *bm)
 	for (int b = 0; b < 256; b++)
 		bm->bus_socket[b] = -1;
 	for (int s = 0; s < PMON_MAX_SOCKETS; s++)
-		bm->socket_bus[s] = -1;
+		bm->socket_bus[s] = bm->socket_node[s] = -1;
 }
 
 /* The GIDNIDMAP field holding this node ID, or -1. */
@@ -125,6 +125,7 @@ int pmon_busmap_build(struct pmon_access *a, const struct pmon_topo *t,
 			continue;
 		}
 		bm->bus_socket[d.bus] = r.socket;
+		bm->socket_node[r.socket] = (int)(r.cpunodeid & 7);
 		bm->socket_bus[r.socket] = d.bus;
 		bm->nsockets++;
 		if (t)

@@ -26,6 +26,9 @@ struct pmon_busmap {
 	uint16_t domain;
 	int bus_socket[256];                /* -1: unknown */
 	int socket_bus[PMON_MAX_SOCKETS];   /* the UBox bus of each socket, -1 none */
+	int socket_node[PMON_MAX_SOCKETS];  /* each socket's node ID (its UBox's CPUNODEID
+					       bits 2:0, what the CBo's node filter
+					       and QPI packets name), -1 none */
 	char warn[512];                     /* disagreements with hwloc, "" if none */
 };
 

@@ -347,6 +347,13 @@ int pmon_machine_socket_bus(const pmon_machine_t *m, int socket)
 	return m->bm.socket_bus[socket];
 }
 
+int pmon_machine_socket_node(const pmon_machine_t *m, int socket)
+{
+	if (socket < 0 || socket >= m->topo.nsockets || socket >= PMON_MAX_SOCKETS)
+		return -1;
+	return m->bm.socket_node[socket];
+}
+
 uint64_t pmon_machine_time_ns(const pmon_machine_t *m)
 {
 	return pmon_clock_ns(m->acc);

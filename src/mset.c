@@ -139,24 +139,32 @@ static int place(pmon_mset_t *s, int from, int to, int first_pass, char *why, si
 	return PMON_OK;
 }
 
-static int add_slot(pmon_mset_t *s, const char *name, int item, int k, char *why, size_t whylen)
+/* A slot of an encoded event. */
+static int add_slot_enc(pmon_mset_t *s, const pmon_encoding_t *e, int item, int k)
 {
-	char err[PMON_WHY_LEN];
 	struct slot *grown = realloc(s->slots, sizeof(*grown) * (size_t)(s->nslots + 1));
 	if (!grown)
 		return PMON_ENOMEM;
 	s->slots = grown;
 	struct slot *sl = &grown[s->nslots];
 	memset(sl, 0, sizeof(*sl));
-	int rc = pmon_machine_encode(s->m, name, &sl->enc, err, sizeof(err));
-	if (rc)
-		return pmon_why(why, whylen, rc, "%s", err);
+	sl->enc = *e;
 	sl->item = item;
 	sl->k = k;
 	sl->socket = sl->enc.socket;
 	sl->pmu = sl->enc.pmu;
 	s->nslots++;
 	return PMON_OK;
+}
+
+static int add_slot(pmon_mset_t *s, const char *name, int item, int k, char *why, size_t whylen)
+{
+	char err[PMON_WHY_LEN];
+	pmon_encoding_t e;
+	int rc = pmon_machine_encode(s->m, name, &e, err, sizeof(err));
+	if (rc)
+		return pmon_why(why, whylen, rc, "%s", err);
+	return add_slot_enc(s, &e, item, k);
 }
 
 static int new_item(pmon_mset_t *s, int metric, const char *name, int socket)
@@ -206,7 +214,17 @@ int pmon_mset_add_metric(pmon_mset_t *s, int metric, int socket, char *why, size
 	int item = new_item(s, metric, mi.name, socket);
 	if (item < 0)
 		return pmon_why(why, whylen, item, "out of memory");
-	unsigned all = ns >= 8 ? 0xffu : (1u << ns) - 1;
+	/* the node filter's bits are node IDs, read from the UBoxes (a
+	 * socket's node ID need not be its number) */
+	unsigned all = 0;
+	int nodeless = -1;
+	for (int so = 0; so < ns; so++) {
+		int nid = pmon_machine_socket_node(s->m, so);
+		if (nid >= 0 && nid <= 7)
+			all |= 1u << nid;
+		else
+			nodeless = so;
+	}
 	for (int so = socket < 0 ? 0 : socket; so < (socket < 0 ? ns : socket + 1) && !rc; so++) {
 		/* every box its events name must be here */
 		int present = 1;
@@ -237,7 +255,16 @@ int pmon_mset_add_metric(pmon_mset_t *s, int metric, int socket, char *why, size
 					pmon_pmu_get(p, &pi);
 					if (strcmp(pi.box_type, me.box_type) || !pmon_machine_pmu_present(s->m, p, so))
 						continue;
-					rc = pmon_metric_event_name(metric, k, p, so, 1u << so, all, name, sizeof(name));
+					if (me.nodes != PMON_METRIC_NODES_NONE && nodeless >= 0) {
+						rc = pmon_why(why, whylen, PMON_ENODEV, "%s: the node ID of "
+							      "socket %d is not known (its UBox's CPUNODEID "
+							      "was not read): no node filter", mi.name, nodeless);
+						break;
+					}
+					rc = pmon_metric_event_name(metric, k, p, so,
+								    me.nodes == PMON_METRIC_NODES_NONE ? 0 :
+								    1u << pmon_machine_socket_node(s->m, so), all,
+								    name, sizeof(name));
 					if (rc)
 						rc = pmon_why(why, whylen, rc, "%s on socket %d: no node filter fits "
 							      "(%d sockets)", mi.name, so, ns);
@@ -280,7 +307,16 @@ int pmon_mset_add_event(pmon_mset_t *s, const char *name, char *why, size_t whyl
 			snprintf(full, sizeof(full), "%s", name);
 		else
 			snprintf(full, sizeof(full), "%s:socket=%d", name, so);
-		rc = add_slot(s, full, item, 0, why, whylen);
+		/* a name of every instance (UNC_M_CAS_COUNT.RD,
+		 * uncore_imc/cas_count_read/): each box of the socket, the
+		 * item their sum, as perf merges them */
+		pmon_encoding_t enc[PMON_MAX_INSTANCES];
+		char err[PMON_WHY_LEN];
+		int n = pmon_machine_encode_all(s->m, full, enc, PMON_MAX_INSTANCES, err, sizeof(err));
+		if (n < 0)
+			rc = pmon_why(why, whylen, n, "%s", err);
+		for (int i = 0; i < n && !rc; i++)
+			rc = add_slot_enc(s, &enc[i], item, 0);
 		if (!rc)
 			rc = place(s, from, s->nslots, 0, why, whylen);
 	}

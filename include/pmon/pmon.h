@@ -214,6 +214,11 @@ typedef struct pmon_box_where {
 int pmon_machine_box_where(const pmon_machine_t *m, int pmu, int socket, pmon_box_where_t *out);
 /* The uncore PCI bus of a socket, -1 if unknown. */
 int pmon_machine_socket_bus(const pmon_machine_t *m, int socket);
+/* A socket's node ID, -1 if unknown: what the CBo's node filter (nf=, bit n
+ * for node n) and QPI packets' node fields name.  Read from the socket's
+ * UBox (CPUNODEID, PCI config 0x40, bits 2:0; GIDNIDMAP 0x54 maps node IDs
+ * to sockets), not assumed equal to the socket number. */
+int pmon_machine_socket_node(const pmon_machine_t *m, int socket);
 /* The machine's own time in ns, the clock its counts are read against: the
  * emulated machine's time on the emulator, CLOCK_MONOTONIC (which the
  * invariant TSC drives) on hardware.  The guide's SAMPLE_INTERVAL /
