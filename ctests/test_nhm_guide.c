@@ -1,0 +1,261 @@
+/*
+ * test_nhm_guide.c - the Nehalem uncore catalogue (src/nhm/) against the
+ * second source: the event tables of the Nehalem performance analysis guide
+ * (../shared/seeds/000_c151f55183a36f9a.txt, rows cited by line).
+ *
+ * Each row below is one event.umask row of the guide: its name as the
+ * guide spells it, the event code and umask as printed (for the QHL matcher
+ * and the snoop MESF event also the MSR 0x396 / 0x301 value, for the
+ * counter-mask forms the cmask), and the pmon name that must encode to
+ * exactly that.  Rows the guide prints damaged carry the value pmon decided
+ * (doc/divergences.md, "Nehalem-EP guide: decisions on damaged tables") and
+ * what the guide prints.  The guide's names differ from libpfm4's (which
+ * pmon uses) for the memory controller (UNC_IMC_* -> UNC_QMC_*), the GQ busy
+ * event and UNC_GQ_ALLOC's RT/WT/PPT; those rows name both.
+ *
+ * The rows are the test's data, typed from the guide; the tables under test
+ * are not consulted to write them.  Prints rows as printed/decided/total.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "pmon/pmon.h"
+#include "encode.h"
+#include "nhm/nhm.h"
+#include "check.h"
+
+struct guide_row {
+	const char *guide;        /* the guide's name (or what it describes) */
+	int line;
+	uint8_t code, umask, cmask, msr301;
+	uint64_t msr396;
+	const char *pmon;         /* pmon's name for it on nhm_unc */
+	const char *damaged;      /* NULL, or what the guide prints instead */
+};
+
+#define R(g, l, c, u, p) { g, l, c, u, 0, 0, 0, p, NULL }
+#define DMG(g, l, c, u, p, why) { g, l, c, u, 0, 0, 0, p, why }
+
+static const struct guide_row rows[] = {
+	/* Table 22: GQ occupancy and allocation, by tracker and stage */
+	R("UNC_GQ_TRACKER_OCCUP.RT", 1141, 0x02, 0x01, "UNC_GQ_TRACKER_OCCUP:RT"),
+	R("UNC_GQ_TRACKER_OCCUP.RT_LLC_MISS", 1142, 0x02, 0x02, "UNC_GQ_TRACKER_OCCUP:RT_LLC_MISS"),
+	R("UNC_GQ_TRACKER_OCCUP.RT_TO_LLC_RESP", 1143, 0x02, 0x04, "UNC_GQ_TRACKER_OCCUP:RT_TO_LLC_RESP"),
+	R("UNC_GQ_TRACKER_OCCUP.RT_TO_RTID_ACQUIRED", 1145, 0x02, 0x08, "UNC_GQ_TRACKER_OCCUP:RT_TO_RTID_ACQUIRED"),
+	R("UNC_GQ_TRACKER_OCCUP.WT_TO_RTID_ACQUIRED", 1146, 0x02, 0x10, "UNC_GQ_TRACKER_OCCUP:WT_TO_RTID_ACQUIRED"),
+	R("UNC_GQ_TRACKER_OCCUP.WT", 1148, 0x02, 0x20, "UNC_GQ_TRACKER_OCCUP:WT"),
+	R("UNC_GQ_TRACKER_OCCUP.PPT", 1150, 0x02, 0x40, "UNC_GQ_TRACKER_OCCUP:PPT"),
+	R("UNC_GQ_ALLOC.RT", 1151, 0x03, 0x01, "UNC_GQ_ALLOC:READ_TRACKER"),
+	R("UNC_GQ_ALLOC.RT_LLC_MISS", 1152, 0x03, 0x02, "UNC_GQ_ALLOC:RT_LLC_MISS"),
+	R("UNC_GQ_ALLOC.RT_TO_LLC_RESP", 1153, 0x03, 0x04, "UNC_GQ_ALLOC:RT_TO_LLC_RESP"),
+	R("UNC_GQ_ALLOC.RT_TO_RTID_ACQUIRED", 1154, 0x03, 0x08, "UNC_GQ_ALLOC:RT_TO_RTID_ACQUIRED"),
+	R("UNC_GQ_ALLOC.WT_TO_RTID_ACQUIRED", 1156, 0x03, 0x10, "UNC_GQ_ALLOC:WT_TO_RTID_ACQUIRED"),
+	R("UNC_GQ_ALLOC.WT", 1157, 0x03, 0x20, "UNC_GQ_ALLOC:WRITE_TRACKER"),
+	R("UNC_GQ_ALLOC.PPT", 1158, 0x03, 0x40, "UNC_GQ_ALLOC:PEER_PROBE_TRACKER"),
+	/* Table 23: trackers full / busy */
+	R("UNC_GQ_CYCLES_FULL.READ_TRACKER", 1189, 0x00, 0x01, "UNC_GQ_CYCLES_FULL:READ_TRACKER"),
+	R("UNC_GQ_CYCLES_FULL.WRITE_TRACKER", 1191, 0x00, 0x02, "UNC_GQ_CYCLES_FULL:WRITE_TRACKER"),
+	R("UNC_GQ_CYCLES_FULL.PEER_PROBE_TRACKER", 1192, 0x00, 0x04, "UNC_GQ_CYCLES_FULL:PEER_PROBE_TRACKER"),
+	R("UNC_GQ_CYCLES_BUSY.READ_TRACKER", 1194, 0x01, 0x01, "UNC_GQ_CYCLES_NOT_EMPTY:READ_TRACKER"),
+	R("UNC_GQ_CYCLES_BUSY.WRITE_TRACKER", 1195, 0x01, 0x02, "UNC_GQ_CYCLES_NOT_EMPTY:WRITE_TRACKER"),
+	R("UNC_GQ_CYCLES_BUSY.PEER_PROBE_TRACKER", 1196, 0x01, 0x04, "UNC_GQ_CYCLES_NOT_EMPTY:PEER_PROBE_TRACKER"),
+	/* Table 24: the read tracker stages as full (cmask 32) or busy (cmask 1) */
+	{ "UNC_GQ_TRACKER_OCCUP.RT_LLC_MISS_FULL", 1203, 0x02, 0x02, 32, 0, 0,
+	  "UNC_GQ_TRACKER_OCCUP:RT_LLC_MISS_FULL", NULL },
+	{ "UNC_GQ_TRACKER_OCCUP.RT_TO_LLC_RESP_FULL", 1204, 0x02, 0x04, 32, 0, 0,
+	  "UNC_GQ_TRACKER_OCCUP:RT_TO_LLC_RESP_FULL", NULL },
+	{ "UNC_GQ_TRACKER_OCCUP.RT_TO_RTID_ACQUIRED_FULL", 1205, 0x02, 0x08, 32, 0, 0,
+	  "UNC_GQ_TRACKER_OCCUP:RT_TO_RTID_ACQUIRED_FULL", "umask 80" },
+	{ "UNC_GQ_TRACKER_OCCUP.RT_LLC_MISS_BUSY", 1206, 0x02, 0x02, 1, 0, 0,
+	  "UNC_GQ_TRACKER_OCCUP:RT_LLC_MISS_BUSY", NULL },
+	{ "UNC_GQ_TRACKER_OCCUP.RT_TO_LLC_RESP_BUSY", 1207, 0x02, 0x04, 1, 0, 0,
+	  "UNC_GQ_TRACKER_OCCUP:RT_TO_LLC_RESP_BUSY", NULL },
+	{ "UNC_GQ_TRACKER_OCCUP.RT_TO_RTID_ACQUIRED_BUSY", 1208, 0x02, 0x08, 1, 0, 0,
+	  "UNC_GQ_TRACKER_OCCUP:RT_TO_RTID_ACQUIRED_BUSY", "umask 80" },
+	/* GQ data import (0x04) and export (0x05): names lost */
+	R("GQ data imported from QPI", 1218, 0x04, 0x01, "UNC_GQ_DATA_FROM:QPI"),
+	R("GQ data imported from the IMC", 1219, 0x04, 0x02, "UNC_GQ_DATA_FROM:QMC"),
+	R("GQ data imported from the L3", 1220, 0x04, 0x04, "UNC_GQ_DATA_FROM:LLC"),
+	R("GQ data imported from cores 0 and 2", 1222, 0x04, 0x08, "UNC_GQ_DATA_FROM:CORES_02"),
+	DMG("GQ data imported from cores 1 and 3", 1223, 0x04, 0x10, "UNC_GQ_DATA_FROM:CORES_13", "umask 40 or 00"),
+	R("GQ data sent to QPI or IMC", 1224, 0x05, 0x01, "UNC_GQ_DATA_TO:QPI_QMC"),
+	R("GQ data sent to the L3", 1225, 0x05, 0x02, "UNC_GQ_DATA_TO:LLC"),
+	R("GQ data sent to the cores", 1226, 0x05, 0x04, "UNC_GQ_DATA_TO:CORES"),
+	/* Table 26: snoop responses, local home */
+	R("UNC_SNP_RESP_TO_LOCAL_HOME.I_STATE", 1238, 0x06, 0x01, "UNC_SNP_RESP_TO_LOCAL_HOME:I_STATE"),
+	R("UNC_SNP_RESP_TO_LOCAL_HOME.S_STATE", 1239, 0x06, 0x02, "UNC_SNP_RESP_TO_LOCAL_HOME:S_STATE"),
+	R("UNC_SNP_RESP_TO_LOCAL_HOME.FWD_S_STATE", 1240, 0x06, 0x04, "UNC_SNP_RESP_TO_LOCAL_HOME:FWD_S_STATE"),
+	R("UNC_SNP_RESP_TO_LOCAL_HOME.FWD_I_STATE", 1241, 0x06, 0x08, "UNC_SNP_RESP_TO_LOCAL_HOME:FWD_I_STATE"),
+	R("UNC_SNP_RESP_TO_LOCAL_HOME.CONFLICT", 1242, 0x06, 0x10, "UNC_SNP_RESP_TO_LOCAL_HOME:CONFLICT"),
+	R("UNC_SNP_RESP_TO_LOCAL_HOME.WB", 1243, 0x06, 0x20, "UNC_SNP_RESP_TO_LOCAL_HOME:WB"),
+	R("UNC_SNP_RESP_TO_LOCAL_HOME.HITM", 1244, 0x06, 0x24, "UNC_SNP_RESP_TO_LOCAL_HOME:HITM"),
+	R("UNC_SNP_RESP_TO_LOCAL_HOME.HIT", 1245, 0x06, 0x1a, "UNC_SNP_RESP_TO_LOCAL_HOME:HIT"),
+	/* Table 27: snoop responses, remote home */
+	R("UNC_SNP_RESP_TO_REMOTE_HOME.I_STATE", 1252, 0x07, 0x01, "UNC_SNP_RESP_TO_REMOTE_HOME:I_STATE"),
+	R("UNC_SNP_RESP_TO_REMOTE_HOME.S_STATE", 1253, 0x07, 0x02, "UNC_SNP_RESP_TO_REMOTE_HOME:S_STATE"),
+	R("UNC_SNP_RESP_TO_REMOTE_HOME.FWD_S_STATE", 1254, 0x07, 0x04, "UNC_SNP_RESP_TO_REMOTE_HOME:FWD_S_STATE"),
+	DMG("UNC_SNP_RESP_TO_REMOTE_HOME.FWD_I_STATE", 1255, 0x07, 0x08, "UNC_SNP_RESP_TO_REMOTE_HOME:FWD_I_STATE",
+	    "umask 04 (a second 04 after FWD_S_STATE's)"),
+	DMG("UNC_SNP_RESP_TO_REMOTE_HOME.CONFLICT", 1256, 0x07, 0x10, "UNC_SNP_RESP_TO_REMOTE_HOME:CONFLICT",
+	    "umask 80, with a stray 10 on the next line"),
+	R("UNC_SNP_RESP_TO_REMOTE_HOME.WB", 1258, 0x07, 0x20, "UNC_SNP_RESP_TO_REMOTE_HOME:WB"),
+	R("UNC_SNP_RESP_TO_REMOTE_HOME.HITM", 1259, 0x07, 0x24, "UNC_SNP_RESP_TO_REMOTE_HOME:HITM"),
+	R("UNC_SNP_RESP_TO_REMOTE_HOME.HIT", 1260, 0x07, 0x1a, "UNC_SNP_RESP_TO_REMOTE_HOME:HIT"),
+	/* Table 28: MESF transitions on snoops; the name is lost, MSR 0x301 */
+	R("snoop: line changed to S", 1268, 0x0c, 0x01, "UNC_GQ_SNOOP:GOTO_S"),
+	R("snoop: line changed to I", 1269, 0x0c, 0x02, "UNC_GQ_SNOOP:GOTO_I"),
+	{ "snoop: M to S", 1270, 0x0c, 0x04, 0, 0x01, 0, "UNC_GQ_SNOOP:GOTO_S_HIT_M", NULL },
+	{ "snoop: E to S", 1271, 0x0c, 0x04, 0, 0x02, 0, "UNC_GQ_SNOOP:GOTO_S_HIT_E", NULL },
+	{ "snoop: S to S", 1272, 0x0c, 0x04, 0, 0x04, 0, "UNC_GQ_SNOOP:GOTO_S_HIT_S", NULL },
+	{ "snoop: F to S", 1273, 0x0c, 0x04, 0, 0x08, 0, "UNC_GQ_SNOOP:GOTO_S_HIT_F", NULL },
+	{ "snoop: M to I", 1274, 0x0c, 0x08, 0, 0x10, 0, "UNC_GQ_SNOOP:GOTO_I_HIT_M", NULL },
+	{ "snoop: E to I", 1275, 0x0c, 0x08, 0, 0x20, 0, "UNC_GQ_SNOOP:GOTO_I_HIT_E", NULL },
+	{ "snoop: S to I", 1276, 0x0c, 0x08, 0, 0x40, 0, "UNC_GQ_SNOOP:GOTO_I_HIT_S", NULL },
+	{ "snoop: F to I", 1277, 0x0c, 0x08, 0, 0x80, 0, "UNC_GQ_SNOOP:GOTO_I_HIT_F", NULL },
+	/* Table 29: LLC hits and misses */
+	DMG("UNC_LLC_HITS.READ", 1287, 0x08, 0x01, "UNC_LLC_HITS:READ", "event 80"),
+	DMG("UNC_LLC_HITS.WRITE", 1288, 0x08, 0x02, "UNC_LLC_HITS:WRITE", "event 80 (printed once for the table)"),
+	DMG("UNC_LLC_HITS.ANY", 1289, 0x08, 0x03, "UNC_LLC_HITS:ANY", "event 80 (printed once for the table)"),
+	DMG("UNC_LLC_HITS.PROBE", 1290, 0x08, 0x04, "UNC_LLC_HITS:PROBE", "event 80 (printed once for the table)"),
+	R("UNC_LLC_MISS.READ", 1291, 0x09, 0x01, "UNC_LLC_MISS:READ"),
+	R("UNC_LLC_MISS.WRITE", 1292, 0x09, 0x02, "UNC_LLC_MISS:WRITE"),
+	R("UNC_LLC_MISS.ANY", 1293, 0x09, 0x03, "UNC_LLC_MISS:ANY"),
+	R("UNC_LLC_MISS.PROBE", 1294, 0x09, 0x04, "UNC_LLC_MISS:PROBE"),
+	/* Table 30: lines in and out by state */
+	R("UNC_LLC_LINES_IN.M_STATE", 1304, 0x0a, 0x01, "UNC_LLC_LINES_IN:M_STATE"),
+	R("UNC_LLC_LINES_IN.E_STATE", 1305, 0x0a, 0x02, "UNC_LLC_LINES_IN:E_STATE"),
+	R("UNC_LLC_LINES_IN.S_STATE", 1306, 0x0a, 0x04, "UNC_LLC_LINES_IN:S_STATE"),
+	DMG("UNC_LLC_LINES_IN.F_STATE", 1307, 0x0a, 0x08, "UNC_LLC_LINES_IN:F_STATE", "umask 80"),
+	R("UNC_LLC_LINES_IN.ANY", 1308, 0x0a, 0x0f, "UNC_LLC_LINES_IN:ANY"),
+	R("UNC_LLC_LINES_OUT.M_STATE", 1309, 0x0b, 0x01, "UNC_LLC_LINES_OUT:M_STATE"),
+	R("UNC_LLC_LINES_OUT.E_STATE", 1310, 0x0b, 0x02, "UNC_LLC_LINES_OUT:E_STATE"),
+	R("UNC_LLC_LINES_OUT.S_STATE", 1311, 0x0b, 0x04, "UNC_LLC_LINES_OUT:S_STATE"),
+	DMG("UNC_LLC_LINES_OUT.I_STATE", 1312, 0x0b, 0x08, "UNC_LLC_LINES_OUT:I_STATE", "umask 80"),
+	R("UNC_LLC_LINES_OUT.F_STATE", 1313, 0x0b, 0x10, "UNC_LLC_LINES_OUT:F_STATE"),
+	R("UNC_LLC_LINES_OUT.ANY", 1314, 0x0b, 0x1f, "UNC_LLC_LINES_OUT:ANY"),
+	/* QPI home logic */
+	R("UNC_QHL_OCCUPANCY.IOH", 1343, 0x23, 0x01, "UNC_QHL_OCCUPANCY:IOH"),
+	R("UNC_QHL_OCCUPANCY.REMOTE", 1344, 0x23, 0x02, "UNC_QHL_OCCUPANCY:REMOTE"),
+	R("UNC_QHL_OCCUPANCY.LOCAL", 1345, 0x23, 0x04, "UNC_QHL_OCCUPANCY:LOCAL"),
+	R("UNC_QHL_REQUESTS.IOH_READS", 1346, 0x20, 0x01, "UNC_QHL_REQUESTS:IOH_READS"),
+	R("UNC_QHL_REQUESTS.IOH_WRITES", 1347, 0x20, 0x02, "UNC_QHL_REQUESTS:IOH_WRITES"),
+	R("UNC_QHL_REQUESTS.REMOTE_READS", 1348, 0x20, 0x04, "UNC_QHL_REQUESTS:REMOTE_READS"),
+	R("UNC_QHL_REQUESTS.REMOTE_WRITES", 1349, 0x20, 0x08, "UNC_QHL_REQUESTS:REMOTE_WRITES"),
+	R("UNC_QHL_REQUESTS.LOCAL_READS", 1350, 0x20, 0x10, "UNC_QHL_REQUESTS:LOCAL_READS"),
+	R("UNC_QHL_REQUESTS.LOCAL_WRITES", 1351, 0x20, 0x20, "UNC_QHL_REQUESTS:LOCAL_WRITES"),
+	R("UNC_QHL_CYCLES_FULL.IOH", 1352, 0x21, 0x01, "UNC_QHL_CYCLES_FULL:IOH"),
+	R("UNC_QHL_CYCLES_FULL.REMOTE", 1353, 0x21, 0x02, "UNC_QHL_CYCLES_FULL:REMOTE"),
+	R("UNC_QHL_CYCLES_FULL.LOCAL", 1354, 0x21, 0x04, "UNC_QHL_CYCLES_FULL:LOCAL"),
+	R("UNC_QHL_CYCLES_NOT_EMPTY.IOH", 1355, 0x22, 0x01, "UNC_QHL_CYCLES_NOT_EMPTY:IOH"),
+	R("UNC_QHL_CYCLES_NOT_EMPTY.REMOTE", 1356, 0x22, 0x02, "UNC_QHL_CYCLES_NOT_EMPTY:REMOTE"),
+	R("UNC_QHL_CYCLES_NOT_EMPTY.LOCAL", 1357, 0x22, 0x04, "UNC_QHL_CYCLES_NOT_EMPTY:LOCAL"),
+	/* memory controller (the guide's IMC = libpfm4's QMC) */
+	R("UNC_IMC_NORMAL_OCCUPANCY.CH0", 1370, 0x2a, 0x01, "UNC_QMC_OCCUPANCY:CH0"),
+	R("UNC_IMC_NORMAL_OCCUPANCY.CH1", 1371, 0x2a, 0x02, "UNC_QMC_OCCUPANCY:CH1"),
+	R("UNC_IMC_NORMAL_OCCUPANCY.CH2", 1372, 0x2a, 0x04, "UNC_QMC_OCCUPANCY:CH2"),
+	R("UNC_IMC_NORMAL_READS.CH0", 1373, 0x2c, 0x01, "UNC_QMC_NORMAL_READS:CH0"),
+	R("UNC_IMC_NORMAL_READS.CH1", 1374, 0x2c, 0x02, "UNC_QMC_NORMAL_READS:CH1"),
+	R("UNC_IMC_NORMAL_READS.CH2", 1375, 0x2c, 0x04, "UNC_QMC_NORMAL_READS:CH2"),
+	R("UNC_IMC_NORMAL_READS.ANY", 1376, 0x2c, 0x07, "UNC_QMC_NORMAL_READS:ANY"),
+	R("UNC_IMC_WRITES.FULL.CH0", 1378, 0x2f, 0x01, "UNC_QMC_WRITES:FULL_CH0"),
+	R("UNC_IMC_WRITES.FULL.CH1", 1379, 0x2f, 0x02, "UNC_QMC_WRITES:FULL_CH1"),
+	R("UNC_IMC_WRITES.FULL.CH2", 1380, 0x2f, 0x04, "UNC_QMC_WRITES:FULL_CH2"),
+	R("UNC_IMC_WRITES.FULL.ANY", 1381, 0x2f, 0x07, "UNC_QMC_WRITES:FULL_ANY"),
+	R("UNC_IMC_WRITES.PARTIAL.CH0", 1382, 0x2f, 0x08, "UNC_QMC_WRITES:PARTIAL_CH0"),
+	R("UNC_IMC_WRITES.PARTIAL.CH1", 1383, 0x2f, 0x10, "UNC_QMC_WRITES:PARTIAL_CH1"),
+	R("UNC_IMC_WRITES.PARTIAL.CH2", 1384, 0x2f, 0x20, "UNC_QMC_WRITES:PARTIAL_CH2"),
+	R("UNC_IMC_WRITES.PARTIAL.ANY", 1385, 0x2f, 0x38, "UNC_QMC_WRITES:PARTIAL_ANY"),
+	R("UNC_IMC_BUSY.READ.CH0", 1398, 0x29, 0x01, "UNC_QMC_BUSY:READ_CH0"),
+	R("UNC_IMC_BUSY.READ.CH1", 1400, 0x29, 0x02, "UNC_QMC_BUSY:READ_CH1"),
+	R("UNC_IMC_BUSY.READ.CH2", 1402, 0x29, 0x04, "UNC_QMC_BUSY:READ_CH2"),
+	DMG("UNC_IMC_BUSY.WRITE.CH0", 1404, 0x29, 0x08, "UNC_QMC_BUSY:WRITE_CH0", "umask 80"),
+	R("UNC_IMC_BUSY.WRITE.CH1", 1406, 0x29, 0x10, "UNC_QMC_BUSY:WRITE_CH1"),
+	R("UNC_IMC_BUSY.WRITE.CH2", 1408, 0x29, 0x20, "UNC_QMC_BUSY:WRITE_CH2"),
+	R("UNC_DRAM_OPEN.CH0", 1416, 0x60, 0x01, "UNC_DRAM_OPEN:CH0"),
+	R("UNC_DRAM_OPEN.CH1", 1417, 0x60, 0x02, "UNC_DRAM_OPEN:CH1"),
+	R("UNC_DRAM_OPEN.CH2", 1418, 0x60, 0x04, "UNC_DRAM_OPEN:CH2"),
+	R("UNC_DRAM_PAGE_CLOSE.CH0", 1419, 0x61, 0x01, "UNC_DRAM_PAGE_CLOSE:CH0"),
+	R("UNC_DRAM_PAGE_CLOSE.CH1", 1421, 0x61, 0x02, "UNC_DRAM_PAGE_CLOSE:CH1"),
+	R("UNC_DRAM_PAGE_CLOSE.CH2", 1422, 0x61, 0x04, "UNC_DRAM_PAGE_CLOSE:CH2"),
+	R("UNC_DRAM_PAGE_MISS.CH0", 1423, 0x62, 0x01, "UNC_DRAM_PAGE_MISS:CH0"),
+	R("UNC_DRAM_PAGE_MISS.CH1", 1424, 0x62, 0x02, "UNC_DRAM_PAGE_MISS:CH1"),
+	R("UNC_DRAM_PAGE_MISS.CH2", 1425, 0x62, 0x04, "UNC_DRAM_PAGE_MISS:CH2"),
+	R("UNC_IMC_ISOC_OCCUPANCY.CH0", 1432, 0x2b, 0x01, "UNC_IMC_ISOC_OCCUPANCY:CH0"),
+	R("UNC_IMC_ISOC_OCCUPANCY.CH1", 1433, 0x2b, 0x02, "UNC_IMC_ISOC_OCCUPANCY:CH1"),
+	R("UNC_IMC_ISOC_OCCUPANCY.CH2", 1434, 0x2b, 0x04, "UNC_IMC_ISOC_OCCUPANCY:CH2"),
+	R("UNC_IMC_ISOC_OCCUPANCY.ANY", 1435, 0x2b, 0x07, "UNC_IMC_ISOC_OCCUPANCY:ANY"),
+	R("UNC_IMC_HIGH_PRIORITY_READS.CH0", 1436, 0x2d, 0x01, "UNC_QMC_HIGH_PRIORITY_READS:CH0"),
+	R("UNC_IMC_HIGH_PRIORITY_READS.CH1", 1437, 0x2d, 0x02, "UNC_QMC_HIGH_PRIORITY_READS:CH1"),
+	R("UNC_IMC_HIGH_PRIORITY_READS.CH2", 1438, 0x2d, 0x04, "UNC_QMC_HIGH_PRIORITY_READS:CH2"),
+	R("UNC_IMC_HIGH_PRIORITY_READS.ANY", 1439, 0x2d, 0x07, "UNC_QMC_HIGH_PRIORITY_READS:ANY"),
+	R("UNC_IMC_CRITICAL_PRIORITY_READS.CH0", 1440, 0x2e, 0x01, "UNC_QMC_CRITICAL_PRIORITY_READS:CH0"),
+	R("UNC_IMC_CRITICAL_PRIORITY_READS.CH1", 1441, 0x2e, 0x02, "UNC_QMC_CRITICAL_PRIORITY_READS:CH1"),
+	R("UNC_IMC_CRITICAL_PRIORITY_READS.CH2", 1442, 0x2e, 0x04, "UNC_QMC_CRITICAL_PRIORITY_READS:CH2"),
+	R("UNC_IMC_CRITICAL_PRIORITY_READS.ANY", 1443, 0x2e, 0x07, "UNC_QMC_CRITICAL_PRIORITY_READS:ANY"),
+	R("UNC_IMC_ISOC_FULL.READ.CH0", 1444, 0x28, 0x01, "UNC_QMC_ISOC_FULL:READ_CH0"),
+	R("UNC_IMC_ISOC_FULL.READ.CH1", 1445, 0x28, 0x02, "UNC_QMC_ISOC_FULL:READ_CH1"),
+	R("UNC_IMC_ISOC_FULL.READ.CH2", 1446, 0x28, 0x04, "UNC_QMC_ISOC_FULL:READ_CH2"),
+	R("UNC_IMC_ISOC_FULL.WRITE.CH0", 1447, 0x28, 0x08, "UNC_QMC_ISOC_FULL:WRITE_CH0"),
+	R("UNC_IMC_ISOC_FULL.WRITE.CH1", 1448, 0x28, 0x10, "UNC_QMC_ISOC_FULL:WRITE_CH1"),
+	R("UNC_IMC_ISOC_FULL.WRITE.CH2", 1449, 0x28, 0x20, "UNC_QMC_ISOC_FULL:WRITE_CH2"),
+	/* DRAM commands (names lost, L1451-L1483) */
+	R("DRAM channel 0 read CAS", 1455, 0x63, 0x01, "UNC_DRAM_READ_CAS:CH0"),
+	R("DRAM channel 0 read CAS, auto page close", 1457, 0x63, 0x02, "UNC_DRAM_READ_CAS:AUTOPRE_CH0"),
+	R("DRAM channel 1 read CAS", 1459, 0x63, 0x04, "UNC_DRAM_READ_CAS:CH1"),
+	DMG("DRAM channel 1 read CAS, auto page close", 1461, 0x63, 0x08, "UNC_DRAM_READ_CAS:AUTOPRE_CH1", "umask 80"),
+	R("DRAM channel 2 read CAS", 1463, 0x63, 0x10, "UNC_DRAM_READ_CAS:CH2"),
+	R("DRAM channel 2 read CAS, auto page close", 1466, 0x63, 0x20, "UNC_DRAM_READ_CAS:AUTOPRE_CH2"),
+	R("DRAM channel 0 write CAS", 1468, 0x64, 0x01, "UNC_DRAM_WRITE_CAS:CH0"),
+	R("DRAM channel 0 write CAS, auto page close", 1469, 0x64, 0x02, "UNC_DRAM_WRITE_CAS:AUTOPRE_CH0"),
+	R("DRAM channel 1 write CAS", 1470, 0x64, 0x04, "UNC_DRAM_WRITE_CAS:CH1"),
+	DMG("DRAM channel 1 write CAS, auto page close", 1472, 0x64, 0x08, "UNC_DRAM_WRITE_CAS:AUTOPRE_CH1", "umask 80"),
+	R("DRAM channel 2 write CAS", 1473, 0x64, 0x10, "UNC_DRAM_WRITE_CAS:CH2"),
+	R("DRAM channel 2 write CAS, auto page close", 1474, 0x64, 0x20, "UNC_DRAM_WRITE_CAS:AUTOPRE_CH2"),
+	R("DRAM channel 0 refresh", 1476, 0x65, 0x01, "UNC_DRAM_REFRESH:CH0"),
+	R("DRAM channel 1 refresh", 1477, 0x65, 0x02, "UNC_DRAM_REFRESH:CH1"),
+	R("DRAM channel 2 refresh", 1478, 0x65, 0x04, "UNC_DRAM_REFRESH:CH2"),
+	DMG("DRAM channel 0 precharge all", 1480, 0x66, 0x01, "UNC_DRAM_PRE_ALL:CH0", "umask U1, event CC"),
+	R("DRAM channel 1 precharge all", 1481, 0x66, 0x02, "UNC_DRAM_PRE_ALL:CH1"),
+	R("DRAM channel 2 precharge all", 1482, 0x66, 0x04, "UNC_DRAM_PRE_ALL:CH2"),
+	/* Table 38: QHL matcher, MSR 0x396 */
+#define M(g, l, u, v, p, d) { g, l, 0x35, u, 0, 0, v, p, d }
+	M("UNC_ADDR_OPCODE_MATCH.IOH.RSPFWDI", 1535, 0x01, 0x4000190000000000ull, "UNC_ADDR_OPCODE_MATCH:IOH:RSPFWDI", NULL),
+	M("UNC_ADDR_OPCODE_MATCH.IOH.RSPFWDS", 1536, 0x01, 0x40001a0000000000ull, "UNC_ADDR_OPCODE_MATCH:IOH:RSPFWDS", NULL),
+	M("UNC_ADDR_OPCODE_MATCH.IOH.RSPIWB", 1537, 0x01, 0x40001d0000000000ull, "UNC_ADDR_OPCODE_MATCH:IOH:RSPIWB",
+	  "MSR value 40001D00000000000 (17 digits)"),
+	M("UNC_ADDR_OPCODE_MATCH.LOCAL.RSPFWDI", 1540, 0x04, 0x4000190000000000ull, "UNC_ADDR_OPCODE_MATCH:LOCAL:RSPFWDI", NULL),
+	M("UNC_ADDR_OPCODE_MATCH.LOCAL.RSPFWDS", 1541, 0x04, 0x40001a0000000000ull, "UNC_ADDR_OPCODE_MATCH:LOCAL:RSPFWDS", NULL),
+	M("UNC_ADDR_OPCODE_MATCH.LOCAL.RSPIWB", 1542, 0x04, 0x40001d0000000000ull, "UNC_ADDR_OPCODE_MATCH:LOCAL:RSPIWB", NULL),
+	M("UNC_ADDR_OPCODE_MATCH.REMOTE.RSPFWDI", 1544, 0x02, 0x4000190000000000ull, "UNC_ADDR_OPCODE_MATCH:REMOTE:RSPFWDI", NULL),
+	M("UNC_ADDR_OPCODE_MATCH.REMOTE.RSPFWDS", 1545, 0x02, 0x40001a0000000000ull, "UNC_ADDR_OPCODE_MATCH:REMOTE:RSPFWDS", NULL),
+	M("UNC_ADDR_OPCODE_MATCH.REMOTE.RSPIWB", 1546, 0x02, 0x40001d0000000000ull, "UNC_ADDR_OPCODE_MATCH:REMOTE:RSPIWB", NULL),
+#undef M
+};
+
+int main(void)
+{
+	int n = (int)(sizeof(rows) / sizeof(rows[0])), as_printed = 0, decided = 0;
+	for (int i = 0; i < n; i++) {
+		const struct guide_row *r = &rows[i];
+		pmon_encoding_t e;
+		char err[256];
+		int rc = pmon_encode_table(&pmon_nhm_unc, "nhm_unc", r->pmon, &e, err, sizeof(err));
+		CHECK(rc == PMON_OK, "%s (guide L%d, %s): %s", r->pmon, r->line, r->guide, err);
+		if (rc)
+			continue;
+		uint64_t ctl = r->code | (uint64_t)r->umask << 8 | (uint64_t)r->cmask << 24;
+		CHECK(e.ctl == ctl && e.filt[0] == r->msr396 && e.filt[1] == r->msr301,
+		      "%s (guide L%d, %s): ctl 0x%" PRIx64 " MSR 0x396 0x%" PRIx64 " MSR 0x301 0x%" PRIx64
+		      ", the guide's row gives 0x%" PRIx64 " 0x%" PRIx64 " 0x%x%s%s", r->pmon, r->line,
+		      r->guide, e.ctl, e.filt[0], e.filt[1], ctl, r->msr396, r->msr301,
+		      r->damaged ? "; the guide prints " : "", r->damaged ? r->damaged : "");
+		if (r->damaged)
+			decided++;
+		else
+			as_printed++;
+	}
+	printf("nhm_unc vs the Nehalem guide's tables: %d rows, %d encode as printed, %d as decided "
+	       "for a damaged row (doc/divergences.md)\n", n, as_printed, decided);
+	return check_done("test_nhm_guide");
+}
