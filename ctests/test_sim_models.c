@@ -4,8 +4,8 @@
  * every event code (with several umasks, ext on and off) is programmed into
  * a real counter of each box type, the machine is driven with time and
  * traffic, and a counter must move exactly when the event is modeled
- * (except the modeled sub-events that never occur: CAS RD_UNDERFILL and
- * WR_RMM, PRE_COUNT PAGE_CLOSE).
+ * (except the modeled sub-events that never occur: CAS WR_RMM, PRE_COUNT
+ * PAGE_CLOSE).
  */
 #include <string.h>
 
@@ -55,6 +55,9 @@ static void cases(void)
 	M("ha", 0x000001, 0, 0);            /* REQUESTS */
 	M("ubox", 0x000000, 0, 0);          /* no clockticks in the UBox */
 	M("ubox", 0x000142, 0, 0);          /* EVENT_MSG */
+	M("ubox", 0x000044, 0, 1);          /* LOCK_CYCLES: split locks */
+	M("ubox", 0x000144, 0, 0);          /* ... it has no umask */
+	M("ubox", 0x000043, 0, 0);          /* U2C_EVENTS */
 	/* CBo: the filter decides too (state 22:18, nid 17:10, opc 31:23) */
 	M("cbo", 0x000334, 0x7c0000, 1);    /* LLC_LOOKUP DATA_READ, any state */
 	M("cbo", 0x000334, 0x040000, 1);    /* ... state I only */
@@ -76,6 +79,7 @@ static void cases(void)
 	M("cbo", 0x000135, 0x1c4ull << 23, 1);   /* OPCODE WbMtoI */
 	M("cbo", 0x000335, 0x1c4ull << 23, 0);   /* MISS_OPCODE WbMtoI: never a miss */
 	M("cbo", 0x000335, 0x18cull << 23, 1);   /* MISS_OPCODE WCiLF */
+	M("cbo", 0x000335, 0x18dull << 23, 1);   /* MISS_OPCODE WCiL (partial streaming stores) */
 	M("cbo", 0x000135, 0x181ull << 23, 0);   /* code reads are not produced */
 	M("cbo", 0x000135, 0x19eull << 23, 0);   /* PCIRdCur */
 	M("cbo", 0x004A35, 0x800, 1);       /* NID_MISS_ALL nf=2 */
@@ -91,7 +95,10 @@ static void cases(void)
 	M("ha", 0x000C01, 0, 1);            /* REQUESTS.WRITES */
 	M("ha", 0x000101, 0, 0);            /* half of READS */
 	M("ha", 0x000F1A, 0, 1);            /* IMC_WRITES.ALL */
-	M("ha", 0x00021A, 0, 0);            /* IMC_WRITES.PARTIAL never occurs */
+	M("ha", 0x00021A, 0, 1);            /* IMC_WRITES.PARTIAL: partial streaming stores */
+	M("ha", 0x00011A, 0, 1);            /* IMC_WRITES.FULL */
+	M("ha", 0x00041A, 0, 0);            /* FULL_ISOCH alone: no isochronous traffic */
+	M("ha", 0x00081A, 0, 0);            /* PARTIAL_ISOCH alone */
 	M("ha", 0x000306, 0, 1);            /* TRACKER_INSERTS.ALL */
 	M("ha", 0x000510, 0, 1);            /* TXR_BL DRS_CACHE|DRS_QPI */
 	M("ha", 0x000210, 0, 0);            /* TXR_BL.DRS_CORE: no Direct2Core */
@@ -196,7 +203,7 @@ static int never_occurs(const char *box, uint32_t ctl)
 	unsigned ev = ctl & 0xFF, um = (ctl >> 8) & 0xFF;
 	if (box[0] != 'i')
 		return 0;
-	return (ev == 0x04 && !(um & 0x05)) || (ev == 0x02 && um == 0x02);
+	return (ev == 0x04 && !(um & 0x07)) || (ev == 0x02 && um == 0x02);
 }
 
 /*
@@ -215,6 +222,7 @@ static int never_occurs(const char *box, uint32_t ctl)
 #define R    (32ull << 30)         /* home socket 1 */
 #define R2   (R + (64ull << 10))
 #define R3   (R + (128ull << 10))
+#define LG   (320ull << 10)
 static void traffic(void)
 {
 	pmon_sim_traffic(sim, 0, LA, PMON_SIM_LOAD, 1);      /* DRAM read, snoop of socket 1 */
@@ -230,6 +238,8 @@ static void traffic(void)
 	pmon_sim_traffic(sim, 0, R2, PMON_SIM_LOAD, 1);      /* request 0 -> 1 */
 	pmon_sim_traffic(sim, 0, R3, PMON_SIM_NT_STORE, 1);  /* completion 1 -> 0 */
 	pmon_sim_traffic(sim, 0, ROW1, PMON_SIM_LOAD, 1);    /* bank 0 row 1: page miss */
+	pmon_sim_traffic(sim, 0, LG, PMON_SIM_NT_PARTIAL, 1); /* WCiL, underfill, partial */
+	pmon_sim_traffic(sim, 0, LG, PMON_SIM_SPLIT_LOCK, 1); /* UBox lock, LG and LG + 64 */
 }
 
 static uint64_t drive(const struct target *t, uint32_t ctl)

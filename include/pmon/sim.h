@@ -172,11 +172,24 @@ uint64_t pmon_sim_now_ns(const pmon_sim_t *sim);
  * hierarchy (MEMORY HIERARCHY below): what reaches DRAM are LLC misses (a
  * read), write-backs of Modified lines and streaming stores (writes); a
  * bank's open row decides ACT/PRE (open-page policy).  count repeats the
- * access over count consecutive lines starting at addr (stride 64 bytes). */
+ * access over count consecutive lines starting at addr (stride 64 bytes).
+ * Two kinds are rarer (doc/memory-model.md, "Partial streaming stores and
+ * split locks"):
+ *  - NT_PARTIAL: streaming stores to part of the line, flushed from the
+ *    write-combining buffer as a partial write (TOR opcode WCiL): the home
+ *    agent issues a partial write (IMC_WRITES.PARTIAL) and the iMC reads the
+ *    line first to merge it (CAS_COUNT.RD_UNDERFILL) before its write CAS.
+ *    Only to the issuing socket's own memory: a remote one is PMON_EINVAL
+ *    (the 11-flit partial DRS message is not modeled);
+ *  - SPLIT_LOCK: a locked read-modify-write whose operand spans this line
+ *    and the next: one bus-lock sequence in the issuing socket's UBox
+ *    (LOCK_CYCLES), then a store to each of the two lines. */
 enum pmon_sim_kind {
 	PMON_SIM_LOAD = 0,
 	PMON_SIM_STORE = 1,
 	PMON_SIM_NT_STORE = 2,
+	PMON_SIM_NT_PARTIAL = 3,
+	PMON_SIM_SPLIT_LOCK = 4,
 };
 int pmon_sim_traffic(pmon_sim_t *sim, int cpu, uint64_t addr,
 		     enum pmon_sim_kind kind, uint64_t count);
@@ -185,6 +198,7 @@ int pmon_sim_traffic(pmon_sim_t *sim, int cpu, uint64_t addr,
  * tests to compare counter readings against. */
 struct pmon_sim_truth {
 	uint64_t cas_rd, cas_wr, act, pre_miss, pre_close;
+	uint64_t cas_rd_under;                /* underfill reads (partial writes) */
 };
 void pmon_sim_channel_truth(const pmon_sim_t *sim, int socket, int channel,
 			    struct pmon_sim_truth *out);
@@ -524,7 +538,8 @@ int pmon_sim_mem_translate(const pmon_sim_t *sim, uint64_t vaddr, uint64_t *padd
 int pmon_sim_vtraffic(pmon_sim_t *sim, int cpu, uint64_t vaddr, enum pmon_sim_kind kind,
 		      uint64_t count);
 /* The fast path for kernels: n line references by one CPU, in order; each
- * element is a line-aligned virtual address OR'ed with its kind (bits 1:0).
+ * element is a line-aligned virtual address OR'ed with its kind (bits 2:0;
+ * a SPLIT_LOCK's next line must be in the same region).
  * One lock round trip per call.  Checks every element before modelling any:
  * a bad kind or an address outside the regions is PMON_EINVAL / PMON_ERANGE
  * and nothing is done.  (A first touch that finds its socket out of frames
@@ -567,7 +582,8 @@ int pmon_sim_slice_truth(const pmon_sim_t *sim, int socket, int slice,
 struct pmon_sim_ha_truth {               /* per socket (its home agent) */
 	uint64_t reads_local, reads_remote;  /* by the requesting socket */
 	uint64_t writes_local, writes_remote;
-	uint64_t imc_reads, imc_writes;      /* DRAM lines read / written */
+	uint64_t imc_reads, imc_writes;      /* DRAM lines read / written (full lines) */
+	uint64_t imc_writes_partial;         /* partial lines written */
 };
 int pmon_sim_ha_truth(const pmon_sim_t *sim, int socket, struct pmon_sim_ha_truth *out);
 
@@ -577,6 +593,8 @@ struct pmon_sim_qpi_truth {              /* per socket and link (port 0..1) */
 };
 int pmon_sim_qpi_truth(const pmon_sim_t *sim, int socket, int link,
 		       struct pmon_sim_qpi_truth *out);
+/* Bus-lock sequences (split locks) started by a socket's CPUs. */
+int pmon_sim_ubox_locks(const pmon_sim_t *sim, int socket, uint64_t *out);
 /* The slice (CBo) a physical address maps to (hash above). */
 int pmon_sim_llc_slice(const pmon_sim_t *sim, uint64_t paddr);
 

@@ -22,8 +22,10 @@ static void ha_decode(struct sim_ctr *c, uint32_t ctl)
 		if (umask == 0x03 || umask == 0x0C || umask == 0x0F)
 			c->sig = SIM_SIG_HA_REQ;
 		break;
-	case 0x1A:                            /* IMC_WRITES: FULL (0x01) must be in */
-		if ((umask & 0x01) && !(umask & ~0x0Fu))
+	case 0x1A:                            /* IMC_WRITES: FULL 0x01 or PARTIAL 0x02 in
+						 (the ISOCH ones, 0x04 and 0x08, never
+						 happen: no isochronous traffic) */
+		if ((umask & 0x03) && !(umask & ~0x0Fu))
 			c->sig = SIM_SIG_HA_IMC_WR;
 		break;
 	case 0x06:                            /* TRACKER_INSERTS.ALL */
@@ -55,10 +57,12 @@ void sim_ha_request_counted(struct sim_box *b, enum sim_ha_what what, int local,
 	}
 }
 
-void sim_ha_imc_write_counted(struct sim_box *b, uint64_t n)
+void sim_ha_imc_write_counted(struct sim_box *b, int partial, uint64_t n)
 {
+	unsigned bit = partial ? 0x02 : 0x01;
+
 	for (int i = 0; i < 4; i++)
-		if (b->ctr[i].active && b->ctr[i].sig == SIM_SIG_HA_IMC_WR)
+		if (b->ctr[i].active && b->ctr[i].sig == SIM_SIG_HA_IMC_WR && (b->ctr[i].arg & bit))
 			sim_ctr_events(&b->ctr[i], n);
 }
 

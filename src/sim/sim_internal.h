@@ -61,6 +61,7 @@ enum sim_clock { SIM_UCLK, SIM_DCLK, SIM_PCLK, SIM_QCLK, SIM_TSC, SIM_NCLOCKS };
 #define SIM_SIG_HA_TXR_BL    (1u << 18)   /* HA TXR_BL, arg = umask */
 #define SIM_SIG_QPI_FLITS    (1u << 19)   /* QPI, arg = rx << 16 | group << 8 | umask */
 #define SIM_SIG_R3_RXR       (1u << 20)   /* R3QPI RxR_INSERTS, arg = umask (classes) */
+#define SIM_SIG_UBOX_LOCK    (1u << 21)   /* UBox LOCK_CYCLES (sequences) */
 
 /* Offcore-response MSR bits (Intel's SNB-EP matrix bit definitions). */
 #define SIM_RSP_VALID            0x3fffff8fffull
@@ -269,6 +270,7 @@ struct sim_socket {
 	struct pmon_sim_slice_truth slice_truth[SIM_MAX_CORES];
 	struct pmon_sim_ha_truth ha_truth;
 	struct pmon_sim_qpi_truth qpi_truth[2];
+	uint64_t locks;                            /* split-lock sequences started here */
 	struct sim_frames frames;
 };
 
@@ -558,6 +560,14 @@ void sim_lines_access(struct pmon_sim *sim, int cpu, const uint64_t *ref, size_t
 /* References translated per sim_lines_access call (1024: the batch-end
  * flush of the tallies costs a few references; 8 KiB of stack). */
 #define SIM_BATCH 1024
+/* One access of a rare kind (sim_special.c) to line (physical) and, for a
+ * split lock, next: its second line.  0, or PMON_EINVAL (a partial streaming store
+ * to another socket's memory: nothing done). */
+int sim_special_access(struct pmon_sim *sim, int cpu, uint64_t line, uint64_t next,
+		       enum pmon_sim_kind kind);
+/* A partial streaming store of cpu to line at its own socket's memory
+ * (sim_path_base.c: the streaming store's path). */
+void sim_nt_partial(struct pmon_sim *sim, int cpu, uint64_t line);
 /* Drop every cached copy of a line, in every socket, without a write-back. */
 void sim_line_discard(struct pmon_sim *sim, uint64_t line);
 void sim_flush(struct pmon_sim *sim);
@@ -584,6 +594,7 @@ enum sim_tor_class { SIM_TOR_REQ, SIM_TOR_WB, SIM_TOR_EVICT };
 #define SIM_OPC_RFO     0x180u
 #define SIM_OPC_DRD     0x182u
 #define SIM_OPC_WCILF   0x18cu
+#define SIM_OPC_WCIL    0x18du
 #define SIM_OPC_WBMTOI  0x1c4u
 /* n events at once; occ: their summed TOR occupancy in UCLK cycles. */
 void sim_cbo_lookup_counted(struct sim_box *b, unsigned type, int state, int nid, uint64_t n);
@@ -592,7 +603,7 @@ void sim_cbo_tor_counted(struct sim_box *b, enum sim_tor_class cls, unsigned opc
 			 int nid, uint64_t n, uint64_t occ);
 enum sim_ha_what { SIM_HA_READ, SIM_HA_WRITE };
 void sim_ha_request_counted(struct sim_box *b, enum sim_ha_what what, int local, uint64_t n);
-void sim_ha_imc_write_counted(struct sim_box *b, uint64_t n);
+void sim_ha_imc_write_counted(struct sim_box *b, int partial, uint64_t n);
 void sim_ha_txr_bl_counted(struct sim_box *b, int to_qpi, uint64_t n);
 enum sim_qpi_class { SIM_QPI_SNP, SIM_QPI_HOM_REQ, SIM_QPI_HOM_NONREQ, SIM_QPI_DRS, SIM_QPI_NDR };
 /* A message's data flits: a DRS message carries a line, the others none. */
@@ -676,10 +687,10 @@ static inline void sim_ha_request(struct pmon_sim *sim, struct sim_box *b, enum 
 		sim_pend_add(sim, &b->pq, SIM_PK(SIM_PK_HA_REQ) | (unsigned)what << 8 |
 			     (unsigned)local, 0, n);
 }
-static inline void sim_ha_imc_write(struct pmon_sim *sim, struct sim_box *b)
+static inline void sim_ha_imc_write(struct pmon_sim *sim, struct sim_box *b, int partial)
 {
 	if (b->mon & SIM_SIG_HA_IMC_WR)
-		sim_pend_add(sim, &b->pq, SIM_PK(SIM_PK_HA_IMC_WR), 0, 1);
+		sim_pend_add(sim, &b->pq, SIM_PK(SIM_PK_HA_IMC_WR) | (unsigned)partial, 0, 1);
 }
 static inline void sim_ha_txr_bl(struct pmon_sim *sim, struct sim_box *b, int to_qpi, uint64_t n)
 {
@@ -701,7 +712,8 @@ static inline void sim_r3qpi_ingress(struct pmon_sim *sim, struct sim_box *b, en
 	if (b->mon & SIM_SIG_R3_RXR)
 		sim_pend_add(sim, &b->pq, SIM_PK(SIM_PK_R3) | (unsigned)cls, 0, n);
 }
-/* iMC signals of one DRAM access (sim_box_signal, queued). */
+/* iMC signals of one DRAM access (sim_box_signal, queued); any box's plain
+ * signals take the same way (the UBox's lock sequences). */
 static inline void sim_imc_signal(struct pmon_sim *sim, struct sim_box *b, uint32_t sigs,
 				  uint64_t n)
 {

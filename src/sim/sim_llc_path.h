@@ -106,14 +106,29 @@ static inline uint64_t local_line(const struct pmon_sim *sim, uint64_t line, int
 	return line - (uint64_t)home * sim->lines_per_socket;
 }
 
-/* A full-line write at the home's DRAM, issued by the home agent. */
-static void dram_write(struct pmon_sim *sim, int home, uint64_t line)
+/* A line written at the home's DRAM, issued by the home agent: a full line,
+ * or (partial) part of one, which the iMC first reads to merge it (an
+ * underfill read, on the same channel and row as the write). */
+static void dram_write_part(struct pmon_sim *sim, int home, uint64_t line, int partial)
 {
 	struct sim_socket *h = &sim->sock[home];
+	uint64_t ll = local_line(sim, line, home);
 
-	h->ha_truth.imc_writes++;
-	sim_ha_imc_write(sim, &h->ha);
-	dram_access(sim, home, local_line(sim, line, home), 1);
+	if (partial) {
+		int ch = (int)(ll % (uint64_t)sim->shape.channels);
+		h->ha_truth.imc_writes_partial++;
+		h->chan[ch].truth.cas_rd_under++;
+		sim_imc_signal(sim, &h->imc[ch], SIM_SIG_CAS_RD_UNDER, 1);
+	} else {
+		h->ha_truth.imc_writes++;
+	}
+	sim_ha_imc_write(sim, &h->ha, partial);
+	dram_access(sim, home, ll, 1);
+}
+
+static void dram_write(struct pmon_sim *sim, int home, uint64_t line)
+{
+	dram_write_part(sim, home, line, 0);
 }
 
 /* A request arriving at the home agent of `home` from socket `from`. */
@@ -679,9 +694,9 @@ static void sim_llc_writeback(struct sim_ctx *x, uint64_t line)
 	}
 }
 
-/* A streaming store: every cached copy goes, the full line is written at
- * the home without being read. */
-static void sim_llc_nt_store(struct sim_ctx *x, uint64_t line)
+/* A streaming store: every cached copy goes, the full line (partial: part
+ * of it, sim_nt_partial) is written at the home without being read. */
+static void sim_llc_nt_write(struct sim_ctx *x, uint64_t line, int partial)
 {
 	struct pmon_sim *sim = x->sim;
 	struct sim_socket *s = &sim->sock[x->sock];
@@ -714,13 +729,18 @@ static void sim_llc_nt_store(struct sim_ctx *x, uint64_t line)
 		if (o != home)
 			qpi_msg(sim, o, home, line, SIM_QPI_HOM_NONREQ);
 	}
-	dram_write(sim, home, line);
+	dram_write_part(sim, home, line, partial);
 	if (!local)
 		qpi_msg(sim, home, x->sock, line, SIM_QPI_NDR);
-	sim_cbo_tor(sim, &s->cbo[slice], SIM_TOR_REQ, SIM_OPC_WCILF, 1, nid,
+	sim_cbo_tor(sim, &s->cbo[slice], SIM_TOR_REQ, partial ? SIM_OPC_WCIL : SIM_OPC_WCILF, 1, nid,
 		    sim->occ_uclk[local ? PMON_SIM_SUP_DRAM : PMON_SIM_SUP_RDRAM], 1);
 	sim_core_offcore(sim, x->cpu, SIM_RSP_STREAMING_STORES, SIM_RSP_SUPPLIER_NONE,
 				 SIM_RSP_SNOOP_NONE);
+}
+
+static void sim_llc_nt_store(struct sim_ctx *x, uint64_t line)
+{
+	sim_llc_nt_write(x, line, 0);
 }
 
 #pragma GCC visibility pop

@@ -238,6 +238,50 @@ static int vrange_ok(const struct pmon_sim *sim, uint64_t va, uint64_t count)
 	return r && count <= (r->pages * PAGE - (va - r->base)) / 64;
 }
 
+/* count accesses of a rare kind (sim_special.c) to the lines from va, one
+ * at a time (a split lock's next line translated too); stops at the first
+ * that fails. */
+static int vspecial(struct pmon_sim *sim, int cpu, uint64_t va, enum pmon_sim_kind kind,
+		    uint64_t count)
+{
+	int rc = 0;
+
+	for (uint64_t i = 0; !rc && i < count; i++) {
+		int64_t l = vline(sim, va + i * 64, cpu), l2 = 0;
+		if (l >= 0 && kind == PMON_SIM_SPLIT_LOCK)
+			l2 = vline(sim, va + i * 64 + 64, cpu);
+		if (l < 0 || l2 < 0)
+			return PMON_ENOMEM;
+		rc = sim_special_access(sim, cpu, (uint64_t)l, (uint64_t)l2, kind);
+	}
+	return rc;
+}
+
+/* pmon_sim_vtraffic_refs with some references of a rare kind: runs of the
+ * common kinds a batch at a time, the rare ones one at a time (checked). */
+static int vrefs_mixed(struct pmon_sim *sim, int cpu, const uint64_t *refs, size_t n)
+{
+	int rc = 0;
+
+	for (size_t i = 0; !rc && i < n;) {
+		uint64_t ref[SIM_BATCH];
+		size_t k = 0;
+		for (; k < SIM_BATCH && i < n && (refs[i] & 63) <= PMON_SIM_NT_STORE; k++, i++) {
+			int64_t l = vline(sim, refs[i] & ~63ull, cpu);
+			if (l < 0)
+				return PMON_ENOMEM;
+			ref[k] = (uint64_t)l << 2 | (refs[i] & 3);
+		}
+		if (k) {
+			sim_lines_access(sim, cpu, ref, k);
+		} else {
+			rc = vspecial(sim, cpu, refs[i] & ~63ull, (enum pmon_sim_kind)(refs[i] & 63), 1);
+			i++;
+		}
+	}
+	return rc;
+}
+
 int pmon_sim_vtraffic(pmon_sim_t *sim, int cpu, uint64_t vaddr, enum pmon_sim_kind kind,
 		      uint64_t count)
 {
@@ -248,14 +292,16 @@ int pmon_sim_vtraffic(pmon_sim_t *sim, int cpu, uint64_t vaddr, enum pmon_sim_ki
 	sim_lock(sim);
 	sim_clock_take(sim);
 	vaddr &= ~63ull;
-	if ((unsigned)kind > PMON_SIM_NT_STORE || cpu < 0 || cpu >= sim->ncpus)
+	if ((unsigned)kind > PMON_SIM_SPLIT_LOCK || cpu < 0 || cpu >= sim->ncpus)
 		rc = PMON_EINVAL;
-	else if (count && !vrange_ok(sim, vaddr, count))
-		rc = PMON_ERANGE;
+	else if (count && !vrange_ok(sim, vaddr, count + (kind == PMON_SIM_SPLIT_LOCK)))
+		rc = PMON_ERANGE;         /* (a split lock's last line has a next) */
+	else if (kind > PMON_SIM_NT_STORE)
+		rc = vspecial(sim, cpu, vaddr, kind, count);
 	/* translated a batch at a time (a page's frame taken at its first
 	 * touch, in access order); a failed translation ends the call after
 	 * the accesses before it */
-	for (uint64_t i = 0; !rc && i < count;) {
+	for (uint64_t i = 0; !rc && kind <= PMON_SIM_NT_STORE && i < count;) {
 		uint64_t ref[SIM_BATCH];
 		size_t k = 0;
 		for (; k < SIM_BATCH && i < count; k++, i++) {
@@ -287,7 +333,7 @@ int pmon_sim_vtraffic_refs(pmon_sim_t *sim, int cpu, const uint64_t *refs, size_
 	 * lowest and highest address in one region, no bad kind), else one by
 	 * one for the first one wrong (base, span: the region of the last
 	 * one) */
-	_Static_assert(PMON_SIM_NT_STORE == 2, "kinds 0..2 (badk below)");
+	_Static_assert(PMON_SIM_NT_STORE == 2, "common kinds 0..2 (badk below)");
 	uint64_t lo = ~0ull, hi = 0, badk = 0;
 	for (size_t i = 0; i < n; i++) {
 		uint64_t r = refs[i];
@@ -298,18 +344,30 @@ int pmon_sim_vtraffic_refs(pmon_sim_t *sim, int cpu, const uint64_t *refs, size_
 	badk &= 64;
 	const struct sim_region *all = n && !badk ? region_of(sim, lo & ~63ull) : NULL;
 	int checked = all && (hi & ~63ull) - all->base < all->pages * PAGE;
+	/* (a rare kind takes this way: vrefs_mixed models the call; a split
+	 * lock's next line must be in its region too) */
 	uint64_t base = 1, span = 0;
+	int rare = 0;
 	for (size_t i = 0; !rc && !checked && i < n; i++) {
-		uint64_t va = refs[i] & ~63ull;
-		if ((refs[i] & 63) > PMON_SIM_NT_STORE) {
+		uint64_t va = refs[i] & ~63ull, kind = refs[i] & 63;
+		if (kind > PMON_SIM_SPLIT_LOCK) {
 			rc = PMON_EINVAL;
-		} else if (va - base >= span) {
+			continue;
+		}
+		rare |= kind > PMON_SIM_NT_STORE;
+		if (va - base >= span) {
 			const struct sim_region *r = region_of(sim, va);
 			if (!r)
 				rc = PMON_ERANGE;
 			else
 				base = r->base, span = r->pages * PAGE;
 		}
+		if (!rc && kind == PMON_SIM_SPLIT_LOCK && va + 64 - base >= span)
+			rc = PMON_ERANGE;
+	}
+	if (!rc && rare) {
+		rc = vrefs_mixed(sim, cpu, refs, n);
+		n = 0;
 	}
 	/* translated a batch at a time; the page of the last reference in
 	 * locals (vline takes a page's frame at its first touch).  A

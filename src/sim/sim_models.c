@@ -66,9 +66,10 @@ static int cbo_filter_modeled(const struct sim_ctr *c, unsigned thresh, uint64_t
 	case SIM_SIG_TOR_INS:
 		if ((umask & 0x3F) == 0x01)
 			return opc == SIM_OPC_DRD || opc == SIM_OPC_RFO || opc == SIM_OPC_WCILF ||
-			       opc == SIM_OPC_WBMTOI;
+			       opc == SIM_OPC_WCIL || opc == SIM_OPC_WBMTOI;
 		if ((umask & 0x3F) == 0x03)
-			return opc == SIM_OPC_DRD || opc == SIM_OPC_RFO || opc == SIM_OPC_WCILF;
+			return opc == SIM_OPC_DRD || opc == SIM_OPC_RFO || opc == SIM_OPC_WCILF ||
+			       opc == SIM_OPC_WCIL;
 		return 1;
 	default:
 		return 1;

@@ -46,3 +46,17 @@ void sim_line_discard(struct pmon_sim *sim, uint64_t line)
 	}
 	dram_flush(sim);
 }
+
+void sim_nt_partial(struct pmon_sim *sim, int cpu, uint64_t line)
+{
+	struct sim_thread *th = &sim->cpu[cpu];
+	struct sim_ctx x;
+
+	if (!sim->hier_ready)
+		sim_hier_prepare(sim);
+	x = ctx_of(sim, th, cpu, &sim->pcore[th->gcore]);
+	access_truth(sim, th, line, PMON_SIM_NT_STORE);
+	sim_llc_nt_write(&x, line, 1);
+	tally_flush(sim, th->sock);
+	sim_core_offcore_end(sim, cpu);
+}

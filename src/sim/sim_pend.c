@@ -39,7 +39,7 @@ static void replay_box(struct sim_box *b, const struct sim_pend *e)
 		sim_ha_request_counted(b, (enum sim_ha_what)st, nid, e->n);
 		break;
 	case SIM_PK_HA_IMC_WR:
-		sim_ha_imc_write_counted(b, e->n);
+		sim_ha_imc_write_counted(b, (int)(k & 1), e->n);
 		break;
 	case SIM_PK_HA_TXR_BL:
 		sim_ha_txr_bl_counted(b, nid, e->n);

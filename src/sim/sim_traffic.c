@@ -32,12 +32,17 @@ int pmon_sim_traffic(pmon_sim_t *sim, int cpu, uint64_t addr, enum pmon_sim_kind
 	sim_lock(sim);
 	sim_clock_take(sim);        /* even a refused call takes control (auto) */
 	total = sim->shape.mem_bytes * (uint64_t)sim->shape.sockets;
-	if (kind != PMON_SIM_LOAD && kind != PMON_SIM_STORE && kind != PMON_SIM_NT_STORE)
+	int lock = kind == PMON_SIM_SPLIT_LOCK;   /* also reaches the line after the last */
+
+	if ((unsigned)kind > PMON_SIM_SPLIT_LOCK)
 		rc = PMON_EINVAL;
 	else if (cpu < 0 || cpu >= sim->ncpus)
 		rc = PMON_EINVAL;
-	else if (count && (line >= total || count - 1 > (total - 1 - line) / 64))
+	else if (count && (line >= total || count - 1 + lock > (total - 1 - line) / 64))
 		rc = PMON_ERANGE;            /* some line beyond the memory */
+	else if (kind > PMON_SIM_NT_STORE)
+		for (uint64_t i = 0; !rc && i < count; i++)
+			rc = sim_special_access(sim, cpu, line / 64 + i, line / 64 + i + 1, kind);
 	else
 		sim_traffic_lines(sim, cpu, line, kind, count);
 	sim_pend_flush(sim);

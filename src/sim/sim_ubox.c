@@ -13,11 +13,14 @@
 #define U_CPUNODEID 0x40
 #define U_GIDNIDMAP 0x54
 
-/* EVENT_MSG (0x42) and LOCK_CYCLES (0x44) exist, the model drives neither. */
+/* LOCK_CYCLES (0x44, no umask): the bus-lock sequences of split locks
+ * started by the socket's CPUs (sim_special.c; one each, whatever the lock
+ * holds).  EVENT_MSG (0x42: interrupts, VLW) and U2C_EVENTS (0x43) exist;
+ * the model drives neither (no interrupts, no uncore-to-core signals). */
 static void ubox_decode(struct sim_ctr *c, uint32_t ctl)
 {
-	(void)c;
-	(void)ctl;
+	if ((ctl & 0xFF) == 0x44 && ((ctl >> 8) & 0xFF) == 0)
+		c->sig = SIM_SIG_UBOX_LOCK;
 }
 
 const struct sim_kind sim_kind_ubox = {
