@@ -41,6 +41,8 @@ struct karr {
 #define K_LOAD 0u
 #define K_STORE 1u
 #define K_NT 2u
+#define K_NT_PARTIAL 3u
+#define K_SPLIT_LOCK 4u
 
 /* One thread's feed of line references. */
 struct kfeed {
@@ -138,8 +140,15 @@ double lines_read_##sfx(struct kfeed *f, const struct karr *x, size_t n); \
 void lines_nt_##sfx(struct kfeed *f, const struct karr *x, const uint64_t *offs, size_t n, \
 		    double v);
 
+/* Locks and partial lines (kern_lock.c). */
+#define KERN_DECL_LOCK(sfx) \
+void locked_add_##sfx(struct kfeed *f, const struct karr *x, size_t n, int split); \
+void lines_nt_half_##sfx(struct kfeed *f, const struct karr *x, size_t n, double v);
+
 KERN_DECL_STREAM(native)
 KERN_DECL_STREAM(emu)
+KERN_DECL_LOCK(native)
+KERN_DECL_LOCK(emu)
 KERN_DECL_CHASE(native)
 KERN_DECL_CHASE(emu)
 KERN_DECL_DGEMM(native)

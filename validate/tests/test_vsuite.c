@@ -146,7 +146,8 @@ static void test_quick(void)
 				 "chase-page-mem", "chase-line-mem-remote", "dgemm-128-fits",
 				 "dgemm-256-fits", "chan", "clock", "share-pingpong-core",
 				 "share-pingpong-socket", "share-prodcons", "power",
-				 "dram-rowhit", "dram-rowmiss", "dram-write" };
+				 "dram-rowhit", "dram-rowmiss", "dram-write", "lock-split",
+				 "lock-aligned", "partial-nt" };
 	for (size_t g = 0; g < sizeof(groups) / sizeof(groups[0]); g++)
 		CHECK(count_kernel(checks, groups[g]) > 0, "quick suite has checks of %s", groups[g]);
 	json_decref(j);
@@ -491,6 +492,12 @@ static int affected(const char *kind, const char *kernel, const char *event, dou
 		return (strcmp(kernel, "dram-rowhit") == 0 &&
 			strcmp(event, "PRE_COUNT.PAGE_MISS all ch") == 0) ||
 		       (strcmp(kernel, "dram-write") == 0 && strcmp(event, "WPQ_INSERTS all ch") == 0);
+	if (strcmp(kind, "lock") == 0)        /* the split locks counted in the other UBox */
+		return strcmp(kernel, "lock-split") == 0;
+	if (strcmp(kind, "partial") == 0)     /* partial writes as full, underfills as regular */
+		return strcmp(kernel, "partial-nt") == 0 &&
+		       (strcmp(event, "HA IMC_WRITES.PARTIAL") == 0 ||
+			strcmp(event, "CAS_COUNT.RD_UNDERFILL all ch") == 0);
 	if (strcmp(kind, "victim") == 0)      /* Modified victims counted with the E umask */
 		return strcmp(kernel, "share-prodcons") == 0 && strcmp(event, "LLC_VICTIMS.M home") == 0;
 	return 0;
@@ -833,6 +840,10 @@ int main(void)
 	test_break("r3", "share", 1);
 	test_break("pcu", "power", 2);
 	test_break("dram", "dram", 2);
+	test_break("lock", "lock", 1);
+	test_break("partial", "partial", 2);
+	test_break_field("code", "UNC_U_LOCK_CYCLES", "lock", 2);
+	test_break_field("umask", "IMC_WRITES", "partial", 2);
 	/* The same breakages with the four prefetchers on a small machine
 	 * (once passed unnoticed): Copy's reads fail their lower bound (no
 	 * upper one with 4 L2 ways), the wrapped lookups their per-hop band. */
