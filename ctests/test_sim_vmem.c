@@ -138,7 +138,7 @@ static void refs(void)
 	pmon_sim_cache_truth(sim, 0, &t1);
 	CHECK_EQ_U64(t1.l1_miss[0] + t1.l1_miss[1], 0, "nothing modelled");
 	CHECK_EQ_INT(pmon_sim_mem_translate(sim, a, &r[5]), PMON_EINVAL, "no page touched");
-	r[3] = (a + 128) | 3;                            /* kind 3 */
+	r[3] = (a + 128) | 5;                            /* kind 5 */
 	CHECK_EQ_INT(pmon_sim_vtraffic_refs(sim, 0, r, 4), PMON_EINVAL, "bad kind");
 	CHECK_EQ_INT(pmon_sim_vtraffic_refs(sim, 5, r, 3), PMON_EINVAL, "no CPU 5");
 	CHECK_EQ_INT(pmon_sim_vtraffic_refs(sim, 0, NULL, 0), 0, "empty");
