@@ -143,7 +143,9 @@ void lines_nt_##sfx(struct kfeed *f, const struct karr *x, const uint64_t *offs,
 /* Locks and partial lines (kern_lock.c). */
 #define KERN_DECL_LOCK(sfx) \
 void locked_add_##sfx(struct kfeed *f, const struct karr *x, size_t n, int split); \
-void lines_nt_half_##sfx(struct kfeed *f, const struct karr *x, size_t n, double v);
+void lines_nt_half_##sfx(struct kfeed *f, const struct karr *x, size_t n, double v); \
+double page_lines_##sfx(struct kfeed *f, const struct karr *x, size_t pages, const int *at, \
+			int nl, int store);
 
 KERN_DECL_STREAM(native)
 KERN_DECL_STREAM(emu)

@@ -29,7 +29,8 @@ static void usage(FILE *f)
 "                              only; sim: the emulated machine (default\n"
 "                              $PMON_BACKEND, else auto)\n"
 "  -k, --kernels=LIST          comma list of stream,dgemm,chase,numa,chan,clock,\n"
-"                              share,power,dram,lock,partial (default: all)\n"
+"                              share,power,dram,lock,partial,pfreq (default:\n"
+"                              all)\n"
 "  -m, --shape=SPEC            emulated machine shape, PMON_SIM syntax (default\n"
 "                              $PMON_SIM, else the default E5-2680 pair); load=\n"
 "                              is refused, clock= is always wall\n"
@@ -52,7 +53,8 @@ static void usage(FILE *f)
 "                              windows\n"
 "      --break=KIND            program something wrong on purpose: umask,\n"
 "                              channel, socket, wrap, lose, snoop, state,\n"
-"                              victim, r3, pcu, dram, lock or partial (the\n"
+"                              victim, r3, pcu, dram, lock, partial or pfreq\n"
+"                              (the\n"
 "                              breakage test); metric: the derived\n"
 "                              metrics' formulas with a wrong constant;\n"
 "                              code:EVENT, umask:EVENT or filter:EVENT change\n"
@@ -105,12 +107,12 @@ static int parse_kernels(const char *s, unsigned *mask)
 				found = 1;
 			}
 		if (!found) {
-			fprintf(stderr, "pmon-validate: unknown kernel '%s' (stream, dgemm, chase, numa, chan, clock, share, power, dram, lock, partial, all)\n", t);
+			fprintf(stderr, "pmon-validate: unknown kernel '%s' (stream, dgemm, chase, numa, chan, clock, share, power, dram, lock, partial, pfreq, all)\n", t);
 			return -1;
 		}
 	}
 	if (!*mask) {
-		fprintf(stderr, "pmon-validate: --kernels='%s' names no kernel (stream, dgemm, chase, numa, chan, clock, share, power, dram, lock, partial, all)\n", s);
+		fprintf(stderr, "pmon-validate: --kernels='%s' names no kernel (stream, dgemm, chase, numa, chan, clock, share, power, dram, lock, partial, pfreq, all)\n", s);
 		return -1;
 	}
 	return 0;
@@ -362,7 +364,7 @@ int main(int argc, char **argv)
 				}
 			if (!found) {
 				fprintf(stderr, "pmon-validate: --break=%s: want umask, channel, socket, wrap, "
-					"lose, snoop, state, victim, r3, pcu, dram, metric, lock, partial, or code:EVENT, umask:EVENT, filter:EVENT\n", optarg);
+					"lose, snoop, state, victim, r3, pcu, dram, metric, lock, partial, pfreq, or code:EVENT, umask:EVENT, filter:EVENT\n", optarg);
 				goto out;
 			}
 			break;
@@ -472,6 +474,7 @@ int main(int argc, char **argv)
 		{ VK_DRAM, exp_dram, "DRAM rows: row hits, row misses and writes (ACT, PRE, queues)" },
 		{ VK_LOCK, exp_lock, "UBox bus locks: locked adds across two lines and within one" },
 		{ VK_PARTIAL, exp_partial, "partial-line streaming stores: HA partial writes, underfills" },
+		{ VK_PFREQ, exp_pfreq, "offcore prefetch requests apart from the demand's" },
 	};
 	enum { NSTEPS = sizeof(steps) / sizeof(steps[0]) };
 	int nsteps = 0, step = 0, planned[NSTEPS];

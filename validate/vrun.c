@@ -22,10 +22,12 @@
 #include "vrun.h"
 
 const char *const vkernel_name[VK_N] = { "stream", "dgemm", "chase", "numa", "chan", "clock",
-						    "share", "power", "dram", "lock", "partial" };
+						    "share", "power", "dram", "lock", "partial",
+						    "pfreq" };
 const char *const vbreak_name[VB_N] = { "none", "umask", "channel", "socket", "wrap", "lose",
 						  "snoop", "state", "victim", "r3",
-						  "pcu", "dram", "metric", "lock", "partial" };
+						  "pcu", "dram", "metric", "lock", "partial",
+						  "pfreq" };
 const char *const vbfield_name[VBF_N] = { "none", "code", "umask", "filter" };
 
 int vbreak_field(enum vbfield f, const char *pattern, pmon_encoding_t *enc)

@@ -21,14 +21,15 @@
 #include "hwinfo.h"
 
 enum vkernel { VK_STREAM, VK_DGEMM, VK_CHASE, VK_NUMA, VK_CHAN, VK_CLOCK, VK_SHARE, VK_POWER,
-	       VK_DRAM, VK_LOCK, VK_PARTIAL, VK_N };
+	       VK_DRAM, VK_LOCK, VK_PARTIAL, VK_PFREQ, VK_N };
 extern const char *const vkernel_name[VK_N];
 
 /* Deliberate breakage (the test that the suite can fail). */
 /* lose: the run drops the first check of each step on the floor (the plan's
  * guard must FAIL it). */
 enum vbreak { VB_NONE, VB_UMASK, VB_CHANNEL, VB_SOCKET, VB_WRAP, VB_LOSE, VB_SNOOP,
-	      VB_STATE, VB_VICTIM, VB_R3, VB_PCU, VB_DRAM, VB_METRIC, VB_LOCK, VB_PARTIAL, VB_N };
+	      VB_STATE, VB_VICTIM, VB_R3, VB_PCU, VB_DRAM, VB_METRIC, VB_LOCK, VB_PARTIAL, VB_PFREQ,
+	      VB_N };
 extern const char *const vbreak_name[VB_N];
 /* Generic breakage of one field of every event whose name contains a
  * pattern, as a wrong entry in the event tables would program it
@@ -249,5 +250,6 @@ int exp_power(struct vctx *c);
 int exp_dram(struct vctx *c);
 int exp_lock(struct vctx *c);
 int exp_partial(struct vctx *c);
+int exp_pfreq(struct vctx *c);
 
 #endif

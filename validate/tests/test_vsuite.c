@@ -147,7 +147,7 @@ static void test_quick(void)
 				 "dgemm-256-fits", "chan", "clock", "share-pingpong-core",
 				 "share-pingpong-socket", "share-prodcons", "power",
 				 "dram-rowhit", "dram-rowmiss", "dram-write", "lock-split",
-				 "lock-aligned", "partial-nt" };
+				 "lock-aligned", "partial-nt", "pf-load-pairs", "pf-store-line" };
 	for (size_t g = 0; g < sizeof(groups) / sizeof(groups[0]); g++)
 		CHECK(count_kernel(checks, groups[g]) > 0, "quick suite has checks of %s", groups[g]);
 	json_decref(j);
@@ -498,6 +498,9 @@ static int affected(const char *kind, const char *kernel, const char *event, dou
 		return strcmp(kernel, "partial-nt") == 0 &&
 		       (strcmp(event, "HA IMC_WRITES.PARTIAL") == 0 ||
 			strcmp(event, "CAS_COUNT.RD_UNDERFILL all ch") == 0);
+	if (strcmp(kind, "pfreq") == 0)       /* the prefetches counted with the demand */
+		return (strcmp(kernel, "pf-load-pairs") == 0 && prefix(event, "OFFCORE PF_DATA_RD")) ||
+		       (strcmp(kernel, "pf-store-line") == 0 && prefix(event, "OFFCORE PF_RFO"));
 	if (strcmp(kind, "victim") == 0)      /* Modified victims counted with the E umask */
 		return strcmp(kernel, "share-prodcons") == 0 && strcmp(event, "LLC_VICTIMS.M home") == 0;
 	return 0;
@@ -842,6 +845,7 @@ int main(void)
 	test_break("dram", "dram", 2);
 	test_break("lock", "lock", 1);
 	test_break("partial", "partial", 2);
+	test_break("pfreq", "pfreq", 2);
 	test_break_field("code", "UNC_U_LOCK_CYCLES", "lock", 2);
 	test_break_field("umask", "IMC_WRITES", "partial", 2);
 	/* The same breakages with the four prefetchers on a small machine
