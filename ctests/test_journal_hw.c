@@ -502,6 +502,63 @@ static void killed_in_stop(void)
 	pmon_machine_close(m);
 }
 
+/* ------------------------------------------- the journal kept in memory */
+
+/* On a tmpfs run directory a process keeps the journal's entries it last
+ * read or wrote while the file is the same inode: another process's
+ * rewrite in between must be seen.  Here A (this process) journals CBo 0,
+ * B (a child) then journals CBo 1 on the same socket, A stops: its rewrite
+ * must keep B's lines (with entries kept from before B's rewrite, it would
+ * write them away). */
+static void cached_journal_sees_others(void)
+{
+	char dir[64] = "/dev/shm/pmon-test-XXXXXX", why[512], j[8192], path[128];
+	if (!mkdtemp(dir)) {
+		CHECK(0, "a run directory in /dev/shm");
+		return;
+	}
+	setenv("PMON_RUN_DIR", dir, 1);
+	pmon_machine_t *m;
+	CHECK_EQ_INT(pmon_machine_open(&m, "msr", why, sizeof(why)), PMON_OK, why);
+	pmon_session_t *a = session_of(m, "snbep_unc_cbo0::UNC_C_CLOCKTICKS:socket=0", NULL);
+	CHECK_EQ_INT(pmon_session_start(a), PMON_OK, pmon_session_errmsg(a));
+	int go[2], done[2];
+	CHECK(pipe(go) == 0 && pipe(done) == 0, "pipes");
+	pid_t b = fork();
+	if (b == 0) {
+		pmon_machine_t *mb;
+		char x = 'n';
+		pmon_session_t *s = NULL;
+		if (pmon_machine_open(&mb, "msr", why, sizeof(why)) == 0 &&
+		    (s = session_of(mb, "snbep_unc_cbo1::UNC_C_CLOCKTICKS:socket=0", NULL)) &&
+		    pmon_session_start(s) == 0)
+			x = 'y';
+		if (write(go[1], &x, 1) != 1 || read(done[0], &x, 1) != 1)
+			_exit(1);
+		_exit(s && pmon_session_stop(s, NULL) == 0 ? 0 : 1);
+	}
+	char x = 0;
+	CHECK(read(go[0], &x, 1) == 1 && x == 'y', "B counts on CBo 1");
+	CHECK_EQ_INT(pmon_session_stop(a, NULL), PMON_OK, pmon_session_errmsg(a));
+	snprintf(path, sizeof(path), "%s/socket0.journal", dir);
+	j[0] = 0;
+	FILE *f = fopen(path, "r");
+	if (f) {
+		j[fread(j, 1, sizeof(j) - 1, f)] = 0;
+		fclose(f);
+	}
+	CHECK(strstr(j, "box=snbep_unc_cbo1") && !strstr(j, "box=snbep_unc_cbo0"),
+	      "A's stop took its lines and kept B's: %s", j);
+	int st = 0;
+	CHECK(write(done[1], "x", 1) == 1 && waitpid(b, &st, 0) == b && WIFEXITED(st) &&
+	      WEXITSTATUS(st) == 0, "B stops");
+	CHECK(access(path, F_OK) != 0, "the journal is gone");
+	pmon_session_destroy(a);
+	pmon_machine_close(m);
+	setenv("PMON_RUN_DIR", w.run, 1);
+	fake_rmtree(dir);
+}
+
 /* ------------------------------------------------- MSR 0x1A4, prefetchers */
 
 /* A process that sets CPU cpu's prefetcher bits to bits and dies by kill -9. */
@@ -684,6 +741,7 @@ int main(void)
 	crafted_journals();
 	prefetch_crash();
 	killed_in_stop();
+	cached_journal_sees_others();
 	files();
 	foreign_journal();
 	fake_rmtree(base);

@@ -403,7 +403,10 @@ static void junlock(int dfd, int socket)
  * modification time.  Only this user writes in the run directory, and pmon
  * always writes a new file renamed over the old, so a journal another
  * process changed is another inode; what an editor changes in place shows
- * in its size or time.  A rewrite then costs no reading and parsing. */
+ * in its size or time.  A rewrite then costs no reading and parsing.  Only
+ * on a tmpfs (the default /run), which never gives an inode number twice: a
+ * disk file system may give a freed one to the next file made, and two
+ * rewrites of one size within one tick of the file time would look alike. */
 struct jcache {
 	int dfd, socket;
 	dev_t dev;
@@ -537,7 +540,7 @@ static int load(int dfd, const char *dir, int socket, struct pmon_journal_entry 
 	 * and still safe (else the open below says why not) */
 	if (fstatat(dfd, path + strlen(dir) + 1, &st, AT_SYMLINK_NOFOLLOW) == 0) {
 		if (S_ISREG(st.st_mode) && st.st_uid == pmon_rundir_uid() && st.st_nlink == 1 &&
-		    !(st.st_mode & 077) && jcache_get(dfd, socket, &st, out, n))
+		    !(st.st_mode & 077) && pmon_rundir_tmpfs(dfd) && jcache_get(dfd, socket, &st, out, n))
 			return PMON_OK;
 	} else if (errno == ENOENT) {
 		return PMON_OK;

@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
@@ -193,6 +195,7 @@ struct rundir {
 	dev_t dev;
 	ino_t ino;
 	long pid;        /* the process that checked it whole (a fork checks again) */
+	int tmpfs;       /* on a tmpfs: an inode number is never given twice */
 };
 static struct rundir *dirs;
 static int ndirs;
@@ -235,6 +238,8 @@ int pmon_rundir(const char *dir, int make, char *why, size_t len)
 		dirs[at].dev = st.st_dev;
 		dirs[at].ino = st.st_ino;
 		dirs[at].pid = pmon_self_pid();
+		struct statfs fs;
+		dirs[at].tmpfs = !fstatfs(fd, &fs) && fs.f_type == TMPFS_MAGIC;
 	}
 	pthread_mutex_unlock(&dirs_mu);
 	return fd;
@@ -249,6 +254,17 @@ int pmon_rundir_cached(const char *dir, char *why, size_t len)
 			fd = dirs[i].fd;
 	pthread_mutex_unlock(&dirs_mu);
 	return fd >= 0 ? fd : pmon_rundir(dir, 1, why, len);
+}
+
+int pmon_rundir_tmpfs(int dirfd)
+{
+	int tmpfs = 0;
+	pthread_mutex_lock(&dirs_mu);
+	for (int i = 0; i < ndirs; i++)
+		if (dirs[i].fd == dirfd)
+			tmpfs = dirs[i].tmpfs;
+	pthread_mutex_unlock(&dirs_mu);
+	return tmpfs;
 }
 
 int pmon_safe_dir(const char *dir, int make, char *why, size_t len)

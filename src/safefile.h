@@ -42,6 +42,11 @@ int pmon_rundir(const char *dir, int make, char *why, size_t len);
  * else as pmon_rundir (make: 1). */
 int pmon_rundir_cached(const char *dir, char *why, size_t len);
 
+/* Is the run directory of that fd (one pmon_rundir gave) on a tmpfs, where
+ * an inode number is never given to two files (a journal renamed over
+ * another is then told apart by its inode number alone)? */
+int pmon_rundir_tmpfs(int dirfd);
+
 /* The effective uid the last pmon_rundir check saw (what the files of the
  * run directory must belong to). */
 unsigned pmon_rundir_uid(void);
