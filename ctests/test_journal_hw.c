@@ -90,6 +90,18 @@ ssize_t write(int fd, const void *buf, size_t n)
  * pwrite() is pwrite64(). */
 static long kill_msr = -1;
 static uint64_t kill_value;
+static int kill_at_write;          /* > 0: killed after that many MSR writes */
+
+static int is_msr_fd(int fd)
+{
+	char link[64], path[512];
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	ssize_t n = readlink(link, path, sizeof(path) - 1);
+	if (n < 4)
+		return 0;
+	path[n] = 0;
+	return !strcmp(path + n - 4, "/msr");
+}
 
 ssize_t pwrite64(int fd, const void *buf, size_t n, off64_t off)
 {
@@ -100,6 +112,8 @@ ssize_t pwrite64(int fd, const void *buf, size_t n, off64_t off)
 		if (v == kill_value)
 			raise(SIGKILL);
 	}
+	if (kill_at_write > 0 && is_msr_fd(fd) && --kill_at_write == 0)
+		raise(SIGKILL);
 	return r;
 }
 
@@ -502,6 +516,52 @@ static void killed_in_stop(void)
 	pmon_machine_close(m);
 }
 
+/* Killed after each register write of a start and stop in turn (the k-th
+ * MSR write, k = 1, 2, ... until a run ends without being killed): every
+ * time, `pmon reset` puts every register back to what it held before. */
+static void killed_at_each_write(void)
+{
+	pmon_machine_t *m;
+	char why[512], out[8192];
+	CHECK_EQ_INT(pmon_machine_open(&m, "msr", why, sizeof(why)), PMON_OK, why);
+	int cpu = pmon_machine_socket_cpu(m, 0), k, killed = 1;
+	static const uint32_t regs[] = { CBO0_BOX_CTL, CBO0_CTL0, PCU_BOX_CTL, PCU_CTL0 };
+	static const uint64_t before[] = { 0, 0, 0x10000, 0 };
+	for (k = 1; killed && k < 64; k++) {
+		for (int r = 0; r < 4; r++)
+			fake_msr_put(w.msr, cpu, regs[r], before[r]);
+		pid_t a = fork();
+		if (a == 0) {
+			pmon_machine_t *ma;
+			pmon_session_t *s;
+			if (pmon_machine_open(&ma, "msr", why, sizeof(why)) ||
+			    !(s = session_of(ma, "snbep_unc_cbo0::UNC_C_CLOCKTICKS:socket=0",
+					     "snbep_unc_pcu::UNC_P_CLOCKTICKS:socket=0")))
+				_exit(2);
+			kill_at_write = k;
+			int rc = pmon_session_start(s);
+			rc = rc ? rc : pmon_session_stop(s, NULL);
+			_exit(rc ? 3 : 0);
+		}
+		int st = 0;
+		waitpid(a, &st, 0);
+		killed = WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL;
+		CHECK(killed || (WIFEXITED(st) && WEXITSTATUS(st) == 0), "write %d: killed, or ran "
+		      "through (status 0x%x)", k, st);
+		int rc = pmon_machine_reset(m, 0, out, sizeof(out));
+		CHECK(rc == PMON_OK, "write %d: reset: %s", k, out);
+		for (int r = 0; r < 4; r++)
+			CHECK(fake_msr_get(w.msr, cpu, regs[r]) == before[r], "killed after write %d: MSR "
+			      "0x%x is 0x%llx, was 0x%llx: %s", k, regs[r],
+			      (unsigned long long)fake_msr_get(w.msr, cpu, regs[r]),
+			      (unsigned long long)before[r], out);
+		CHECK(!journal_exists(0), "write %d: the journal is gone", k);
+	}
+	CHECK(k > 8 && !killed, "a start and stop make more than 8 writes, all tried (%d)", k - 1);
+	fake_msr_put(w.msr, cpu, PCU_BOX_CTL, 0);
+	pmon_machine_close(m);
+}
+
 /* ------------------------------------------- the journal kept in memory */
 
 /* On a tmpfs run directory a process keeps the journal's entries it last
@@ -741,6 +801,7 @@ int main(void)
 	crafted_journals();
 	prefetch_crash();
 	killed_in_stop();
+	killed_at_each_write();
 	cached_journal_sees_others();
 	files();
 	foreign_journal();
