@@ -66,6 +66,44 @@ static void locks_in_process(void)
 	      "fini releases everything");
 }
 
+/* A file a set keeps between its takes is not reused by a fork's child:
+ * the child's copy of the set shares the parent's open file description,
+ * through which a lock would not exclude the parent, and an unlock would
+ * release the parent's.  The parent takes the box again after the fork;
+ * the child is refused, and the parent still holds it. */
+static void kept_file_after_fork(void)
+{
+	struct pmon_boxlocks a;
+	char why[512];
+	long holder = 0;
+	int go[2], done[2];
+	pmon_boxlocks_init(&a, dir);
+	CHECK_EQ_INT(pmon_boxlock_take(&a, "socket0.snbep_unc_cbo0", &holder, why, sizeof(why)), PMON_OK, why);
+	CHECK_EQ_INT(pmon_boxlock_drop(&a, "socket0.snbep_unc_cbo0"), 0, "kept");
+	CHECK(pipe(go) == 0 && pipe(done) == 0, "pipes");
+	pid_t c = fork();
+	if (c == 0) {
+		char x = 0;
+		if (read(go[0], &x, 1) != 1)
+			_exit(1);
+		x = pmon_boxlock_take(&a, "socket0.snbep_unc_cbo0", &holder, why, sizeof(why)) == PMON_EBUSY &&
+		    holder == (long)getppid() ? 'y' : 'n';
+		_exit(write(done[1], &x, 1) == 1 ? 0 : 1);
+	}
+	CHECK_EQ_INT(pmon_boxlock_take(&a, "socket0.snbep_unc_cbo0", &holder, why, sizeof(why)), PMON_OK, why);
+	char x = 0;
+	CHECK(write(go[1], "x", 1) == 1 && read(done[0], &x, 1) == 1 && x == 'y',
+	      "the child is refused, naming the parent");
+	CHECK(waitpid(c, NULL, 0) == c, "the child ends");
+	struct pmon_boxlocks b;
+	pmon_boxlocks_init(&b, dir);
+	CHECK_EQ_INT(pmon_boxlock_take(&b, "socket0.snbep_unc_cbo0", &holder, why, sizeof(why)),
+		     PMON_EBUSY, "the parent still holds it");
+	pmon_boxlocks_fini(&b);
+	pmon_boxlocks_fini(&a);
+	CHECK(!exists("socket0.snbep_unc_cbo0.lock"), "fini removes the file");
+}
+
 static void lock_dies_with_holder(void)
 {
 	int go[2], ready[2];
@@ -165,6 +203,7 @@ int main(void)
 	}
 	strcat(dir, "/run/pmon");        /* made on demand */
 	locks_in_process();
+	kept_file_after_fork();
 	lock_dies_with_holder();
 	journal();
 	char top[128];

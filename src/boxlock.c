@@ -114,6 +114,13 @@ static void release(struct pmon_boxlocks *L, struct pmon_boxlock *b)
 	/* a kept file (refs 0) is ours to remove only when we can lock it
 	 * and it is still the one at the path */
 	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 1 };
+	if (b->refs == 0 && b->pid != pmon_self_pid()) {
+		/* a fork's copy of the parent's kept file: its lock is the
+		 * parent's (one open file description), the file too */
+		munmap(b->map, PMON_BOXLOCK_FILE_SIZE);
+		close(b->fd);
+		return;
+	}
 	if (b->refs > 0 || (!fcntl(b->fd, F_OFD_SETLK, &fl) &&
 			    !fstatat(b->dirfd, file, &st, AT_SYMLINK_NOFOLLOW) &&
 			    st.st_ino == b->ino && st.st_dev == b->dev))
@@ -259,6 +266,15 @@ static int retake(struct pmon_boxlocks *L, struct pmon_boxlock *b, long *holder,
 	/* the run directory checked, as at every take: still the one of b? */
 	int dfd = pmon_rundir(L->dir, 1, w, sizeof(w));
 	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 1 };
+	if (b->pid != pmon_self_pid()) {
+		/* kept by the parent before a fork: its open file description
+		 * is the parent's too, and a lock through it would not exclude
+		 * the parent; left to the parent, untouched */
+		munmap(b->map, PMON_BOXLOCK_FILE_SIZE);
+		close(b->fd);
+		*b = L->e[--L->n];
+		return 1;
+	}
 	if (dfd == b->dirfd) {
 		if (fcntl(b->fd, F_OFD_SETLK, &fl)) {
 			int e = errno;
@@ -368,6 +384,7 @@ int pmon_boxlock_take(struct pmon_boxlocks *L, const char *name, long *holder, c
 	b->dirfd = dfd;
 	b->dev = st.st_dev;
 	b->ino = st.st_ino;
+	b->pid = pmon_self_pid();
 	b->refs = 1;
 	b->mark = mark;
 	b->map = map;

@@ -56,6 +56,8 @@ struct pmon_boxlock {
 	char name[80];      /* "socket0.snbep_unc_pcu" */
 	int fd;
 	int dirfd;          /* the run directory it is in (pmon_rundir's: not closed) */
+	long pid;           /* the process that opened it (a fork's child does not
+			       reuse a kept file: it shares the parent's lock) */
 	dev_t dev;          /* the lock file's identity */
 	ino_t ino;
 	int refs;           /* 0: kept, unlocked, for the next take */
