@@ -189,6 +189,9 @@ static void statuses(void)
 	CHECK(out && strstr(out, "command killed by signal 9"), "report says killed: %s", out ? out : "");
 	CHECK(err && strstr(err, "killed by signal 9"), "stderr says killed: %s", err ? err : "");
 	CHECK(out && strstr(out, "MEM_BW_READS"), "what was counted is printed");
+	/* the table as the README shows it: no line ends in a blank (the
+	 * unit was padded for a share column even when none followed) */
+	CHECK(out && !strstr(out, " \n"), "no trailing blank in the table: %s", out ? out : "");
 	free(out), free(err);
 	rc = run("", "stat -- /nonexistent/cmd", &out, &err);
 	CHECK_EQ_INT(rc, 127, "a command not found: 127");

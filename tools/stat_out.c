@@ -111,7 +111,9 @@ static void text_row(struct stat_ctx *c, int what, const struct row *r, void *ar
 	}
 	if (ta->interval)
 		fprintf(c->out, "%12.6f  ", ta->t);
-	fprintf(c->out, "  %-22s %-30s %16s %-5s%s\n", scope, it.name, val, it.unit, pct);
+	/* the unit padded only when a share follows: no trailing blank */
+	fprintf(c->out, pct[0] ? "  %-22s %-30s %16s %-5s%s\n" : "  %-22s %-30s %16s %s%s\n", scope, it.name,
+		val, it.unit, pct);
 }
 
 static json_t *row_json(struct stat_ctx *c, int what, const struct row *r)
