@@ -45,6 +45,7 @@ struct saved_reg {
 
 struct sess_box {
 	struct pmon_box_regs regs;
+	const char *name;         /* its PMU's name (the catalogue's, for messages) */
 	struct saved_reg saved[16];
 	int nsaved;
 	uint32_t ctr_mask;        /* counters the session's events use (regs.h) */

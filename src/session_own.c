@@ -56,7 +56,7 @@ static void needed_reg(const pmon_session_t *s, int b, char *buf, size_t len)
 				pmon_reg_name(&bx->regs, REG_CTL, s->ev[i].counter, buf, len);
 			return;
 		}
-	snprintf(buf, len, "%s", pmon_catalog_pmu(bx->regs.pmu)->name);
+	snprintf(buf, len, "%s", bx->name);
 }
 
 void sess_release_locks(pmon_session_t *s)
@@ -76,7 +76,7 @@ int sess_take_locks(pmon_session_t *s)
 		struct sess_box *bx = &s->boxes[b];
 		char why[512], reg[160];
 		long holder;
-		pmon_boxlock_name(bx->lock, sizeof(bx->lock), pmon_catalog_pmu(bx->regs.pmu)->name,
+		pmon_boxlock_name(bx->lock, sizeof(bx->lock), bx->name,
 				  bx->regs.socket, is_core(bx) ? bx->regs.cpu : -1);
 		int rc = pmon_boxlock_take(&s->m->locks, bx->lock, &holder, why, sizeof(why));
 		bx->forced = NULL;
@@ -130,7 +130,7 @@ int sess_journal_boxes(pmon_session_t *s)
 			for (int i = 0; i <= bx->nsaved && i < 17; i++) {
 				if (i == bx->nsaved && !(is_core(bx) && bx->global_bits))
 					continue;
-				snprintf(e[n].box, sizeof(e[n].box), "%s", pmon_catalog_pmu(bx->regs.pmu)->name);
+				snprintf(e[n].box, sizeof(e[n].box), "%s", bx->name);
 				e[n].cpu = is_core(bx) ? bx->regs.cpu : -1;
 				e[n].kind = i < bx->nsaved ? bx->saved[i].kind : REG_GLOBAL_CTL;
 				e[n].idx = i < bx->nsaved ? bx->saved[i].idx : 0;
@@ -173,7 +173,7 @@ int sess_journal_wrote(pmon_session_t *s)
 			for (int i = 0; i <= bx->nsaved && i < 17; i++) {
 				if (i < bx->nsaved ? !bx->saved[i].written : !(is_core(bx) && bx->global_bits))
 					continue;
-				snprintf(e[n].box, sizeof(e[n].box), "%s", pmon_catalog_pmu(bx->regs.pmu)->name);
+				snprintf(e[n].box, sizeof(e[n].box), "%s", bx->name);
 				e[n].cpu = is_core(bx) ? bx->regs.cpu : -1;
 				e[n].kind = i < bx->nsaved ? bx->saved[i].kind : REG_GLOBAL_CTL;
 				e[n].idx = i < bx->nsaved ? bx->saved[i].idx : 0;

@@ -17,12 +17,13 @@ static uint64_t saved_value(const struct sess_box *bx, enum pmon_reg_kind k, int
 
 static int box_of(pmon_session_t *s, const pmon_encoding_t *e)
 {
-	const struct pmon_box_type *t = pmon_catalog_pmu(e->pmu)->type;
-	int cpu = t->space == PMON_SPACE_CORE ? e->cpu : -1;
+	const struct pmon_pmu *p = pmon_catalog_pmu(e->pmu);
+	int cpu = p->type->space == PMON_SPACE_CORE ? e->cpu : -1;
 	struct sess_box *bx = &s->boxes[s->nboxes];
 	memset(bx, 0, sizeof(*bx));
 	if (pmon_regs_resolve(s->m, e->pmu, e->socket, cpu, &bx->regs))
 		return -1;
+	bx->name = p->name;
 	for (int b = 0; b < s->nboxes; b++)
 		if (same_box(&s->boxes[b].regs, &bx->regs))
 			return b;
@@ -65,7 +66,7 @@ static int save(pmon_session_t *s, struct sess_box *bx, enum pmon_reg_kind k, in
 		r->value &= BOX_CTL_KEPT;
 	if (rc)
 		return pmon_why(s->err, sizeof(s->err), rc, "reading a %s register before programming failed: %s",
-			       pmon_catalog_pmu(bx->regs.pmu)->name, why);
+			       bx->name, why);
 	r->kind = k;
 	r->idx = idx;
 	bx->nsaved++;
@@ -96,7 +97,7 @@ static int avoid_busy(pmon_session_t *s)
 		struct sess_box *bx = &s->boxes[b];
 		if ((rc = pmon_box_enabled(s->m, &bx->regs, 0, &w, why, sizeof why)))
 			return pmon_why(s->err, sizeof(s->err), rc, "reading a %s control failed: %s",
-				       pmon_catalog_pmu(bx->regs.pmu)->name, why);
+				       bx->name, why);
 		busy[b] = w.ctls;
 		/* a control another running session found taken over is that
 		 * agent's, enabled or not: never placed on again */
@@ -215,7 +216,7 @@ int sess_prepare(pmon_session_t *s)
 				       "%s: %s %s on socket %d is already enabled (control 0x%llx): "
 				       "another agent (perf, another session, LIKWID, PCM) is counting "
 				       "with it, so pmon leaves it alone%s%s",
-				       e->enc.name, pmon_catalog_pmu(bx->regs.pmu)->name,
+				       e->enc.name, bx->name,
 				       e->counter < 0 ? "fixed counter" : "counter", bx->regs.socket,
 				       (unsigned long long)saved_value(bx, ck, idx),
 				       s->m->pmu_users[0] ? ". Seen on this machine: " : "", s->m->pmu_users);
@@ -283,7 +284,7 @@ int sess_plan_reads(pmon_session_t *s)
 						    bx->also[w], nalso, why, sizeof why)))
 				return pmon_why(s->err, sizeof(s->err), rc,
 					       "planning the reads of the %s counters: %s",
-					       pmon_catalog_pmu(bx->regs.pmu)->name, why);
+					       bx->name, why);
 	}
 	if (pmon_reg_plan_seal(&s->plan[BY_OWNER]) || pmon_reg_plan_seal(&s->plan[BY_FOLD]))
 		return pmon_why(s->err, sizeof(s->err), PMON_ENOMEM, "out of memory");

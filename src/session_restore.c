@@ -51,7 +51,7 @@ static void keep_theirs(struct sess_box *bx, enum pmon_reg_kind k, int idx, uint
 	pmon_reg_name(&bx->regs, k, idx, name, sizeof(name));
 	pmon_why_add(kept, klen, "; ", "%s = 0x%llx", name, (unsigned long long)found);
 	memset(&e[*n], 0, sizeof(e[*n]));
-	snprintf(e[*n].box, sizeof(e[*n].box), "%s", pmon_catalog_pmu(bx->regs.pmu)->name);
+	snprintf(e[*n].box, sizeof(e[*n].box), "%s", bx->name);
 	e[*n].cpu = is_core(bx) ? bx->regs.cpu : -1;
 	e[*n].kind = k;
 	e[*n].idx = idx;
@@ -89,7 +89,7 @@ static void drop_lines(pmon_session_t *s)
 				struct sess_box *bx = &s->boxes[b];
 				if (!bx->drop_lines || bx->regs.socket != sock)
 					continue;
-				snprintf(e[n].box, sizeof(e[n].box), "%s", pmon_catalog_pmu(bx->regs.pmu)->name);
+				snprintf(e[n].box, sizeof(e[n].box), "%s", bx->name);
 				e[n].cpu = is_core(bx) ? bx->regs.cpu : -1;
 				n++;
 			}
@@ -165,7 +165,7 @@ int sess_restore_all(pmon_session_t *s, char *left, size_t len, char *kept, size
 				pmon_why_add(s->warn, sizeof(s->warn), "; ", "%s: cannot mark the registers "
 					     "another agent took as its own in the journal (%s); `pmon reset` "
 					     "leaves them all the same (they no longer hold what pmon wrote)",
-					     pmon_catalog_pmu(bx->regs.pmu)->name, why);
+					     bx->name, why);
 			}
 		}
 		/* the last user of the box in this machine: its journal lines go,
