@@ -11,6 +11,7 @@
 #include "pmon/pmon.h"
 #include "catalog.h"
 #include "names.h"
+#include "snbep/snbep.h"
 
 #include "check.h"
 

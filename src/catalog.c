@@ -7,6 +7,7 @@
 #include "pmon/pmon.h"
 #include "access.h"
 #include "catalog.h"
+#include "generation.h"
 #include "encode.h"
 
 #define MAX_PMUS 64
@@ -15,7 +16,7 @@ static struct pmon_pmu pmus[MAX_PMUS];
 static int npmus;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-static void add_type(const struct pmon_box_type *t)
+static void add_type(const struct pmon_box_type *t, const struct pmon_generation *gen)
 {
 	int n = 0;
 	while (t->events[n].name)
@@ -23,6 +24,7 @@ static void add_type(const struct pmon_box_type *t)
 	for (int i = 0; i < t->max_boxes && npmus < MAX_PMUS; i++) {
 		struct pmon_pmu *p = &pmus[npmus++];
 		p->type = t;
+		p->gen = gen;
 		p->instance = i;
 		p->nevents = n;
 		if (t->max_boxes > 1)
@@ -34,10 +36,13 @@ static void add_type(const struct pmon_box_type *t)
 
 static void build(void)
 {
-	for (int i = 0; i < pmon_snbep_nboxes; i++)
-		add_type(pmon_snbep_boxes[i]);
+	for (int g = 0; g < pmon_generation_count(); g++) {
+		const struct pmon_generation *gen = pmon_generation_at(g);
+		for (int i = 0; i < *gen->nboxes; i++)
+			add_type(gen->boxes[i], gen);
+	}
 	for (int i = 0; i < pmon_core_nboxes; i++)
-		add_type(pmon_core_boxes[i]);
+		add_type(pmon_core_boxes[i], NULL);
 }
 
 const struct pmon_pmu *pmon_catalog(int *n)

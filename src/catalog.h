@@ -1,15 +1,20 @@
 /*
  * catalog.h - the PMUs libpmon offers: every instance of every box type of
- * the generation (snbep_unc_cbo0..7, snbep_unc_imc0..3, ...) and the core PMU
- * for offcore-response events.  Built once from the declarative tables.
+ * every registered generation (generation.h: snbep_unc_cbo0..7,
+ * snbep_unc_imc0..3, ...) and the core PMUs for offcore-response events.
+ * Built once from the declarative tables; a machine counts with the PMUs of
+ * its own generation (machine.c).
  */
 #ifndef PMON_CATALOG_H
 #define PMON_CATALOG_H
 
 #include "tables.h"
 
+struct pmon_generation;
+
 struct pmon_pmu {
 	const struct pmon_box_type *type;
+	const struct pmon_generation *gen;  /* its uncore generation; NULL: a core PMU */
 	int instance;
 	int nevents;
 	char name[32];

@@ -15,6 +15,7 @@
 #include "pmon/pmon.h"
 #include "catalog.h"
 #include "encode.h"
+#include "generation.h"
 #include "why.h"
 
 #define MAX_ATTRS 32
@@ -640,8 +641,8 @@ int pmon_encode(const char *name, int nsockets, int ncpus, pmon_encoding_t *out,
 	char *sep = strstr(buf, "::");
 	if (!sep)
 		return pmon_why(err, errlen, PMON_ENOEVNT,
-			    "'%s' names no PMU: expected PMU::EVENT, e.g. snbep_unc_imc0::UNC_M_CAS_COUNT:RD",
-			    name);
+			    "'%s' names no PMU: expected PMU::EVENT, e.g. %s",
+			    name, pmon_generation_at(0)->example);
 	*sep = 0;
 	char *pmu_name = buf, *evname = sep + 2;
 	int pmu = pmon_catalog_find(pmu_name);

@@ -2,8 +2,10 @@
  * machine.c - open a backend, learn the topology and find the PMON boxes.
  *
  * "sim" opens the emulated machine; "msr" (alias "hw") and "auto" open the
- * hardware, and refuse anything that is not an SNB-EP with readable MSRs and
- * uncore PCI functions.  Opening writes no register.
+ * hardware, and refuse a CPU no registered generation serves (generation.h)
+ * or one without readable MSRs and uncore PCI functions.  The machine's CPU
+ * (on the emulated machine, the one its shape names) selects the generation
+ * whose boxes it counts with.  Opening writes no register.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -26,8 +28,6 @@
 #include "encode.h"
 #include "env.h"
 #include "why.h"
-
-#define SNBEP_MODEL 45
 
 static int core_pmu_native(const struct pmon_box_type *t, unsigned model)
 {
@@ -54,6 +54,8 @@ static int find_boxes(struct pmon_machine *m, char *why, size_t whylen)
 				loc->present = core_pmu_native(t, m->id.model);
 				continue;
 			}
+			if (pmus[p].gen != m->gen)       /* another generation's box */
+				continue;
 			if (t->space == PMON_SPACE_MSR) {
 				loc->present = strcmp(t->name, "cbo") ? 1 : pmus[p].instance < m->cbos;
 				continue;
@@ -142,12 +144,16 @@ static int open_hw(struct pmon_machine *m, char *why, size_t whylen)
 		return pmon_why(why, whylen, PMON_ENOSUPP,
 			   "cannot identify the CPU (/proc/cpuinfo unreadable); "
 			   "set PMON_BACKEND=sim to use the emulated SNB-EP machine");
-	if (strcmp(m->id.vendor, "GenuineIntel") || m->id.family != 6 || m->id.model != SNBEP_MODEL)
+	m->gen = pmon_generation_for(m->id.vendor, m->id.family, m->id.model);
+	if (!m->gen) {
+		char cpus[256];
+		pmon_generation_cpus(cpus, sizeof(cpus));
 		return pmon_why(why, whylen, PMON_ENOSUPP,
-			   "not a Sandy Bridge-EP (Xeon E5-2600, family 6 model 45): found %s "
-			   "(%s family %u model %u); set PMON_BACKEND=sim to use the emulated SNB-EP machine",
+			   "not a %s: found %s (%s family %u model %u); set PMON_BACKEND=sim to use "
+			   "the emulated %s machine", cpus,
 			   m->id.brand[0] ? m->id.brand : "an unknown CPU", m->id.vendor,
-			   m->id.family, m->id.model);
+			   m->id.family, m->id.model, pmon_generation_at(0)->title);
+	}
 	/* PMON_TOPOLOGY ("xml:PATH" or "synthetic:DESC") replaces the live
 	 * topology, e.g. with an hwloc export of the machine being studied */
 	rc = pmon_topo_load(&m->topo, pmon_env_path("PMON_TOPOLOGY", NULL), why, whylen);
@@ -186,7 +192,13 @@ int pmon_machine_open(pmon_machine_t **out, const char *backend, char *why, size
 		goto fail;
 	if (is_sim && (rc = m->acc->ops->cpu_ident(m->acc, &m->id, why, whylen)))
 		goto fail;
-	rc = pmon_busmap_build(m->acc, &m->topo, &m->bm, why, whylen);
+	if (is_sim && !(m->gen = pmon_generation_for(m->id.vendor, m->id.family, m->id.model))) {
+		rc = pmon_why(why, whylen, PMON_ENOSUPP, "the emulated machine is a %s (%s family %u "
+			      "model %u), which no generation of pmon serves", m->id.brand,
+			      m->id.vendor, m->id.family, m->id.model);
+		goto fail;
+	}
+	rc = m->gen->socket_map ? m->gen->socket_map(m->acc, &m->topo, &m->bm, why, whylen) : PMON_OK;
 	if (rc) {
 		if (!is_sim && rc == PMON_ENODEV)
 			pmon_why_add(why, whylen, "", " (the uncore PCI functions may be hidden by the BIOS); "
@@ -195,7 +207,7 @@ int pmon_machine_open(pmon_machine_t **out, const char *backend, char *why, size
 	}
 	if (m->bm.warn[0])
 		pmon_why_add(m->warnings, sizeof(m->warnings), "\n", "%s", m->bm.warn);
-	if (m->bm.nsockets != m->topo.nsockets)
+	if (m->gen->socket_map && m->bm.nsockets != m->topo.nsockets)
 		pmon_why_add(m->warnings, sizeof(m->warnings), "\n",
 			     "hwloc reports %d socket(s) but %d UBox function(s) were found",
 			     m->topo.nsockets, m->bm.nsockets);

@@ -7,6 +7,7 @@
 #include "boxlock.h"
 #include "busmap.h"
 #include "fold.h"
+#include "generation.h"
 #include "catalog.h"
 #include "registry.h"
 #include "topology.h"
@@ -24,6 +25,7 @@ struct pmon_machine {
 	char backend[8];
 	char cpu_name[96];
 	struct pmon_cpuid id;
+	const struct pmon_generation *gen;  /* its uncore generation (generation.h) */
 	struct pmon_access *acc;
 	struct pmon_topo topo;
 	struct pmon_busmap bm;

@@ -1,5 +1,5 @@
 /* metric.c - the derived-metric engine: look-ups in the declarative tables
- * (snbep/metrics.c), full event names for a box instance, and the formula
+ * of the registered generations (generation.h; snbep/metrics.c), full event names for a box instance, and the formula
  * language (numbers, names, + - * / and parentheses) evaluated without a
  * NaN: a division by zero is "no value" (PMON_ERANGE). */
 #include <ctype.h>
@@ -10,12 +10,31 @@
 #include <strings.h>
 
 #include "pmon/pmon.h"
-#include "metric.h"
+#include "generation.h"
 #include "why.h"
 
+/* Metrics and groups are numbered over the registered generations, in the
+ * registry's order. */
 static const struct pmon_metric_def *metric_def(int i)
 {
-	return i >= 0 && i < pmon_snbep_nmetrics ? &pmon_snbep_metrics[i] : NULL;
+	for (int g = 0; i >= 0 && g < pmon_generation_count(); g++) {
+		const struct pmon_generation *gen = pmon_generation_at(g);
+		if (i < *gen->nmetrics)
+			return &gen->metrics[i];
+		i -= *gen->nmetrics;
+	}
+	return NULL;
+}
+
+static const struct pmon_metric_group *group_def(int i)
+{
+	for (int g = 0; i >= 0 && g < pmon_generation_count(); g++) {
+		const struct pmon_generation *gen = pmon_generation_at(g);
+		if (i < *gen->ngroups)
+			return &gen->groups[i];
+		i -= *gen->ngroups;
+	}
+	return NULL;
 }
 
 static int nevents(const struct pmon_metric_def *d)
@@ -28,7 +47,10 @@ static int nevents(const struct pmon_metric_def *d)
 
 int pmon_metric_count(void)
 {
-	return pmon_snbep_nmetrics;
+	int n = 0;
+	for (int g = 0; g < pmon_generation_count(); g++)
+		n += *pmon_generation_at(g)->nmetrics;
+	return n;
 }
 
 int pmon_metric_get(int metric, pmon_metric_info_t *out)
@@ -47,8 +69,8 @@ int pmon_metric_get(int metric, pmon_metric_info_t *out)
 
 int pmon_metric_find(const char *name)
 {
-	for (int i = 0; name && i < pmon_snbep_nmetrics; i++)
-		if (!strcasecmp(pmon_snbep_metrics[i].name, name))
+	for (int i = 0; name && metric_def(i); i++)
+		if (!strcasecmp(metric_def(i)->name, name))
 			return i;
 	return PMON_ENOEVNT;
 }
@@ -67,24 +89,28 @@ int pmon_metric_event_get(int metric, int k, pmon_metric_event_t *out)
 
 int pmon_metric_group_count(void)
 {
-	return pmon_snbep_nmetric_groups;
+	int n = 0;
+	for (int g = 0; g < pmon_generation_count(); g++)
+		n += *pmon_generation_at(g)->ngroups;
+	return n;
 }
 
 int pmon_metric_group_get(int g, const char **name, const char **desc)
 {
-	if (g < 0 || g >= pmon_snbep_nmetric_groups)
+	const struct pmon_metric_group *d = group_def(g);
+	if (!d)
 		return PMON_ERANGE;
 	if (name)
-		*name = pmon_snbep_metric_groups[g].name;
+		*name = d->name;
 	if (desc)
-		*desc = pmon_snbep_metric_groups[g].desc;
+		*desc = d->desc;
 	return PMON_OK;
 }
 
 int pmon_metric_group_find(const char *name)
 {
-	for (int g = 0; name && g < pmon_snbep_nmetric_groups; g++)
-		if (!strcasecmp(pmon_snbep_metric_groups[g].name, name))
+	for (int g = 0; name && group_def(g); g++)
+		if (!strcasecmp(group_def(g)->name, name))
 			return g;
 	return PMON_ENOEVNT;
 }

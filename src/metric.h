@@ -1,5 +1,5 @@
-/* metric.h - the declarative form of a derived metric (tables in
- * src/snbep/metrics.c, engine in metric.c, public view in pmon/metric.h). */
+/* metric.h - the declarative form of a derived metric (tables in a
+ * generation's folder: src/snbep/metrics.c; engine in metric.c, public view in pmon/metric.h). */
 #ifndef PMON_METRIC_INTERNAL_H
 #define PMON_METRIC_INTERNAL_H
 
@@ -24,10 +24,5 @@ struct pmon_metric_def {
 struct pmon_metric_group {
 	const char *name, *desc;
 };
-
-extern const struct pmon_metric_def pmon_snbep_metrics[];
-extern const int pmon_snbep_nmetrics;
-extern const struct pmon_metric_group pmon_snbep_metric_groups[];
-extern const int pmon_snbep_nmetric_groups;
 
 #endif

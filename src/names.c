@@ -25,7 +25,7 @@
 
 #include "pmon/pmon.h"
 #include "catalog.h"
-#include "names.h"
+#include "generation.h"
 #include "why.h"
 
 #define MAX_TERMS 24
@@ -54,12 +54,13 @@ static int parse_num(const char *s, uint64_t *v)
 	return 0;
 }
 
-static const struct pmon_box_type *box_type(const char *name)
+/* Box type name of generation gen. */
+static const struct pmon_box_type *box_type(const struct pmon_generation *gen, const char *name)
 {
 	int n;
 	const struct pmon_pmu *p = pmon_catalog(&n);
 	for (int i = 0; i < n; i++)
-		if (!strcmp(p[i].type->name, name))
+		if (p[i].gen == gen && !strcmp(p[i].type->name, name))
 			return p[i].type;
 	return NULL;
 }
@@ -82,21 +83,26 @@ static int popcount64(uint64_t v)
 
 /* ------------------------------------------------------------ perf parsing */
 
-static const struct pmon_perf_pmu *perf_pmu(const char *name, int *instance)
+/* The perf PMU of a registered generation (*gen) named name. */
+static const struct pmon_perf_pmu *perf_pmu(const char *name, int *instance,
+					    const struct pmon_generation **gen)
 {
-	for (const struct pmon_perf_pmu *pp = pmon_snbep_perf_pmus; pp->perf_name; pp++) {
-		size_t l = strlen(pp->perf_name);
-		if (strncmp(name, pp->perf_name, l))
-			continue;
-		if (!name[l]) {
-			*instance = -1;
-			return pp;
-		}
-		uint64_t v;
-		if (name[l] == '_' && parse_num(name + l + 1, &v) == 0 && name[l + 1] >= '0' &&
-		    name[l + 1] <= '9' && v < 64) {
-			*instance = (int)v;
-			return pp;
+	for (int g = 0; g < pmon_generation_count(); g++) {
+		*gen = pmon_generation_at(g);
+		for (const struct pmon_perf_pmu *pp = (*gen)->perf_pmus; pp && pp->perf_name; pp++) {
+			size_t l = strlen(pp->perf_name);
+			if (strncmp(name, pp->perf_name, l))
+				continue;
+			if (!name[l]) {
+				*instance = -1;
+				return pp;
+			}
+			uint64_t v;
+			if (name[l] == '_' && parse_num(name + l + 1, &v) == 0 && name[l + 1] >= '0' &&
+			    name[l + 1] <= '9' && v < 64) {
+				*instance = (int)v;
+				return pp;
+			}
 		}
 	}
 	return NULL;
@@ -368,15 +374,21 @@ static int map_perf(const char *name, pmon_name_map_t *out, char *err, size_t er
 	if (strlen(buf) >= sizeof(pmu))
 		return pmon_why(err, errlen, PMON_ENOEVNT, "unknown perf PMU '%s'", buf);
 	memcpy(pmu, buf, strlen(buf) + 1);
-	sp.pp = perf_pmu(pmu, &sp.instance);
+	const struct pmon_generation *gen;
+	sp.pp = perf_pmu(pmu, &sp.instance, &gen);
 	if (!sp.pp) {
 		list[0] = 0;
-		for (const struct pmon_perf_pmu *pp = pmon_snbep_perf_pmus; pp->perf_name; pp++)
-			pmon_why_add(list, sizeof(list), ", ", "%s", pp->perf_name);
-		return pmon_why(err, errlen, PMON_ENOEVNT, "unknown perf PMU '%s' (SNB-EP has %s, "
+		for (int g = 0; g < pmon_generation_count(); g++) {
+			char one[sizeof(list)] = "";
+			gen = pmon_generation_at(g);
+			for (const struct pmon_perf_pmu *pp = gen->perf_pmus; pp && pp->perf_name; pp++)
+				pmon_why_add(one, sizeof(one), ", ", "%s", pp->perf_name);
+			pmon_why_add(list, sizeof(list), "; ", "%s has %s", gen->title, one);
+		}
+		return pmon_why(err, errlen, PMON_ENOEVNT, "unknown perf PMU '%s' (%s, "
 				"with _N for one instance)", pmu, list);
 	}
-	sp.t = box_type(sp.pp->box);
+	sp.t = box_type(gen, sp.pp->box);
 	if (!sp.t)
 		return pmon_why(err, errlen, PMON_EINVAL, "internal table error: no box %s", sp.pp->box);
 	if (sp.instance >= 0 && (sp.instance >= sp.t->max_boxes || sp.t->max_boxes == 1))
@@ -474,8 +486,11 @@ static int map_intel(const char *name, pmon_name_map_t *out, char *err, size_t e
 		}
 		return PMON_OK;
 	}
-	return pmon_why(err, errlen, PMON_ENOEVNT, "unknown event '%s': no SNB-EP uncore box has it "
-			"(pmon list shows them)", ev);
+	char gens[128] = "";
+	for (int g = 0; g < pmon_generation_count(); g++)
+		pmon_why_add(gens, sizeof(gens), " or ", "%s", pmon_generation_at(g)->title);
+	return pmon_why(err, errlen, PMON_ENOEVNT, "unknown event '%s': no %s uncore box has it "
+			"(pmon list shows them)", ev, gens);
 }
 
 /* ---------------------------------------------------------------- public */
@@ -511,7 +526,7 @@ int pmon_event_unit(int pmu, int ev, int um, pmon_unit_t *out)
 		return PMON_EINVAL;
 	out->unit = "";
 	out->bytes = 0;
-	for (const struct pmon_unit_row *r = pmon_snbep_units; r->box; r++) {
+	for (const struct pmon_unit_row *r = p->gen ? p->gen->units : NULL; r && r->box; r++) {
 		if (strcmp(r->box, p->type->name) || fnmatch(r->event, e->name, 0))
 			continue;
 		if (r->umask && (um < 0 || strcasecmp(r->umask, e->umasks[um].name)))

@@ -42,8 +42,6 @@ struct pmon_perf_pmu {
 	const char *refused_why;        /* why the PMON_PERF_REFUSED fields are */
 };
 
-extern const struct pmon_perf_pmu pmon_snbep_perf_pmus[];
-
 /* The unit of a count: rows matched in order, the first that fits wins.
  * event is an fnmatch pattern over pmon's event name; umask NULL: any. */
 struct pmon_unit_row {
@@ -53,7 +51,5 @@ struct pmon_unit_row {
 	const char *unit;       /* "64-byte lines" */
 	double bytes;           /* bytes one count stands for, 0 if not bytes */
 };
-
-extern const struct pmon_unit_row pmon_snbep_units[];
 
 #endif

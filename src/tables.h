@@ -249,10 +249,6 @@ static inline uint32_t pmon_umask_writes(const struct pmon_box_type *t, const st
 	return w;
 }
 
-/* The generation table: every box type of SNB-EP (snbep/boxes.c). */
-extern const struct pmon_box_type *const pmon_snbep_boxes[];
-extern const int pmon_snbep_nboxes;
-
 #define PMON_ARRAY_SIZE(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 #endif

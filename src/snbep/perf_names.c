@@ -18,7 +18,7 @@
  * QPI's clockticks, txl_flits_active, drs_data and ncb_data. */
 #include <stddef.h>
 
-#include "../names.h"
+#include "snbep.h"
 
 #define F_EVENT   { "event", PMON_PERF_CTL, 0, 8 }
 #define F_UMASK   { "umask", PMON_PERF_CTL, 8, 8 }

@@ -9,6 +9,20 @@
 #define PMON_SNBEP_H
 
 #include "../tables.h"
+#include "../metric.h"
+#include "../names.h"
+
+/* The generation's tables, which its descriptor (gen.c) hands to the
+ * engine: every box type (boxes.c), the derived metrics and their groups
+ * (metrics.c), the perf PMU names and the units of a count (perf_names.c). */
+extern const struct pmon_box_type *const pmon_snbep_boxes[];
+extern const int pmon_snbep_nboxes;
+extern const struct pmon_metric_def pmon_snbep_metrics[];
+extern const int pmon_snbep_nmetrics;
+extern const struct pmon_metric_group pmon_snbep_metric_groups[];
+extern const int pmon_snbep_nmetric_groups;
+extern const struct pmon_perf_pmu pmon_snbep_perf_pmus[];
+extern const struct pmon_unit_row pmon_snbep_units[];
 
 #define PMON_M_E    (1u << 0)
 #define PMON_M_I    (1u << 1)
