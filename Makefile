@@ -59,7 +59,7 @@ CTEST_SRCS := $(sort $(wildcard ctests/test_*.c))
 # an archive linked into every test program, which takes what it uses.
 CHELP_SRCS := $(filter-out $(CTEST_SRCS),$(sort $(wildcard ctests/*.c)))
 PTEST_SRCS := $(sort $(wildcard components/pmon/tests/test_*.c))
-BENCH_SRCS := $(sort $(wildcard bench/*.c))
+BENCH_SRCS := $(sort $(wildcard bench/*.c bench/interpose/*.c))
 
 OBJS := $(PMON_SRCS:%.c=$(B)/obj/%.o)
 ASAN_OBJS := $(PMON_SRCS:%.c=$(B)/asan/obj/%.o)
@@ -314,7 +314,9 @@ check-asan: all
 # Every bench/*.c is a program of its own that prints its own table; it may
 # use libpmon (public and internal headers), PAPI, and the tests' fake
 # device files (ctests/fake_hw.h).  Speed and memory targets are read from
-# these tables, never asserted by tests.
+# these tables, never asserted by tests.  A program under bench/interpose/
+# defines libc's file calls itself (to count them): it is no part of the
+# library and nothing links against it.
 $(BENCH_OBJS): EXTRA_CFLAGS = -I$(B)/include -iquote ctests
 $(BENCH_OBJS): | $(PAPI_STAMP)
 

@@ -22,7 +22,7 @@
 #include "access.h"
 #include "cpuinfo.h"
 #include "env.h"
-#include "fold.h"
+#include "clock.h"
 #include "why.h"
 
 #define HW_DEFAULT_CPUINFO "/proc/cpuinfo"

@@ -39,7 +39,7 @@
 
 #include "pmon/pmon.h"
 #include "access.h"
-#include "fold.h"
+#include "clock.h"
 #include "why.h"
 
 #define PCI_DEFAULT_ROOT "/sys/bus/pci"

@@ -8,7 +8,6 @@
 #include "access.h"
 #include "catalog.h"
 #include "generation.h"
-#include "encode.h"
 
 #define MAX_PMUS 64
 

@@ -120,16 +120,6 @@ static uint32_t chosen_fields(const struct encode_state *st)
 	return need;
 }
 
-uint64_t pmon_event_ctl(const struct pmon_event *ev, uint64_t umask)
-{
-	if (ev->flags & PMON_EV_FIXED)
-		return 0;
-	if (ev->flags & PMON_EV_OFFCORE)
-		return ev->code | (1u << PMON_CTL_UMASK_SHIFT) | PMON_CORE_USR | PMON_CORE_OS;
-	return ev->code | (ev->ext ? PMON_CTL_EV_SEL_EXT : 0) |
-	       umask << ((ev->flags & PMON_EV_OCC) ? PMON_PCU_OCC_SEL_SHIFT : PMON_CTL_UMASK_SHIFT);
-}
-
 /* socket=N or cpu=N. */
 static int parse_qualifier(struct encode_state *st, const char *name, const char *val)
 {

@@ -7,15 +7,6 @@
 #include <stdint.h>
 #include "pmon/pmon.h"
 
-struct pmon_event;
-
-/* The control word of an event whose chosen umasks OR to umask, before
- * modifiers and without the enable bit (the first rule in tables.h):
- * ev_sel, the extra select bit, the umask in bits 15:8 (PCU occupancy
- * events: occ_sel); offcore-response events 0x01 with USR and OS (their
- * umask values are response bits); fixed-counter events 0. */
-uint64_t pmon_event_ctl(const struct pmon_event *ev, uint64_t umask);
-
 int pmon_encode_pmu(int pmu, const char *evname, char **attrs, int nattrs,
 		    int nsockets, int ncpus, pmon_encoding_t *out, char *err, size_t errlen);
 

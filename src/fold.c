@@ -5,6 +5,7 @@
 
 #include "pmon/pmon.h"
 #include "fold.h"
+#include "clock.h"
 
 uint64_t pmon_fold_bound_ns(int width)
 {
@@ -14,13 +15,6 @@ uint64_t pmon_fold_bound_ns(int width)
 }
 
 uint64_t pmon_fold_period_ns(int width) { return pmon_fold_bound_ns(width) / 8; }
-
-uint64_t pmon_mono_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 uint64_t pmon_clock_ns(struct pmon_access *a)
 {

@@ -42,8 +42,6 @@ uint64_t pmon_fold_period_ns(int width);
 
 /* The backend's clock: its own (emulated time) or CLOCK_MONOTONIC. */
 uint64_t pmon_clock_ns(struct pmon_access *a);
-/* CLOCK_MONOTONIC in ns. */
-uint64_t pmon_mono_ns(void);
 
 struct pmon_fold {
 	pthread_mutex_t mu;

@@ -37,6 +37,12 @@ static int core_pmu_native(const struct pmon_box_type *t, unsigned model)
 	return 0;
 }
 
+/* Instances per socket of a PMON_BOX_PER_CORE box type t. */
+static int per_core(const struct pmon_machine *m, const struct pmon_box_type *t)
+{
+	return m->topo.cores_per_socket < t->max_boxes ? m->topo.cores_per_socket : t->max_boxes;
+}
+
 /* Decide, for every PMU and socket, whether the box exists and where. */
 static int find_boxes(struct pmon_machine *m, char *why, size_t whylen)
 {
@@ -44,7 +50,6 @@ static int find_boxes(struct pmon_machine *m, char *why, size_t whylen)
 	const struct pmon_pmu *pmus = pmon_catalog(&npmus);
 	pmon_pci_addr_t found[64];
 
-	m->cbos = m->topo.cores_per_socket < 8 ? m->topo.cores_per_socket : 8;
 	for (int p = 0; p < npmus; p++) {
 		const struct pmon_box_type *t = pmus[p].type;
 		for (int s = 0; s < m->topo.nsockets && s < PMON_MAX_SOCKETS; s++) {
@@ -57,7 +62,8 @@ static int find_boxes(struct pmon_machine *m, char *why, size_t whylen)
 			if (pmus[p].gen != m->gen)       /* another generation's box */
 				continue;
 			if (t->space == PMON_SPACE_MSR) {
-				loc->present = strcmp(t->name, "cbo") ? 1 : pmus[p].instance < m->cbos;
+				loc->present = !(t->quirks & PMON_BOX_PER_CORE) ||
+					       pmus[p].instance < per_core(m, t);
 				continue;
 			}
 			/* PCI: the function with the table's device ID on this socket's bus */
@@ -400,10 +406,11 @@ int pmon_machine_encode(const pmon_machine_t *m, const char *name, pmon_encoding
 			return pmon_why(err, errlen, PMON_ENODEV,
 				   "%s is not this CPU's core PMU (%s, model %u)", p->name,
 				   m->cpu_name, m->id.model);
-		if (!strcmp(t->name, "cbo"))
+		if (t->quirks & PMON_BOX_PER_CORE)
 			return pmon_why(err, errlen, PMON_ENODEV,
-				   "%s is not present on socket %d: this machine has %d CBo(s) per socket (0-%d)",
-				   p->name, e->socket, m->cbos, m->cbos - 1);
+				   "%s is not present on socket %d: this machine has %d %s box(es) per "
+				   "socket, one per core (%s0-%d)", p->name, e->socket, per_core(m, t),
+				   t->name, t->pmu_prefix, per_core(m, t) - 1);
 		return pmon_why(err, errlen, PMON_ENODEV,
 				"%s is not present on socket %d", p->name, e->socket);
 	}

@@ -30,7 +30,6 @@ struct pmon_machine {
 	struct pmon_topo topo;
 	struct pmon_busmap bm;
 	int emulated;             /* the backend is the emulated machine (sim) */
-	int cbos;                 /* CBos per socket */
 	struct pmon_box_loc loc[PMON_MAX_PMUS][PMON_MAX_SOCKETS];
 	char warnings[1024];
 	/* every live session: closing the machine stops and restores them;

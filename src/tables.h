@@ -181,6 +181,10 @@ struct pmon_excluded_event {
 	const char *why;           /* one clause: why pmon has no such event */
 };
 
+/* Box type quirks (pmon_box_type.quirks). */
+#define PMON_BOX_PER_CORE  0x1    /* one instance per core of the socket, up to max_boxes
+				     (SNB-EP's CBo: one per LLC slice) */
+
 struct pmon_box_type {
 	const char *name;          /* "imc" */
 	const char *pmu_prefix;    /* "snbep_unc_imc"; the instance number is appended
@@ -188,13 +192,15 @@ struct pmon_box_type {
 	const char *perf_name;     /* "uncore_imc" (Linux perf PMU name, for reference) */
 	const char *desc;
 	enum pmon_space space;
-	uint8_t max_boxes;         /* instances per socket (CBo: clamped to the cores present) */
+	uint8_t max_boxes;         /* instances per socket (PMON_BOX_PER_CORE: at most) */
 	uint8_t ncounters;
 	uint8_t width;             /* general counter width */
 	uint8_t thresh_bits;       /* 8, or 5 (UBox, PCU) */
 	uint32_t ctl_valid;        /* control bits software may set (enable excluded) */
 	uint8_t has_box_ctl;       /* UBox has none */
 	uint8_t has_rst_ctrs;      /* box ctl rst_ctrs usable (not HA/iMC) */
+	uint32_t quirks;           /* PMON_BOX_*: what the engine must know of the box type
+				      besides its registers (never its name) */
 
 	/* MSR boxes */
 	uint32_t msr_box_ctl, msr_ctl0, msr_ctr0;
@@ -235,6 +241,21 @@ struct pmon_box_type {
 	uint32_t msr_glb_ctl, msr_glb_status, msr_glb_ovf;
 	uint64_t glb_fixed_bit;
 };
+
+/* The control word of an event whose chosen umasks OR to umask, before
+ * modifiers and without the enable bit (the first rule above): ev_sel, the
+ * extra select bit, the umask in bits 15:8 (PCU occupancy events:
+ * occ_sel); offcore-response events 0x01 with USR and OS (their umask
+ * values are response bits); fixed-counter events 0. */
+static inline uint64_t pmon_event_ctl(const struct pmon_event *ev, uint64_t umask)
+{
+	if (ev->flags & PMON_EV_FIXED)
+		return 0;
+	if (ev->flags & PMON_EV_OFFCORE)
+		return ev->code | (1u << PMON_CTL_UMASK_SHIFT) | PMON_CORE_USR | PMON_CORE_OS;
+	return ev->code | (ev->ext ? PMON_CTL_EV_SEL_EXT : 0) |
+	       umask << ((ev->flags & PMON_EV_OCC) ? PMON_PCU_OCC_SEL_SHIFT : PMON_CTL_UMASK_SHIFT);
+}
 
 /* The filter fields a umask writes itself (bit f: t->fields[f]), as an
  * OPC_ opcode or a line state does. */

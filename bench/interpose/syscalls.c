@@ -10,7 +10,9 @@
  * libpmon and libpci make (open, openat, close, read, pread, pwrite, their
  * 64-bit names, and the fortified __open_2): the dynamic linker binds those
  * libraries' calls to them, and each counts and forwards to the C
- * library's.
+ * library's.  It lives under bench/interpose/ for that reason: these
+ * definitions of open, close, read, pread and pwrite are this program's
+ * alone, not something libpmon depends on or links against.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
