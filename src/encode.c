@@ -6,7 +6,6 @@
  * Names are case-insensitive.  The rules that combine umasks, filter fields
  * and modifiers are the ones documented in tables.h.  No register is touched.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,22 +15,10 @@
 #include "catalog.h"
 #include "encode.h"
 #include "generation.h"
+#include "parse.h"
 #include "why.h"
 
 #define MAX_ATTRS 32
-
-static int parse_u64(const char *s, uint64_t *v)
-{
-	char *end;
-	if (!*s || *s == '-' || *s == '+')
-		return -1;
-	errno = 0;
-	unsigned long long x = strtoull(s, &end, 0);
-	if (errno || *end)
-		return -1;
-	*v = x;
-	return 0;
-}
 
 /* The field index a filter modifier targets for this event, or -1. */
 static int mod_field(const struct pmon_box_type *t, const struct pmon_event *ev,
@@ -125,7 +112,7 @@ static int parse_qualifier(struct encode_state *st, const char *name, const char
 {
 	int is_sock = !strcasecmp(name, "socket");
 	uint64_t v;
-	if (parse_u64(val, &v))
+	if (pmon_parse_u64(val, &v))
 		return pmon_why(st->err, st->errlen, PMON_EQUAL,
 				"malformed value '%s' for %s= (expected a number)", val, name);
 	if (is_sock && st->is_core)
@@ -339,7 +326,7 @@ static int apply_modifier(struct encode_state *st, const char *name, const char 
 		return pmon_why(st->err, st->errlen, PMON_EQUAL,
 				"modifier '%s' given twice", md->name);
 	uint64_t v;
-	if (parse_u64(val, &v))
+	if (pmon_parse_u64(val, &v))
 		return pmon_why(st->err, st->errlen, PMON_EQUAL,
 				"malformed value '%s' for %s= (expected a number)", val, md->name);
 	if (md->kind != PMON_MOD_ADDR && (v < md->min || v > md->max))

@@ -16,7 +16,6 @@
  * every filter field the name gives.  Filter fields an event needs that
  * the name leaves out get pmon's defaults, which the map's note names.
  */
-#include <errno.h>
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +25,7 @@
 #include "pmon/pmon.h"
 #include "catalog.h"
 #include "generation.h"
+#include "parse.h"
 #include "why.h"
 
 #define MAX_TERMS 24
@@ -40,19 +40,6 @@ struct perf_spec {
 	int has_event;
 	const struct pmon_perf_alias *alias;   /* the alias used, if one */
 };
-
-static int parse_num(const char *s, uint64_t *v)
-{
-	char *end;
-	if (!*s || *s == '-' || *s == '+')
-		return -1;
-	errno = 0;
-	unsigned long long x = strtoull(s, &end, 0);
-	if (errno || *end)
-		return -1;
-	*v = x;
-	return 0;
-}
 
 /* Box type name of generation gen. */
 static const struct pmon_box_type *box_type(const struct pmon_generation *gen, const char *name)
@@ -98,7 +85,7 @@ static const struct pmon_perf_pmu *perf_pmu(const char *name, int *instance,
 				return pp;
 			}
 			uint64_t v;
-			if (name[l] == '_' && parse_num(name + l + 1, &v) == 0 && name[l + 1] >= '0' &&
+			if (name[l] == '_' && pmon_parse_u64(name + l + 1, &v) == 0 && name[l + 1] >= '0' &&
 			    name[l + 1] <= '9' && v < 64) {
 				*instance = (int)v;
 				return pp;
@@ -170,7 +157,7 @@ static int perf_term(struct perf_spec *sp, const char *term, int depth, char *er
 		return pmon_why(err, errlen, PMON_EQUAL, "%s's %s is not taken in perf's form; for %s",
 				pp->perf_name, name, pp->refused_why);
 	uint64_t v = 1;   /* a field named alone is 1, as perf reads it */
-	if (eq && parse_num(eq + 1, &v))
+	if (eq && pmon_parse_u64(eq + 1, &v))
 		return pmon_why(err, errlen, PMON_EQUAL, "malformed value '%s' for %s= (expected a number)",
 				eq + 1, name);
 	if (v > pmon_bits(f->width))
