@@ -179,15 +179,13 @@ void sim_lines_access(struct pmon_sim *sim, int cpu, const uint64_t *ref, size_t
 void sim_cores_clear(struct pmon_sim *sim)
 {
 	for (int c = 0; c < sim->ncpus; c++) {
-		memset(sim->cpu[c].ip, 0, sizeof sim->cpu[c].ip);
-		sim->cpu[c].ip_clock = 0;
+		memset(&sim->cpu[c].ip, 0, sizeof sim->cpu[c].ip);
 	}
 	if (!sim->hier_ready)
 		return;                       /* nothing cached yet */
 	for (int i = 0; i < sim->shape.sockets * sim->shape.cores; i++) {
 		struct sim_pcore *pc = &sim->pcore[i];
-		memset(pc->pf, 0, sizeof pc->pf);
-		pc->pf_clock = 0;
+		memset(&pc->pf, 0, sizeof pc->pf);
 		sim_cache_setup(&pc->l1, pc->l1.mem, pc->l1.stride, pc->l1.sets, pc->l1.ways);
 		sim_cache_setup(&pc->l2, pc->l2.mem, pc->l2.stride, pc->l2.sets, pc->l2.ways);
 	}

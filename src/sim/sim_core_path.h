@@ -362,7 +362,7 @@ void SIM_PATH_LINES(struct pmon_sim *sim, int cpu, const uint64_t *ref, size_t n
 	int recent = sim->cpu[cpu].pf_recent, def = sim->default_ways;
 
 	if (sim->pcore[sim->cpu[cpu].gcore].pf_dis != SIM_PF_OFF)
-		run_pf(sim, cpu, ref, n);
+		(def ? run_pf_def : run_pf_any)(sim, cpu, ref, n);
 	else    /* in turns: while accesses hit, and while they miss */
 		for (size_t i = 0; i < n;)
 			i = recent ? (def ? run_misses_def : run_misses_any)(sim, cpu, ref, i, n,

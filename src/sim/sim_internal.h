@@ -214,31 +214,33 @@ struct sim_cache {
 #define SIM_PF_NO_DCU_IP    (1u << 3)     /* DCU (L1) IP stride */
 #define SIM_PF_OFF          0xfu
 
-/* The L2 streamer's view of one 4 KiB page (sim_pf_path.h). */
+/* The L2 streamer's view of the 4 KiB pages it tracks (sim_pf_path.h),
+ * one array per field: a lookup compares every page's key at once. */
 #define SIM_PF_PAGES 32                   /* streams tracked per core */
-struct sim_pf_page {
-	uint64_t page;          /* line >> 6, + 1 (0: free) */
-	uint32_t age;           /* the core's lookup count when last used */
-	int8_t last;            /* line of the page last requested */
-	int8_t ahead;           /* furthest line prefetched, in dir */
-	int8_t dir;             /* +1 ascending, -1 descending, 0 not yet known */
+struct sim_pf_pages {
+	uint64_t page[SIM_PF_PAGES];      /* line >> 6, + 1 (0: free) */
+	uint32_t age[SIM_PF_PAGES];       /* the lookup count (clock) when last used */
+	int8_t last[SIM_PF_PAGES];        /* line of the page last requested */
+	int8_t ahead[SIM_PF_PAGES];       /* furthest line prefetched, in dir */
+	int8_t dir[SIM_PF_PAGES];         /* +1 ascending, -1 descending, 0 not yet known */
+	uint32_t clock;                   /* lookups so far */
 };
 
-/* A load stream for the DCU prefetchers (per thread, standing for the
- * IP-indexed table of silicon: sim_pf_path.h). */
+/* The load streams of the DCU prefetchers (per thread, standing for the
+ * IP-indexed table of silicon: sim_pf_path.h), one array per field. */
 #define SIM_PF_STRIDES 8
-struct sim_pf_stride {
-	uint64_t last;          /* line of its last load, + 1 (0: free) */
-	int64_t stride;         /* last step in lines */
-	uint32_t age;
-	int conf;               /* the step repeated */
+struct sim_pf_strides {
+	uint64_t last[SIM_PF_STRIDES];    /* line of its last load, + 1 (0: free) */
+	int64_t stride[SIM_PF_STRIDES];   /* last step in lines */
+	uint32_t age[SIM_PF_STRIDES];
+	uint8_t conf[SIM_PF_STRIDES];     /* the step repeated */
+	uint32_t clock;                   /* loads seen so far */
 };
 
 struct sim_pcore {              /* a physical core's private caches */
 	struct sim_cache l1, l2;
 	unsigned pf_dis;        /* MSR 0x1A4: SIM_PF_NO_* */
-	uint32_t pf_clock;
-	struct sim_pf_page pf[SIM_PF_PAGES];
+	struct sim_pf_pages pf;
 };
 
 /* A region of the emulated virtual memory (sim_mem.c). */
@@ -287,8 +289,7 @@ struct sim_thread {
 	int sock, lcore, gcore;     /* its socket, core in the socket, core in the machine */
 	int offcore_on;             /* some PMC counts this CPU's offcore responses */
 	int pf_recent;              /* host-cache look-ahead: accesses left to run it */
-	uint32_t ip_clock;
-	struct sim_pf_stride ip[SIM_PF_STRIDES];  /* DCU prefetchers' streams */
+	struct sim_pf_strides ip;   /* DCU prefetchers' streams */
 	uint64_t rsp_key, rsp_n;    /* a run of equal offcore responses not yet queued */
 	/* the batch's demand clean reads by store * 2 + local (their
 	 * core-side counts are added when it ends: sim_core_path.h) */

@@ -47,50 +47,72 @@ static void l2_prefetch(struct sim_ctx *x, uint64_t line, int rfo, uint64_t *n)
 	l2_fill(x, &s2, line, r.grant == SIM_M ? SIM_E : r.grant, x->pc->l1.ways);
 }
 
+/* The page the streamer tracks whose key is key (line >> 6, + 1), or -1:
+ * every key compared (vectorised); at most one matches. */
+SIM_HOT int pf_page_find(const struct sim_pf_pages *pf, uint64_t key)
+{
+	uint32_t m = 0;
+
+	for (int i = 0; i < SIM_PF_PAGES; i++)
+		m |= (uint32_t)(pf->page[i] == key) << i;
+	return m ? __builtin_ctz(m) : -1;
+}
+
+/* The entry a new page takes: the first free one, else the least recently
+ * used, the one whose age is furthest behind the clock (ages are distinct:
+ * one is set per tick).  Vectorised like pf_page_find. */
+SIM_HOT int pf_page_victim(const struct sim_pf_pages *pf)
+{
+	uint32_t m = 0;
+	int32_t lo = INT32_MAX;
+
+	for (int i = 0; i < SIM_PF_PAGES; i++)
+		m |= (uint32_t)(pf->page[i] == 0) << i;
+	if (m)
+		return __builtin_ctz(m);
+	for (int i = 0; i < SIM_PF_PAGES; i++) {
+		int32_t r = (int32_t)(pf->age[i] - pf->clock);
+		lo = r < lo ? r : lo;
+	}
+	for (int i = 0; i < SIM_PF_PAGES; i++)
+		m |= (uint32_t)((int32_t)(pf->age[i] - pf->clock) == lo) << i;
+	return __builtin_ctz(m);
+}
+
 /* The streamer sees a request from the L1 for line. */
 static void streamer(struct sim_ctx *x, uint64_t line, int rfo)
 {
-	struct sim_pcore *pc = x->pc;
+	struct sim_pf_pages *pf = &x->pc->pf;
 	uint64_t key = (line >> 6) + 1;
 	int off = (int)(line & 63), d, dir;
-	struct sim_pf_page *e = NULL, *old = &pc->pf[0];
-	uint32_t now = ++pc->pf_clock;
-	int free = 0;
+	uint32_t now = ++pf->clock;
+	int e = pf_page_find(pf, key);
 
-	for (int i = 0; i < SIM_PF_PAGES; i++) {
-		struct sim_pf_page *p = &pc->pf[i];
-		if (p->page == key) {
-			e = p;
-			break;
-		}
-		if (!p->page && !free) {          /* a free entry first */
-			old = p;
-			free = 1;
-		} else if (!free && (int32_t)(p->age - old->age) < 0) {
-			old = p;
-		}
-	}
-	if (!e) {                         /* a new page: its stream not yet known */
-		*old = (struct sim_pf_page){ key, now, (int8_t)off, (int8_t)off, 0 };
+	if (e < 0) {                      /* a new page: its stream not yet known */
+		e = pf_page_victim(pf);
+		pf->page[e] = key;
+		pf->age[e] = now;
+		pf->last[e] = pf->ahead[e] = (int8_t)off;
+		pf->dir[e] = 0;
 		return;
 	}
-	e->age = now;
-	d = off - e->last;
+	pf->age[e] = now;
+	d = off - pf->last[e];
 	if (!d)
 		return;
 	dir = d > 0 ? 1 : -1;
-	if (dir != e->dir) {              /* the stream starts, or turns */
-		e->dir = (int8_t)dir;
-		e->ahead = (int8_t)off;
+	if (dir != pf->dir[e]) {          /* the stream starts, or turns */
+		pf->dir[e] = (int8_t)dir;
+		pf->ahead[e] = (int8_t)off;
 	}
-	e->last = (int8_t)off;
-	if ((e->ahead - off) * dir < 0)   /* the requests overtook the fetches */
-		e->ahead = (int8_t)off;
+	pf->last[e] = (int8_t)off;
+	if ((pf->ahead[e] - off) * dir < 0)       /* the requests overtook the fetches */
+		pf->ahead[e] = (int8_t)off;
 	for (int k = 0; k < 2; k++) {
-		int nx = e->ahead + dir;
+		int nx = pf->ahead[e] + dir;
 		if (nx < 0 || nx > 63 || (nx - off) * dir > SIM_PF_DIST)
 			break;
-		e->ahead = (int8_t)nx;
+		pf->ahead[e] = (int8_t)nx;
 		l2_prefetch(x, (line & ~63ull) + (uint64_t)nx, rfo, &x->t->pf_streamer);
 	}
 }
@@ -106,22 +128,22 @@ static void l2_train(struct sim_ctx *x, uint64_t line, int rfo, int missed)
 		streamer(x, line, rfo);
 }
 
-/* A DCU prefetcher's fetch of line into the L1 (n: its count): from the
- * L2, or past it as a demand data read; the L2's prefetchers see it. */
-static void l1_prefetch(struct sim_ctx *x, uint64_t line, uint64_t *n)
+/* A DCU prefetcher's fetch of line into the L1 (s1: its L1 set, which
+ * lacks it; n: the prefetcher's count): from the L2, or past it as a
+ * demand data read; the L2's prefetchers see it. */
+static __attribute__((noinline)) void l1_fetch(struct sim_ctx *x, uint64_t line,
+					       const struct sim_set *s1, uint64_t *n)
 {
 	struct sim_pcore *pc = x->pc;
-	struct sim_set s1 = cache_set(&pc->l1, line), s2;
+	struct sim_set s2;
 	int w;
 
-	if (set_find(&s1, line) >= 0 || sim_line_home(x->sim, line) >= x->sim->shape.sockets)
-		return;
 	(*n)++;
 	s2 = cache_set(&pc->l2, line);
 	w = set_find(&s2, line);
 	if (w >= 0) {
 		set_touch(&s2, w);            /* the line is in lane 0 now */
-		l1_fill(pc, &s1, line, e_st(s2.e[0]), pc->l2.ways);
+		l1_fill(pc, s1, line, e_st(s2.e[0]), pc->l2.ways);
 		l2_train(x, line, 0, 0);
 		return;
 	}
@@ -130,8 +152,59 @@ static void l1_prefetch(struct sim_ctx *x, uint64_t line, uint64_t *n)
 	sim_llc_request(x, line, 0, &r);
 	offcore(x, SIM_RSP_DEMAND_DATA_RD, &r);
 	l2_fill(x, &s2, line, r.grant, pc->l1.ways);
-	l1_fill(pc, &s1, line, r.grant, pc->l2.ways);
+	l1_fill(pc, s1, line, r.grant, pc->l2.ways);
 	l2_train(x, line, 0, 1);
+}
+
+/* A DCU prefetcher's fetch of line into the L1 (n: its count; w1: the L1's
+ * way count, a constant in the default copy), when the L1 lacks it and the
+ * machine has it. */
+SIM_HOT void l1_prefetch(struct sim_ctx *x, uint64_t line, uint64_t *n, uint32_t w1)
+{
+	struct sim_set s1 = pcache_set_w(&x->pc->l1, line, w1);
+
+	if (set_find(&s1, line) >= 0 || sim_line_home(x->sim, line) >= x->sim->shape.sockets)
+		return;
+	l1_fetch(x, line, &s1, n);
+}
+
+/* The stream a load of line continues: the one whose last line is
+ * nearest, within 32 lines (the first such when two are as near), or -1.
+ * The distances computed and compared all at once (vectorised). */
+SIM_HOT int pf_stride_find(const struct sim_pf_strides *ip, uint64_t key)
+{
+	int64_t best = 33 * 8;
+
+	/* each entry's distance (33 when farther or free) and index in one
+	 * number: the least is the nearest, the first of equals */
+	for (int i = 0; i < SIM_PF_STRIDES; i++) {
+		int64_t l = (int64_t)ip->last[i], d = l - (int64_t)key;
+		d = d < 0 ? -d : d;
+		d = l == 0 || d > 33 ? 33 : d;
+		d = d * 8 + i;
+		best = d < best ? d : best;
+	}
+	return best < 33 * 8 ? (int)(best & 7) : -1;
+}
+
+/* The entry a new stream takes: the first free one, else the least
+ * recently used (as pf_page_victim). */
+SIM_HOT int pf_stride_victim(const struct sim_pf_strides *ip)
+{
+	uint32_t m = 0;
+	int32_t lo = INT32_MAX;
+
+	for (int i = 0; i < SIM_PF_STRIDES; i++)
+		m |= (uint32_t)(ip->last[i] == 0) << i;
+	if (m)
+		return __builtin_ctz(m);
+	for (int i = 0; i < SIM_PF_STRIDES; i++) {
+		int32_t r = (int32_t)(ip->age[i] - ip->clock);
+		lo = r < lo ? r : lo;
+	}
+	for (int i = 0; i < SIM_PF_STRIDES; i++)
+		m |= (uint32_t)((int32_t)(ip->age[i] - ip->clock) == lo) << i;
+	return __builtin_ctz(m);
 }
 
 /* The DCU prefetchers see a load of line by thread th.  Silicon's IP
@@ -139,55 +212,46 @@ static void l1_prefetch(struct sim_ctx *x, uint64_t line, uint64_t *n)
  * carry none, so a thread's loads are split into streams instead: a load
  * continues the stream whose last line is nearest, within 32 lines (2 KiB,
  * the IP prefetcher's longest stride), or starts one (8 per thread, least
- * recently used replaced). */
-static void dcu_train(struct sim_ctx *x, struct sim_thread *th, uint64_t line)
+ * recently used replaced).  w1: the L1's way count. */
+SIM_HOT void dcu_train(struct sim_ctx *x, struct sim_thread *th, uint64_t line, uint32_t w1)
 {
 	unsigned dis = x->pc->pf_dis;
-	struct sim_pf_stride *e = NULL, *old = &th->ip[0];
-	uint64_t key = line + 1, best = 33;
-	uint32_t now = ++th->ip_clock;
+	struct sim_pf_strides *ip = &th->ip;
+	uint64_t key = line + 1;
+	uint32_t now = ++ip->clock;
+	int e = pf_stride_find(ip, key);
 	int64_t d;
-	int free = 0;
 
-	for (int i = 0; i < SIM_PF_STRIDES; i++) {
-		struct sim_pf_stride *s = &th->ip[i];
-		if (s->last) {
-			uint64_t dist = s->last > key ? s->last - key : key - s->last;
-			if (dist < best) {
-				best = dist;
-				e = s;
-			}
-			if (!free && (int32_t)(s->age - old->age) < 0)
-				old = s;
-		} else if (!free) {               /* a free entry first */
-			old = s;
-			free = 1;
-		}
-	}
-	if (!e) {
-		*old = (struct sim_pf_stride){ key, 0, now, 0 };
+	if (e < 0) {
+		e = pf_stride_victim(ip);
+		ip->last[e] = key;
+		ip->stride[e] = 0;
+		ip->age[e] = now;
+		ip->conf[e] = 0;
 		return;
 	}
-	e->age = now;
-	d = (int64_t)(key - e->last);
+	ip->age[e] = now;
+	d = (int64_t)(key - ip->last[e]);
 	if (!d)
 		return;                       /* the same line again */
-	e->conf = d == e->stride;
-	e->stride = d;
-	e->last = key;
+	ip->conf[e] = d == ip->stride[e];
+	ip->stride[e] = d;
+	ip->last[e] = key;
 	if (d == 1 && !(dis & SIM_PF_NO_DCU_NEXT) && ((line + 1) & 63))
-		l1_prefetch(x, line + 1, &x->t->pf_dcu_next);
-	if (e->conf && !(dis & SIM_PF_NO_DCU_IP)) {
+		l1_prefetch(x, line + 1, &x->t->pf_dcu_next, w1);
+	if (ip->conf[e] && !(dis & SIM_PF_NO_DCU_IP)) {
 		uint64_t to = line + (uint64_t)d;
 		if ((to >> 6) == (line >> 6))
-			l1_prefetch(x, to, &x->t->pf_dcu_ip);
+			l1_prefetch(x, to, &x->t->pf_dcu_ip, w1);
 	}
 }
 
-/* The references of a batch with the core's prefetchers on: each access,
- * then what the prefetchers make of it. */
-static __attribute__((noinline)) void run_pf(struct pmon_sim *sim, int cpu, const uint64_t *ref,
-					     size_t n)
+/* The references of a batch with the core's prefetchers on: each access
+ * (w1, w2: the L1 and L2 way counts, constants in the default copy), then
+ * what the prefetchers make of it.  A load that hits the L1 trains the
+ * DCU prefetchers alone; the L2's see only requests from the L1. */
+SIM_HOT void run_pf(struct pmon_sim *sim, int cpu, const uint64_t *ref, size_t n, uint32_t w1,
+		    uint32_t w2)
 {
 	struct sim_thread *th = &sim->cpu[cpu];
 	struct sim_pcore *pc = &sim->pcore[th->gcore];
@@ -199,7 +263,7 @@ static __attribute__((noinline)) void run_pf(struct pmon_sim *sim, int cpu, cons
 		uint64_t line = ref[i] >> 2;
 		int kind = (int)(ref[i] & 3);
 		uint64_t l1m = t->l1_miss[kind & 1];
-		int missed = line_access(sim, th, cpu, pc, line, kind, pc->l1.ways, pc->l2.ways, 0);
+		int missed = line_access(sim, th, cpu, pc, line, kind, w1, w2, 0);
 
 		if (kind == PMON_SIM_NT_STORE)
 			continue;             /* streaming stores bypass the prefetchers */
@@ -207,8 +271,22 @@ static __attribute__((noinline)) void run_pf(struct pmon_sim *sim, int cpu, cons
 		if (t->l1_miss[kind] != l1m)
 			l2_train(&x, line, kind == PMON_SIM_STORE, missed);
 		if (dcu && kind == PMON_SIM_LOAD)
-			dcu_train(&x, th, line);
+			dcu_train(&x, th, line, w1);
 	}
+}
+
+static __attribute__((noinline)) void run_pf_def(struct pmon_sim *sim, int cpu,
+						 const uint64_t *ref, size_t n)
+{
+	run_pf(sim, cpu, ref, n, SIM_L1W, SIM_L2W);
+}
+
+static __attribute__((noinline)) void run_pf_any(struct pmon_sim *sim, int cpu,
+						 const uint64_t *ref, size_t n)
+{
+	const struct sim_pcore *pc = &sim->pcore[sim->cpu[cpu].gcore];
+
+	run_pf(sim, cpu, ref, n, pc->l1.ways, pc->l2.ways);
 }
 
 #pragma GCC visibility pop
