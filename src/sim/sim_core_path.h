@@ -361,15 +361,16 @@ void SIM_PATH_LINES(struct pmon_sim *sim, int cpu, const uint64_t *ref, size_t n
 {
 	int recent = sim->cpu[cpu].pf_recent, def = sim->default_ways;
 
-	if (sim->pcore[sim->cpu[cpu].gcore].pf_dis != SIM_PF_OFF)
+	if (sim->pcore[sim->cpu[cpu].gcore].pf_dis != SIM_PF_OFF) {
 		(def ? run_pf_def : run_pf_any)(sim, cpu, ref, n);
-	else    /* in turns: while accesses hit, and while they miss */
+	} else {        /* in turns: while accesses hit, and while they miss */
 		for (size_t i = 0; i < n;)
 			i = recent ? (def ? run_misses_def : run_misses_any)(sim, cpu, ref, i, n,
 									    &recent)
 				   : (def ? run_hits_def : run_hits_any)(sim, cpu, ref, i, n,
 									 &recent);
-	sim->cpu[cpu].pf_recent = recent;
+		sim->cpu[cpu].pf_recent = recent;
+	}
 	tally_flush(sim, sim->cpu[cpu].sock);
 	clean_core_flush(sim, cpu);
 	sim_core_offcore_end(sim, cpu);

@@ -47,14 +47,35 @@ static void l2_prefetch(struct sim_ctx *x, uint64_t line, int rfo, uint64_t *n)
 	l2_fill(x, &s2, line, r.grant == SIM_M ? SIM_E : r.grant, x->pc->l1.ways);
 }
 
-/* The page the streamer tracks whose key is key (line >> 6, + 1), or -1:
- * every key compared (vectorised); at most one matches. */
-SIM_HOT int pf_page_find(const struct sim_pf_pages *pf, uint64_t key)
+/* Bits of the n keys k[0..n) (n a multiple of 8) equal to key: key i, bit
+ * i; eight compared at a time (AVX-512), four (AVX2) or one. */
+SIM_HOT uint32_t keys_equal(const uint64_t *k, int n, uint64_t key)
 {
 	uint32_t m = 0;
+#if defined(__AVX512F__)
+	__m512i v = _mm512_set1_epi64((long long)key);
 
-	for (int i = 0; i < SIM_PF_PAGES; i++)
-		m |= (uint32_t)(pf->page[i] == key) << i;
+	for (int i = 0; i < n; i += 8)
+		m |= (uint32_t)_mm512_cmpeq_epi64_mask(_mm512_loadu_si512(k + i), v) << i;
+#elif defined(__AVX2__)
+	__m256i v = _mm256_set1_epi64x((long long)key);
+
+	for (int i = 0; i < n; i += 4)
+		m |= (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(
+			     _mm256_loadu_si256((const __m256i *)(const void *)(k + i)), v))) << i;
+#else
+	for (int i = 0; i < n; i++)
+		m |= (uint32_t)(k[i] == key) << i;
+#endif
+	return m;
+}
+
+/* The page the streamer tracks whose key is key (line >> 6, + 1), or -1
+ * (at most one matches). */
+SIM_HOT int pf_page_find(const struct sim_pf_pages *pf, uint64_t key)
+{
+	uint32_t m = keys_equal(pf->page, SIM_PF_PAGES, key);
+
 	return m ? __builtin_ctz(m) : -1;
 }
 
@@ -66,8 +87,7 @@ SIM_HOT int pf_page_victim(const struct sim_pf_pages *pf)
 	uint32_t m = 0;
 	int32_t lo = INT32_MAX;
 
-	for (int i = 0; i < SIM_PF_PAGES; i++)
-		m |= (uint32_t)(pf->page[i] == 0) << i;
+	m = keys_equal(pf->page, SIM_PF_PAGES, 0);
 	if (m)
 		return __builtin_ctz(m);
 	for (int i = 0; i < SIM_PF_PAGES; i++) {
@@ -170,13 +190,40 @@ SIM_HOT void l1_prefetch(struct sim_ctx *x, uint64_t line, uint64_t *n, uint32_t
 
 /* The stream a load of line continues: the one whose last line is
  * nearest, within 32 lines (the first such when two are as near), or -1.
- * The distances computed and compared all at once (vectorised). */
+ * Each entry's distance (33 when farther or free) and index make one
+ * number, dist * 8 + index: the least is the answer.  Eight at once
+ * (AVX-512), four (AVX2) or one. */
 SIM_HOT int pf_stride_find(const struct sim_pf_strides *ip, uint64_t key)
 {
-	int64_t best = 33 * 8;
+#if defined(__AVX512F__)
+	__m512i v = _mm512_loadu_si512(ip->last), far = _mm512_set1_epi64(33);
+	__m512i d = _mm512_abs_epi64(_mm512_sub_epi64(v, _mm512_set1_epi64((long long)key)));
+	__mmask8 out = _mm512_cmpeq_epi64_mask(v, _mm512_setzero_si512()) |
+		       _mm512_cmpgt_epi64_mask(d, far);
+	d = _mm512_mask_blend_epi64(out, d, far);
+	d = _mm512_add_epi64(_mm512_slli_epi64(d, 3), _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0));
+	long long best = _mm512_reduce_min_epi64(d);
+#elif defined(__AVX2__)
+	__m256i kv = _mm256_set1_epi64x((long long)key), zero = _mm256_setzero_si256();
+	__m256i far = _mm256_set1_epi64x(33), lo = _mm256_set1_epi64x(33 * 8);
+	long long l[4];
 
-	/* each entry's distance (33 when farther or free) and index in one
-	 * number: the least is the nearest, the first of equals */
+	for (int h = 0; h < SIM_PF_STRIDES; h += 4) {
+		__m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(ip->last + h));
+		__m256i d = _mm256_sub_epi64(v, kv);
+		d = _mm256_blendv_epi8(d, _mm256_sub_epi64(zero, d), _mm256_cmpgt_epi64(zero, d));
+		__m256i out = _mm256_or_si256(_mm256_cmpeq_epi64(v, zero), _mm256_cmpgt_epi64(d, far));
+		d = _mm256_blendv_epi8(d, far, out);
+		d = _mm256_add_epi64(_mm256_slli_epi64(d, 3), _mm256_set_epi64x(h + 3, h + 2, h + 1, h));
+		lo = _mm256_blendv_epi8(lo, d, _mm256_cmpgt_epi64(lo, d));
+	}
+	_mm256_storeu_si256((__m256i *)(void *)l, lo);
+	long long best = l[0];
+	for (int i = 1; i < 4; i++)
+		best = l[i] < best ? l[i] : best;
+#else
+	long long best = 33 * 8;
+
 	for (int i = 0; i < SIM_PF_STRIDES; i++) {
 		int64_t l = (int64_t)ip->last[i], d = l - (int64_t)key;
 		d = d < 0 ? -d : d;
@@ -184,6 +231,7 @@ SIM_HOT int pf_stride_find(const struct sim_pf_strides *ip, uint64_t key)
 		d = d * 8 + i;
 		best = d < best ? d : best;
 	}
+#endif
 	return best < 33 * 8 ? (int)(best & 7) : -1;
 }
 
@@ -194,8 +242,7 @@ SIM_HOT int pf_stride_victim(const struct sim_pf_strides *ip)
 	uint32_t m = 0;
 	int32_t lo = INT32_MAX;
 
-	for (int i = 0; i < SIM_PF_STRIDES; i++)
-		m |= (uint32_t)(ip->last[i] == 0) << i;
+	m = keys_equal(ip->last, SIM_PF_STRIDES, 0);
 	if (m)
 		return __builtin_ctz(m);
 	for (int i = 0; i < SIM_PF_STRIDES; i++) {
@@ -247,11 +294,12 @@ SIM_HOT void dcu_train(struct sim_ctx *x, struct sim_thread *th, uint64_t line, 
 }
 
 /* The references of a batch with the core's prefetchers on: each access
- * (w1, w2: the L1 and L2 way counts, constants in the default copy), then
+ * (w1, w2, wl: the L1, L2 and LLC way counts, constants in the default
+ * copy), then
  * what the prefetchers make of it.  A load that hits the L1 trains the
  * DCU prefetchers alone; the L2's see only requests from the L1. */
 SIM_HOT void run_pf(struct pmon_sim *sim, int cpu, const uint64_t *ref, size_t n, uint32_t w1,
-		    uint32_t w2)
+		    uint32_t w2, uint32_t wl)
 {
 	struct sim_thread *th = &sim->cpu[cpu];
 	struct sim_pcore *pc = &sim->pcore[th->gcore];
@@ -259,26 +307,38 @@ SIM_HOT void run_pf(struct pmon_sim *sim, int cpu, const uint64_t *ref, size_t n
 	int dcu = (pc->pf_dis & (SIM_PF_NO_DCU_NEXT | SIM_PF_NO_DCU_IP)) !=
 		  (SIM_PF_NO_DCU_NEXT | SIM_PF_NO_DCU_IP);
 
+	int recent = th->pf_recent;
+
 	for (size_t i = 0; i < n; i++) {
 		uint64_t line = ref[i] >> 2;
 		int kind = (int)(ref[i] & 3);
 		uint64_t l1m = t->l1_miss[kind & 1];
+
+		/* while accesses miss the L1, the LLC set of a coming one into
+		 * the host caches (as run_misses) */
+		if (recent && i + SIM_LOOKAHEAD < n)
+			prefetch_llc(sim, th->sock, ref[i + SIM_LOOKAHEAD] >> 2, wl);
 		int missed = line_access(sim, th, cpu, pc, line, kind, w1, w2, 0);
 
 		if (kind == PMON_SIM_NT_STORE)
 			continue;             /* streaming stores bypass the prefetchers */
 		struct sim_ctx x = ctx_of(sim, th, cpu, pc);
-		if (t->l1_miss[kind] != l1m)
+		if (t->l1_miss[kind] != l1m) {
+			recent = 64;
 			l2_train(&x, line, kind == PMON_SIM_STORE, missed);
+		} else if (recent) {
+			recent--;
+		}
 		if (dcu && kind == PMON_SIM_LOAD)
 			dcu_train(&x, th, line, w1);
 	}
+	th->pf_recent = recent;
 }
 
 static __attribute__((noinline)) void run_pf_def(struct pmon_sim *sim, int cpu,
 						 const uint64_t *ref, size_t n)
 {
-	run_pf(sim, cpu, ref, n, SIM_L1W, SIM_L2W);
+	run_pf(sim, cpu, ref, n, SIM_L1W, SIM_L2W, SIM_LLCW);
 }
 
 static __attribute__((noinline)) void run_pf_any(struct pmon_sim *sim, int cpu,
@@ -286,7 +346,7 @@ static __attribute__((noinline)) void run_pf_any(struct pmon_sim *sim, int cpu,
 {
 	const struct sim_pcore *pc = &sim->pcore[sim->cpu[cpu].gcore];
 
-	run_pf(sim, cpu, ref, n, pc->l1.ways, pc->l2.ways);
+	run_pf(sim, cpu, ref, n, pc->l1.ways, pc->l2.ways, sim->sock[0].llc[0].ways);
 }
 
 #pragma GCC visibility pop
