@@ -314,10 +314,13 @@ SIM_HOT void run_pf(struct pmon_sim *sim, int cpu, const uint64_t *ref, size_t n
 		int kind = (int)(ref[i] & 3);
 		uint64_t l1m = t->l1_miss[kind & 1];
 
-		/* while accesses miss the L1, the LLC set of a coming one into
-		 * the host caches (as run_misses) */
-		if (recent && i + SIM_LOOKAHEAD < n)
+		/* while accesses miss the L1, the LLC sets of a coming one and
+		 * of its pair (the adjacent-line prefetcher's) into the host
+		 * caches (as run_misses) */
+		if (recent && i + SIM_LOOKAHEAD < n) {
 			prefetch_llc(sim, th->sock, ref[i + SIM_LOOKAHEAD] >> 2, wl);
+			prefetch_llc(sim, th->sock, (ref[i + SIM_LOOKAHEAD] >> 2) ^ 1, wl);
+		}
 		int missed = line_access(sim, th, cpu, pc, line, kind, w1, w2, 0);
 
 		if (kind == PMON_SIM_NT_STORE)
