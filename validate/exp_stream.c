@@ -127,7 +127,8 @@ static int stream_events(struct vctx *c, struct vevents *e, const char *kname, i
 	return 0;
 }
 
-/* A check on reads.  With the prefetcher and too few ways a line fetched
+/* A check on reads.  With the prefetchers on and too few L2 or LLC sets or
+ * ways (stream_pf_extra) a line fetched
  * ahead may lose its set and be read again any number of times: no upper
  * bound, but every line the kernel reads (and each RFO) still comes from
  * DRAM at least once, so the reads are checked against that lower bound
@@ -138,7 +139,7 @@ static void rd_check(struct vctx *c, struct vevents *e, const char *kname, const
 {
 	if (unbounded) {
 		b.hi = INFINITY;
-		b.why = "prefetchers on, few L2/LLC ways: a line fetched ahead can lose its set and be "
+		b.why = "prefetchers on, few L2/LLC sets or ways: a line fetched ahead can lose its set and be "
 			"read again; every line is read at least once";
 	}
 	vcheck_sum(c, e, kname, what, unit, idx, n, 1, expected, b);
@@ -186,8 +187,8 @@ static void stream_checks(struct vctx *c, struct vevents *e, const char *kname, 
 	struct vband bcw = stream_band_channel(&c->g, (uint64_t)wr, c->hw);
 	char what[96];
 	/* Reads only: a line fetched ahead is clean, so no write follows. */
-	const char *pfwhy = "prefetchers on: a line fetched ahead before another thread's batch may be "
-			    "evicted and read again (<= 1 per stream per batch)";
+	const char *pfwhy = "prefetchers on: lines fetched ahead before another thread's batch may be "
+			    "evicted and read again (a stream's lines ahead, per batch: stream_pf_extra)";
 	struct vband btr = band_plus(bt, pf_extra, rd, pfwhy);
 	bc = band_plus(bc, pf_extra, rd / ch, pfwhy);
 
@@ -374,9 +375,9 @@ static int stream_run(struct vctx *c, const char *prefix, int home, unsigned mas
 				rc = vwin_stop(c, &e, 1, arrs, 3, &t1);
 			if (rc == 0) {
 				stream_expect((enum stream_kernel)k, nt, lines, &rd, &wr);
-				double pfx = c->g.prefetch ? stream_pf_extra((enum stream_kernel)k, nt,
-									   lines, c->nthreads, KF_BUF,
-									   c->g.l2_ways, c->g.llc_ways) : 0;
+				double pfx = c->g.prefetch ? stream_pf_extra(&c->g, (enum stream_kernel)k,
+									   nt, lines, c->nthreads, KF_BUF)
+							   : 0;
 				stream_checks(c, &e, kname, home, req, &ev, rd, wr, lines, pfx,
 					      vmetric_seconds(&e, m0));
 			}

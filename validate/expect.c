@@ -53,17 +53,42 @@ struct vband stream_band_channel(const struct vgeom *g, uint64_t lines_total, in
 		"64 lines of a page split unevenly over the channels: up to one line a page" };
 }
 
-double stream_pf_extra(enum stream_kernel k, int nt, uint64_t lines, int threads, uint64_t batch,
-		       int l2_ways, int llc_ways)
+#define PF_STREAMER_AHEAD 20     /* lines the L2 streamer runs ahead of its requests */
+
+/* Lines of one stream's span (span lines of consecutive virtual lines)
+ * that may fall in one set of a cache of sets sets (set = line mod sets). */
+static uint64_t span_per_set(uint64_t span, uint64_t sets)
 {
+	uint64_t pages = (span + 62) / 64 + 1;        /* a page boundary after any line */
+
+	if (sets == 0)
+		return UINT64_MAX;
+	if (sets % 64 == 0 && span <= 64)
+		return 1;
+	return (span + sets - 1) / sets + pages - 1;
+}
+
+double stream_pf_extra(const struct vgeom *g, enum stream_kernel k, int nt, uint64_t lines,
+		       int threads, uint64_t batch)
+{
+	unsigned dis = g->pf_dis;
 	int fetched = stream_reads(k) + (nt ? 0 : 1);
-	if (l2_ways <= 2 * fetched || llc_ways <= 2 * fetched)
+	int dcu = (dis & 0xcu) != 0xcu, adj = !(dis & 2u), streamer = !(dis & 1u);
+	uint64_t req = dcu ? 1 : 0;
+	uint64_t ahead = req + (streamer ? PF_STREAMER_AHEAD : adj ? 1 : 0);
+	uint64_t behind = adj ? 1 : 0, span = 2 * ahead + behind + 1;
+	uint64_t l2_sets = g->l2_ways > 0 ? g->l2_bytes / 64 / (uint64_t)g->l2_ways : 0;
+	uint64_t llc_sets = g->llc_ways > 0 && g->cores > 0
+			    ? g->llc_bytes / (uint64_t)g->cores / 64 / (uint64_t)g->llc_ways : 0;
+
+	if (span_per_set(span, l2_sets) * (uint64_t)fetched > (uint64_t)g->l2_ways ||
+	    span_per_set(span, llc_sets) * (uint64_t)fetched > (uint64_t)g->llc_ways)
 		return -1;
 	if (threads < 2 || batch == 0)
 		return 0;
 	double refs = (double)lines * (stream_reads(k) + 1);   /* a reference per line per array */
 	double batches = ceil(refs / (double)batch) + threads;
-	return fetched * batches;
+	return (double)(fetched * (ahead + behind)) * batches;
 }
 
 struct vband band_plus(struct vband b, double extra, double expected, const char *why)

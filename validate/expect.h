@@ -30,22 +30,37 @@ void stream_expect(enum stream_kernel k, int nt, uint64_t lines, double *rd, dou
 struct vband stream_band_total(int hw);
 struct vband stream_band_channel(const struct vgeom *g, uint64_t lines_total, int hw);
 
-/* prefetch=1 (the L2 streamer: a demand miss of line L also fetches L+1 of
- * its 4 KiB page into the L2): STREAM's arrays are whole pages read in
- * order, so every fetched line is one the kernel itself reads next, and
- * the counts stay as above, but for one race.  A thread hands its
- * references to the machine in batches of `batch`, each modeled whole; a
- * line fetched ahead at the end of a batch waits in the caches while other
- * threads' batches stream through the shared LLC, which may evict it (and
- * back-invalidate the L2): it is then read again.  At most one such line
- * per fetched stream (the arrays read, and the destination's RFOs with
- * ordinary stores) per batch; none with one thread.  Returns that bound.
- * Inside a batch the fetched line waits while each stream touches a line
- * and fetches the next (2 lines a stream): with no more L2 or LLC ways
- * than that, a set conflict may evict it there too, and there is no
- * bound: -1. */
-double stream_pf_extra(enum stream_kernel k, int nt, uint64_t lines, int threads, uint64_t batch,
-		       int l2_ways, int llc_ways);
+/* The prefetchers on (g->pf_dis: MSR 0x1A4, silicon's four, each as the
+ * Intel optimization manual documents it): STREAM's arrays are whole pages
+ * read in order, so every line fetched ahead is one the kernel reads next,
+ * and the counts stay as above, but for one race.  Per fetched stream (the
+ * arrays read, and the destination's RFOs with ordinary stores; streaming
+ * stores pass the prefetchers by), with L the stream's last demand line:
+ *   req   = 1 with a DCU prefetcher (its fetch of L+1 is a request to the
+ *           L2 like a demand's, which the L2 prefetchers follow), else 0;
+ *   ahead = req + 20 with the L2 streamer (up to 20 lines past the
+ *           furthest request, within the page), else req + 1 with the
+ *           adjacent-line prefetcher (the pair of a request), else req;
+ *   behind = 1 with the adjacent-line prefetcher (the pair of a line
+ *           missed again may be the line before it, already used).
+ * A thread hands its references to the machine in batches of `batch`,
+ * each modeled whole; at a batch's end its `ahead` lines per stream wait
+ * while other threads' batches stream through the shared LLC, which may
+ * evict them (and back-invalidate the L2): each is then read again, and
+ * the first one missed again may fetch its pair behind.  So at most
+ * (ahead + behind) lines per stream per batch; none with one thread.
+ * Returns that bound.
+ * Inside a batch a line X fetched ahead waits in its L2 and LLC sets while
+ * each stream's lines from X - ahead - behind to X + ahead (its span) are
+ * fetched or used.  A set (line mod sets) receives at most one line of a
+ * span of at most 64 lines when the sets are a multiple of 64 (a 4 KiB
+ * page's 64 lines are consecutive in the frame: two pages' lines share a
+ * set only at the same offset), else at most ceil(span / sets) + (pages
+ * the span crosses - 1).  X survives when the streams' lines in its set
+ * number at most the ways; where they may not (L2 sets, or LLC sets of a
+ * slice, too few or too few ways), there is no bound: -1. */
+double stream_pf_extra(const struct vgeom *g, enum stream_kernel k, int nt, uint64_t lines,
+		       int threads, uint64_t batch);
 /* b widened above by extra lines over expected (the prefetch race). */
 struct vband band_plus(struct vband b, double extra, double expected, const char *why);
 

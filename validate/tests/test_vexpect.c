@@ -104,21 +104,61 @@ static void test_prefetch(void)
 	CHECK(fabs(chase_pf_line_hi(0xe, 64) - 3) < 1e-12, "streamer alone, one page: 3 a hop");
 	CHECK(fabs(chase_pf_line_hi(0xf, 8192) - 1) < 1e-12, "all off: the demand only");
 
-	/* STREAM: Add with ordinary stores reads a and b and RFOs c (3 fetched
-	 * streams), 1000 lines an array: 3000 references, one batch of 4096,
-	 * + 2 threads = 3 batches: at most 3 x 3 = 9 lines read again. */
-	CHECK(stream_pf_extra(SK_ADD, 0, 1000, 2, 4096, 8, 20) == 9, "add, 2 threads: %g",
-	      stream_pf_extra(SK_ADD, 0, 1000, 2, 4096, 8, 20));
+	/* STREAM, the default geometry (8-way 256 KiB L2: 512 sets; 20-way
+	 * 2.5 MiB LLC slices: 2048 sets), all four prefetchers on: a stream's
+	 * lines ahead are 1 (the DCU's request) + 20 (the streamer), behind 1
+	 * (a pair): 22 per stream per batch.  Add with ordinary stores reads a
+	 * and b and RFOs c (3 fetched streams), 1000 lines an array: 3000
+	 * references, one batch of 4096, + 2 threads = 3 batches: 3 x 22 x 3. */
+	struct vgeom pg = geom_default();
+	pg.l2_ways = 8;
+	pg.llc_ways = 20;
+	pg.prefetch = 1;
+	pg.pf_dis = 0;
+	CHECK(stream_pf_extra(&pg, SK_ADD, 0, 1000, 2, 4096) == 3 * 22 * 3, "add, 2 threads: %g",
+	      stream_pf_extra(&pg, SK_ADD, 0, 1000, 2, 4096));
 	/* Copy with NT stores: one fetched stream; 2 x 1000 references in 2
-	 * batches of 1024, + 4 threads: 6. */
-	CHECK(stream_pf_extra(SK_COPY, 1, 1000, 4, 1024, 8, 20) == 6, "copy nt, 4 threads: %g",
-	      stream_pf_extra(SK_COPY, 1, 1000, 4, 1024, 8, 20));
-	CHECK(stream_pf_extra(SK_TRIAD, 0, 1000, 1, 4096, 8, 20) == 0, "one thread: no race, no extra");
-	/* Triad with ordinary stores fetches 3 streams, 6 lines between a
-	 * fetch ahead and its use: a 6-way set may lose it (no bound), 7 not. */
-	CHECK(stream_pf_extra(SK_TRIAD, 0, 1000, 2, 4096, 6, 20) == -1, "6 L2 ways: no bound");
-	CHECK(stream_pf_extra(SK_TRIAD, 0, 1000, 2, 4096, 8, 1) == -1, "1 LLC way: no bound");
-	CHECK(stream_pf_extra(SK_TRIAD, 0, 1000, 2, 4096, 7, 7) == 3 * 3, "7 ways: the race bound");
+	 * batches of 1024, + 4 threads: 6 x 22. */
+	CHECK(stream_pf_extra(&pg, SK_COPY, 1, 1000, 4, 1024) == 6 * 22, "copy nt, 4 threads: %g",
+	      stream_pf_extra(&pg, SK_COPY, 1, 1000, 4, 1024));
+	CHECK(stream_pf_extra(&pg, SK_TRIAD, 0, 1000, 1, 4096) == 0, "one thread: no race, no extra");
+	/* Each prefetcher's share: streamer off (0x1): 1 + 1 ahead (the DCU's
+	 * request and its pair), 1 behind: 3 a stream; the adjacent line alone
+	 * (0xd): 1 + 1; the DCU alone (0x3): 1 ahead, none behind (the old
+	 * one-line model's 3 x 3). */
+	pg.pf_dis = 0x1;
+	CHECK(stream_pf_extra(&pg, SK_ADD, 0, 1000, 2, 4096) == 3 * 3 * 3, "streamer off: %g",
+	      stream_pf_extra(&pg, SK_ADD, 0, 1000, 2, 4096));
+	pg.pf_dis = 0xd;
+	CHECK(stream_pf_extra(&pg, SK_ADD, 0, 1000, 2, 4096) == 3 * 2 * 3, "adjacent alone: %g",
+	      stream_pf_extra(&pg, SK_ADD, 0, 1000, 2, 4096));
+	pg.pf_dis = 0x3;
+	CHECK(stream_pf_extra(&pg, SK_ADD, 0, 1000, 2, 4096) == 3 * 1 * 3, "DCU alone: %g",
+	      stream_pf_extra(&pg, SK_ADD, 0, 1000, 2, 4096));
+	pg.pf_dis = 0;
+	/* Inside a batch a line fetched ahead waits while each stream's span
+	 * of 2 x 21 + 1 + 1 = 44 lines passes.  Sets a multiple of 64: one line
+	 * of a span per set, Triad's 3 streams need 3 ways: a 64 KiB 4-way L2
+	 * (256 sets) keeps a bound, 2 ways do not. */
+	pg.l2_bytes = 64u << 10;
+	pg.l2_ways = 4;
+	CHECK(stream_pf_extra(&pg, SK_TRIAD, 0, 1000, 2, 4096) == 3 * 22 * 3, "4 L2 ways: bound");
+	pg.l2_ways = 2;
+	CHECK(stream_pf_extra(&pg, SK_TRIAD, 0, 1000, 2, 4096) == -1, "2 L2 ways: no bound");
+	/* Sets not a multiple of 64 (6 ways of 256 KiB: 682 sets): two lines of
+	 * a span crossing a page may share a set: 6 ways hold Triad's 3 x 2, 5
+	 * do not. */
+	pg.l2_bytes = 256u << 10;
+	pg.l2_ways = 6;
+	CHECK(stream_pf_extra(&pg, SK_TRIAD, 0, 1000, 2, 4096) > 0, "682 sets x 6 ways: bound");
+	pg.l2_ways = 5;
+	CHECK(stream_pf_extra(&pg, SK_TRIAD, 0, 1000, 2, 4096) == -1, "819 sets x 5 ways: no bound");
+	/* A 64 KiB LLC over 8 slices of 20 ways: 6 sets a slice, up to
+	 * ceil(44 / 6) + 1 = 9 lines of a span in one: 27 > 20, no bound. */
+	pg.l2_ways = 8;
+	pg.llc_bytes = 64u << 10;
+	CHECK(stream_pf_extra(&pg, SK_TRIAD, 0, 1000, 2, 4096) == -1, "llc=64K: no bound");
+	CHECK(stream_pf_extra(&pg, SK_COPY, 1, 1000, 2, 4096) > 0, "llc=64K, copy nt: 9 <= 20, bound");
 	struct vband b = band_plus((struct vband){ 1, 1, "w" }, 9, 3000, "pf");
 	CHECK(b.lo == 1 && fabs(b.hi - 1.003) < 1e-12 && strcmp(b.why, "pf") == 0,
 	      "band widened to %g..%g", b.lo, b.hi);
