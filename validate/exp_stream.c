@@ -281,8 +281,7 @@ static int stream_qpi_util(struct vctx *c, const struct sarg *s, const char *kna
 	}
 	double sec = c->planning ? 1 : vmetric_seconds(&e, m0);
 	stream_expect(SK_TRIAD, 0, qlines, &rd, &wr);
-	double pfx = c->g.prefetch ? stream_pf_extra(SK_TRIAD, 0, qlines, c->nthreads, KF_BUF, c->g.l2_ways,
-						     c->g.llc_ways) : 0;
+	double pfx = c->g.prefetch ? stream_pf_extra(&c->g, SK_TRIAD, 0, qlines, c->nthreads, KF_BUF) : 0;
 	if (sec <= 0) {
 		vskip(c, "%s QPI_LINK_UTIL: no machine time for the window", kname);
 		vev_free(&e);
