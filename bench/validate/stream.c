@@ -2,8 +2,9 @@
  * stream.c - native STREAM kernels of the validation suite (validate/
  * kern_stream.c) beside McCalpin's reference STREAM, in the same process,
  * with the same compiler flags, the same array size (20 M doubles) and the
- * same convention (best of iterations 2..10, bytes the code asks for).
- * The reference is compiled from ../shared/reference/stream/stream.c at
+ * same convention (best of iterations 2..NTIMES, bytes the code asks for),
+ * the same threads pinned the same way, arrays laid out as its static ones
+ * and run in its order.  The reference is compiled from ../shared/reference/stream/stream.c at
  * build time (never copied); without it only pmon's figures are printed.
  * Target: pmon / reference >= 0.95 for each kernel.
  */
@@ -20,43 +21,83 @@
 #include "../../validate/kern.h"
 
 #define N 20000000
-#define NTIMES 10
-/* Rounds of the two, alternating: on a machine other work shares, each
- * kernel's best is kept, so more rounds give both more chances of a quiet
- * moment. */
-#define ROUNDS 8
+#define NTIMES 3
+/* Rounds of the two, alternating which goes first, each short (McCalpin's
+ * STREAM built with -DNTIMES=3, which it allows, and pmon's kernels run the
+ * same way: Copy, Scale, Add, Triad three times, the last two timed).  On
+ * a machine other work shares the bandwidth changes from one second to
+ * the next, so the target is read from pairs close in time: each round's
+ * ratio of the two means, the median over the rounds.  McCalpin's main
+ * keeps its statistics in static variables that carry over from one call
+ * to the next: its best rate is its best of all calls so far, and the
+ * mean of one call's passes comes from the running average it prints.
+ * Each side's best of all rounds (STREAM's convention) is printed too. */
+#define ROUNDS 30
 
 int mccalpin_main(void);
 
-static double best_rate(int k, int nt, struct karr *a, struct karr *b, struct karr *c)
+static const double bytes[4] = { 16.0 * N, 16.0 * N, 24.0 * N, 24.0 * N };
+
+/* One kernel over the whole arrays by the pinned OpenMP threads (each a
+ * contiguous share, as McCalpin's static schedule); seconds taken. */
+static double run_kernel(int k, int nt, struct karr *a, struct karr *b, struct karr *c)
 {
-	static const double bytes[4] = { 16.0 * N, 16.0 * N, 24.0 * N, 24.0 * N };
-	double best = DBL_MAX;
-	for (int it = 0; it < NTIMES; it++) {
-		uint64_t t0 = bench_ns();
+	uint64_t t0 = bench_ns();
 #pragma omp parallel
-		{
-			struct kfeed f;
-			size_t t = (size_t)omp_get_thread_num(), n = (size_t)omp_get_num_threads();
-			size_t lines = N / 8, per = lines / n, ex = lines % n;
-			size_t l0 = per * t + (t < ex ? t : ex), l1 = l0 + per + (t < ex);
-			size_t lo = l0 * 8, hi = l1 * 8 > N ? N : l1 * 8;
-			switch (k) {
-			case 0: stream_copy_native(&f, c, a, lo, hi, nt); break;
-			case 1: stream_scale_native(&f, b, c, 3.0, lo, hi, nt); break;
-			case 2: stream_add_native(&f, c, a, b, lo, hi, nt); break;
-			default: stream_triad_native(&f, a, b, c, 3.0, lo, hi, nt); break;
-			}
+	{
+		struct kfeed f;
+		size_t t = (size_t)omp_get_thread_num(), n = (size_t)omp_get_num_threads();
+		size_t lines = N / 8, per = lines / n, ex = lines % n;
+		size_t l0 = per * t + (t < ex ? t : ex), l1 = l0 + per + (t < ex);
+		size_t lo = l0 * 8, hi = l1 * 8 > N ? N : l1 * 8;
+		switch (k) {
+		case 0: stream_copy_native(&f, c, a, lo, hi, nt); break;
+		case 1: stream_scale_native(&f, b, c, 3.0, lo, hi, nt); break;
+		case 2: stream_add_native(&f, c, a, b, lo, hi, nt); break;
+		default: stream_triad_native(&f, a, b, c, 3.0, lo, hi, nt); break;
 		}
-		double s = (bench_ns() - t0) * 1e-9;
-		if (it > 0 && s < best)
-			best = s;
 	}
-	return bytes[k] / best * 1e-6;
+	return (bench_ns() - t0) * 1e-9;
 }
 
-/* Run McCalpin's main with its output captured; parse its four rates. */
-static int reference(double rate[4])
+/* McCalpin's order and convention: NTIMES passes of the four, the best of
+ * passes 2..NTIMES in MB/s (10^6 bytes the code asks for); mean: those
+ * passes' mean seconds. */
+static void ours(int nt, struct karr *a, struct karr *b, struct karr *c, double rate[4],
+		 double mean[4])
+{
+	double best[4] = { DBL_MAX, DBL_MAX, DBL_MAX, DBL_MAX }, sum[4] = { 0 };
+	double *pa = a->host, *pb = b->host, *pc = c->host;
+
+	/* As McCalpin's main starts each call: a = 1, b = 2, c = 0, then
+	 * a = 2a (the values stay as small as its: repeated passes would grow
+	 * them without bound) */
+#pragma omp parallel for
+	for (size_t j = 0; j < N; j++) {
+		pa[j] = 1;
+		pb[j] = 2;
+		pc[j] = 0;
+	}
+#pragma omp parallel for
+	for (size_t j = 0; j < N; j++)
+		pa[j] = 2 * pa[j];
+	for (int it = 0; it < NTIMES; it++)
+		for (int k = 0; k < 4; k++) {
+			double s = run_kernel(k, nt, a, b, c);
+			if (it > 0) {
+				sum[k] += s;
+				best[k] = s < best[k] ? s : best[k];
+			}
+		}
+	for (int k = 0; k < 4; k++) {
+		rate[k] = bytes[k] / best[k] * 1e-6;
+		mean[k] = sum[k] / (NTIMES - 1);
+	}
+}
+
+/* Run McCalpin's main with its output captured; parse its four rates, its
+ * "Avg time" column and its passes (*ntimes, as built). */
+static int reference(double rate[4], double avg[4], int *ntimes)
 {
 #ifdef HAVE_MCCALPIN
 	char path[] = "/tmp/pmon-stream-XXXXXX";
@@ -74,28 +115,47 @@ static int reference(double rate[4])
 	int got = 0;
 	rewind(f);
 	static const char *lab[4] = { "Copy:", "Scale:", "Add:", "Triad:" };
-	while (fgets(line, sizeof(line), f))
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "Each kernel will be executed %d times.", ntimes) == 1)
+			got |= 16;
 		for (int k = 0; k < 4; k++)
 			if (strncmp(line, lab[k], strlen(lab[k])) == 0 &&
-			    sscanf(line + strlen(lab[k]), "%lf", &rate[k]) == 1)
+			    sscanf(line + strlen(lab[k]), "%lf %lf", &rate[k], &avg[k]) == 2)
 				got |= 1 << k;
+	}
 	fclose(f);
 	unlink(path);
-	return got == 15 ? 0 : -1;
+	return got == 31 && *ntimes > 1 ? 0 : -1;
 #else
 	(void)rate;
+	(void)avg;
+	(void)ntimes;
 	return -1;
 #endif
 }
 
+static int cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+	return (a > b) - (a < b);
+}
+
 int main(void)
 {
-	struct karr a = { aligned_alloc(4096, N * 8), 0, N * 8 };
-	struct karr b = { aligned_alloc(4096, N * 8), 0, N * 8 };
-	struct karr c = { aligned_alloc(4096, N * 8), 0, N * 8 };
-	double *pa = a.host, *pb = b.host, *pc = c.host, mine[2][4], ref[4] = { 0 }, r2[4];
+	/* One block laid out as McCalpin's static arrays (a, b, c one after
+	 * the other, N doubles each): the same offsets between the streams,
+	 * so the same cache-set and DRAM-page pattern. */
+	double *blk = aligned_alloc(4096, 3 * (size_t)N * 8);
+	struct karr a = { blk, 0, N * 8 }, b = { blk + N, 0, N * 8 }, c = { blk + 2 * (size_t)N, 0, N * 8 };
+	double *pa = a.host, *pb = b.host, *pc = c.host, mine[4] = { 0 }, ref[4] = { 0 }, r1[4] = { 0 }, r2[4] = { 0 };
+	double nt[4] = { 0 }, m1[4], avg[4] = { 0 }, prev[4] = { 0 }, ratio[4][ROUNDS];
 	static const char *name[4] = { "Copy", "Scale", "Add", "Triad" };
+	int have_ref = 0, rounds = 0, mc_ntimes = NTIMES;
 
+	if (!blk) {
+		fprintf(stderr, "bench stream: no memory for 3 x %d doubles\n", N);
+		return 1;
+	}
 	/* Pin the OpenMP threads, one per CPU; libgomp keeps the same threads
 	 * for every later parallel region, McCalpin's included. */
 #pragma omp parallel
@@ -105,6 +165,7 @@ int main(void)
 		CPU_SET(omp_get_thread_num() % (int)sysconf(_SC_NPROCESSORS_ONLN), &set);
 		sched_setaffinity(0, sizeof(set), &set);
 	}
+	/* First touch by the same threads and split as McCalpin's. */
 #pragma omp parallel for
 	for (size_t j = 0; j < N; j++) {
 		pa[j] = 1;
@@ -113,53 +174,70 @@ int main(void)
 	}
 	printf("STREAM, %d doubles per array (%.0f MiB), %d threads pinned, best of %d, %d rounds\n", N,
 	       N * 8 / 1048576.0, omp_get_max_threads(), NTIMES - 1, ROUNDS);
-	/* Interleave the two ROUNDS times, each going first in turn, and keep
-	 * each one's best: the machine is shared, so a single run of either
-	 * may be unlucky. */
-	int have_ref = 0;
-	for (int k = 0; k < 4; k++)
-		mine[0][k] = mine[1][k] = 0;
 	for (int round = 0; round < ROUNDS; round++) {
+		int got = 0;
 		/* Alternate which one goes first. */
 		for (int turn = 0; turn < 2; turn++) {
-			if ((round + turn) % 2 == 0) {
-				if (reference(r2) == 0) {
-					have_ref = 1;
-					for (int k = 0; k < 4; k++)
-						ref[k] = r2[k] > ref[k] ? r2[k] : ref[k];
-				}
-				continue;
-			}
-			for (int k = 0; k < 4; k++) {
-				double x = best_rate(k, 0, &a, &b, &c), y = best_rate(k, 1, &a, &b, &c);
-				mine[0][k] = x > mine[0][k] ? x : mine[0][k];
-				mine[1][k] = y > mine[1][k] ? y : mine[1][k];
-			}
+			if ((round + turn) % 2 == 0)
+				got = reference(r2, avg, &mc_ntimes) == 0;
+			else
+				ours(0, &a, &b, &c, r1, m1);
 		}
+		for (int k = 0; k < 4; k++)
+			mine[k] = r1[k] > mine[k] ? r1[k] : mine[k];
+		if (!got) {             /* absent, or its output not as expected */
+			have_ref = 0;
+			continue;
+		}
+		have_ref = rounds == round;  /* every call so far read */
+		printf("  round %2d (%-8s first): pmon / McCalpin, means of the timed passes:", round + 1,
+		       round % 2 ? "pmon" : "McCalpin");
+		for (int k = 0; k < 4; k++) {
+			ref[k] = r2[k] > ref[k] ? r2[k] : ref[k];
+			/* its mean of this call's passes, from the running
+			 * "average" it prints: avg = (previous avg + this
+			 * call's n - 1 times) / (n - 1), n its passes */
+			double mc = (avg[k] * (mc_ntimes - 1) - prev[k]) / (mc_ntimes - 1);
+			prev[k] = avg[k];
+			ratio[k][rounds] = mc / m1[k];
+			printf(" %.3f", ratio[k][rounds]);
+		}
+		printf("\n");
+		fflush(stdout);
+		rounds++;
 	}
-	printf("%-7s %14s %14s %8s %8s %16s\n", "kernel", "pmon MB/s", "McCalpin MB/s", "ratio",
-	       "target", "pmon NT MB/s");
+	/* The non-temporal variants, not compared (McCalpin's has none). */
+	for (int round = 0; round < 2; round++) {
+		ours(1, &a, &b, &c, r1, m1);
+		for (int k = 0; k < 4; k++)
+			nt[k] = r1[k] > nt[k] ? r1[k] : nt[k];
+	}
+	printf("%-7s %12s %14s %8s %14s %8s %14s\n", "kernel", "pmon MB/s", "McCalpin MB/s",
+	       "best/best", "median ratio", "target", "pmon NT MB/s");
 	int met = 0;
 	for (int k = 0; k < 4; k++) {
 		if (have_ref) {
-			double r = mine[0][k] / ref[k];
-			met += r >= 0.95;
-			printf("%-7s %14.1f %14.1f %8.3f %8s %16.1f\n", name[k], mine[0][k], ref[k], r,
-			       r >= 0.95 ? "met" : "BELOW", mine[1][k]);
+			double r = mine[k] / ref[k], med;
+			qsort(ratio[k], (size_t)rounds, sizeof(double), cmp_double);
+			med = rounds % 2 ? ratio[k][rounds / 2]
+					 : (ratio[k][rounds / 2 - 1] + ratio[k][rounds / 2]) / 2;
+			met += med >= 0.95;
+			printf("%-7s %12.1f %14.1f %9.3f %14.3f %8s %14.1f\n", name[k], mine[k], ref[k], r,
+			       med, med >= 0.95 ? "met" : "BELOW", nt[k]);
 		} else {
-			printf("%-7s %14.1f %14s %8s %8s %16.1f\n", name[k], mine[0][k], "-", "-", "-",
-			       mine[1][k]);
+			printf("%-7s %12.1f %14s %9s %14s %8s %14.1f\n", name[k], mine[k], "-", "-", "-", "-",
+			       nt[k]);
 		}
 	}
 	printf("(target: the suite's native STREAM >= 0.95 of McCalpin's STREAM for each of Copy,\n"
 	       " Scale, Add and Triad, measured alternately in the same run: ");
 	if (have_ref)
-		printf("%d of 4 met)\n", met);
+		printf("%d of 4 met;\n median ratio: over the rounds, pmon's rate over McCalpin's in the\n"
+		       " same round, each the mean of its timed passes; best/best: STREAM's best\n"
+		       " of all rounds, each side)\n", met);
 	else
 		printf("not measured, McCalpin's STREAM absent)\n"
 		       "McCalpin's STREAM skipped: ../shared/reference/stream/stream.c absent at build time\n");
-	free(a.host);
-	free(b.host);
-	free(c.host);
+	free(blk);
 	return 0;
 }
