@@ -107,15 +107,49 @@ int sess_take_locks(pmon_session_t *s)
 	return PMON_OK;
 }
 
-/* On the hardware, journal the original values of everything the session
- * will change, before the first write (journal.h). */
-int sess_journal_boxes(pmon_session_t *s)
+/* The journal lines of socket sock's boxes (room for nboxes * 17 in e):
+ * what they held before (wrote 0: every register saved, and the session's
+ * bits of IA32_PERF_GLOBAL_CTRL), or what the start wrote (wrote 1: the
+ * registers it wrote).  Their count. */
+static int socket_lines(const pmon_session_t *s, int sock, int wrote, struct pmon_journal_entry *e)
+{
+	int n = 0;
+	for (int b = 0; b < s->nboxes; b++) {
+		const struct sess_box *bx = &s->boxes[b];
+		if (bx->regs.socket != sock)
+			continue;
+		for (int i = 0; i <= bx->nsaved && i < 17; i++) {
+			int global = i == bx->nsaved;
+			if (global ? !(is_core(bx) && bx->global_bits) : wrote && !bx->saved[i].written)
+				continue;
+			snprintf(e[n].box, sizeof(e[n].box), "%s", bx->name);
+			e[n].cpu = is_core(bx) ? bx->regs.cpu : -1;
+			e[n].kind = global ? REG_GLOBAL_CTL : bx->saved[i].kind;
+			e[n].idx = global ? 0 : bx->saved[i].idx;
+			if (wrote) {
+				e[n].wrote = global ? bx->global_bits : bx->saved[i].wrote;
+			} else {
+				e[n].value = global ? bx->global_saved : bx->saved[i].value;
+				e[n].mask = global ? bx->global_bits : ~0ull;
+			}
+			n++;
+		}
+	}
+	return n;
+}
+
+/* On the hardware, one rewrite of each socket's journal for all the
+ * session's boxes there (journal.h): before the first write, the original
+ * values of everything the session will change (wrote 0); after the start
+ * has written everything, what it wrote beside them (wrote 1), so that
+ * `pmon reset` never puts an original back over a register that no longer
+ * holds what pmon wrote. */
+static int journal_sockets(pmon_session_t *s, int wrote)
 {
 	if (s->m->emulated)
 		return PMON_OK;
-	/* one rewrite of a socket's journal for all the session's boxes there */
 	for (int b0 = 0; b0 < s->nboxes; b0++) {
-		int sock = s->boxes[b0].regs.socket, n = 0, dup = 0;
+		int sock = s->boxes[b0].regs.socket, dup = 0;
 		for (int b = 0; b < b0 && !dup; b++)
 			dup = s->boxes[b].regs.socket == sock;
 		if (dup)
@@ -123,25 +157,14 @@ int sess_journal_boxes(pmon_session_t *s)
 		struct pmon_journal_entry *e = calloc((size_t)s->nboxes * 17, sizeof(*e));
 		if (!e)
 			return pmon_why(s->err, sizeof(s->err), PMON_ENOMEM, "out of memory");
-		for (int b = b0; b < s->nboxes; b++) {
-			struct sess_box *bx = &s->boxes[b];
-			if (bx->regs.socket != sock)
-				continue;
-			for (int i = 0; i <= bx->nsaved && i < 17; i++) {
-				if (i == bx->nsaved && !(is_core(bx) && bx->global_bits))
-					continue;
-				snprintf(e[n].box, sizeof(e[n].box), "%s", bx->name);
-				e[n].cpu = is_core(bx) ? bx->regs.cpu : -1;
-				e[n].kind = i < bx->nsaved ? bx->saved[i].kind : REG_GLOBAL_CTL;
-				e[n].idx = i < bx->nsaved ? bx->saved[i].idx : 0;
-				e[n].value = i < bx->nsaved ? bx->saved[i].value : bx->global_saved;
-				e[n].mask = i < bx->nsaved ? ~0ull : bx->global_bits;
-				n++;
-			}
-		}
+		int n = socket_lines(s, sock, wrote, e);
 		char why[1024];
-		int rc = pmon_journal_add(s->m->run_dir, sock, e, n, why, sizeof(why));
+		int rc = wrote ? pmon_journal_wrote(s->m->run_dir, sock, e, n, why, sizeof(why))
+			       : pmon_journal_add(s->m->run_dir, sock, e, n, why, sizeof(why));
 		free(e);
+		if (rc && wrote)
+			return pmon_why(s->err, sizeof(s->err), rc, "cannot record in the journal what pmon "
+					"wrote: %s", why);
 		if (rc)
 			return pmon_why(s->err, sizeof(s->err), rc, "cannot journal the registers of socket "
 					"%d's boxes before changing them: %s. Nothing was written", sock, why);
@@ -149,47 +172,8 @@ int sess_journal_boxes(pmon_session_t *s)
 	return PMON_OK;
 }
 
-/* On the hardware, after the start has written everything: record what it
- * wrote beside the original values (journal.h), one rewrite per socket, so
- * that `pmon reset` never puts an original back over a register that no
- * longer holds what pmon wrote. */
-int sess_journal_wrote(pmon_session_t *s)
-{
-	if (s->m->emulated)
-		return PMON_OK;
-	for (int b0 = 0; b0 < s->nboxes; b0++) {
-		int sock = s->boxes[b0].regs.socket, n = 0, dup = 0;
-		for (int b = 0; b < b0 && !dup; b++)
-			dup = s->boxes[b].regs.socket == sock;
-		if (dup)
-			continue;
-		struct pmon_journal_entry *e = calloc((size_t)s->nboxes * 17, sizeof(*e));
-		if (!e)
-			return pmon_why(s->err, sizeof(s->err), PMON_ENOMEM, "out of memory");
-		for (int b = b0; b < s->nboxes; b++) {
-			struct sess_box *bx = &s->boxes[b];
-			if (bx->regs.socket != sock)
-				continue;
-			for (int i = 0; i <= bx->nsaved && i < 17; i++) {
-				if (i < bx->nsaved ? !bx->saved[i].written : !(is_core(bx) && bx->global_bits))
-					continue;
-				snprintf(e[n].box, sizeof(e[n].box), "%s", bx->name);
-				e[n].cpu = is_core(bx) ? bx->regs.cpu : -1;
-				e[n].kind = i < bx->nsaved ? bx->saved[i].kind : REG_GLOBAL_CTL;
-				e[n].idx = i < bx->nsaved ? bx->saved[i].idx : 0;
-				e[n].wrote = i < bx->nsaved ? bx->saved[i].wrote : bx->global_bits;
-				n++;
-			}
-		}
-		char why[1024];
-		int rc = pmon_journal_wrote(s->m->run_dir, sock, e, n, why, sizeof(why));
-		free(e);
-		if (rc)
-			return pmon_why(s->err, sizeof(s->err), rc, "cannot record in the journal what pmon "
-					"wrote: %s", why);
-	}
-	return PMON_OK;
-}
+int sess_journal_boxes(pmon_session_t *s) { return journal_sockets(s, 0); }
+int sess_journal_wrote(pmon_session_t *s) { return journal_sockets(s, 1); }
 
 /* Register i of bx as sess_verify() checks it (fresh: read now, even when
  * who's last read of the counters' block brought it). */
