@@ -252,6 +252,11 @@ static int start_locked(pmon_session_t *s)
 			goto undo;
 		s->boxes[b].global_on = s->boxes[b].global_bits != 0;
 	}
+	/* The window's start (pmon_session_read_ns): the boxes without freeze
+	 * count from just before it, the frozen ones from just after; what
+	 * follows (read-backs, journal, fold setup) may take a while when the
+	 * process is preempted, but every box is already counting then. */
+	uint64_t began = pmon_clock_ns(s->m->acc);
 	if ((rc = freeze_all(s, PMON_BOX_FRZ_EN)) || (rc = box_ctl_readable(s)))
 		goto undo;
 	if ((rc = sess_journal_wrote(s)))
@@ -261,7 +266,7 @@ static int start_locked(pmon_session_t *s)
 		goto undo;
 	}
 	static uint64_t starts;
-	s->owner_at = s->last_fold;   /* counting began (the boxes unfrozen) just before */
+	s->owner_at = began;
 	s->seq = __atomic_add_fetch(&starts, 1, __ATOMIC_RELAXED);
 	s->running = 1;
 	return PMON_OK;
