@@ -53,6 +53,9 @@ int vev_add_enc(struct vevents *e, const pmon_encoding_t *enc)
 	e->refused[e->n] = NULL;
 	e->sidx[e->n] = pmon_session_count(e->s) - 1;
 	e->val[e->n] = 0;
+	e->base[e->n] = 0;
+	e->rate[e->n] = e->rate_sp[e->n] = 0;
+	e->bg[e->n] = e->bgsub[e->n] = e->bgsp[e->n] = 0;
 	return e->n++;
 }
 
@@ -70,6 +73,9 @@ int vev_refuse(struct vevents *e, const char *name, const char *why)
 	e->broken[e->n] = 0;
 	e->sidx[e->n] = -1;
 	e->val[e->n] = 0;
+	e->base[e->n] = 0;
+	e->rate[e->n] = e->rate_sp[e->n] = 0;
+	e->bg[e->n] = e->bgsub[e->n] = e->bgsp[e->n] = 0;
 	return e->n++;
 }
 
@@ -118,9 +124,33 @@ double vev_sum(const struct vevents *e, const int *idx, int n, int *broken)
 {
 	double s = 0;
 	for (int i = 0; i < n; i++) {
-		s += (double)e->val[idx[i]];
+		s += (double)e->val[idx[i]] - e->bgsub[idx[i]];
 		if (broken && e->broken[idx[i]])
 			*broken = 1;
 	}
+	return s;
+}
+
+double vev_sum_raw(const struct vevents *e, const int *idx, int n)
+{
+	double s = 0;
+	for (int i = 0; i < n; i++)
+		s += (double)e->val[idx[i]];
+	return s;
+}
+
+double vev_sum_bgsp(const struct vevents *e, const int *idx, int n)
+{
+	double s = 0;
+	for (int i = 0; i < n; i++)
+		s += e->bgsp[idx[i]];
+	return s;
+}
+
+double vev_sum_bg(const struct vevents *e, const int *idx, int n)
+{
+	double s = 0;
+	for (int i = 0; i < n; i++)
+		s += e->bg[idx[i]];
 	return s;
 }

@@ -20,7 +20,17 @@ struct vevents {
 	int broken[VEV_MAX];        /* deliberately mis-programmed (breakage test) */
 	int sidx[VEV_MAX];          /* its index in the session, -1: refused (not counted) */
 	char *refused[VEV_MAX];     /* why the backend refused it (malloc'd), NULL if counted */
-	uint64_t val[VEV_MAX];
+	uint64_t val[VEV_MAX];       /* raw counts of the window */
+	/* The idle baseline (vbase.h): which events take one, their idle rate
+	 * and its spread (counts per ns), and, after the window, the background
+	 * subtracted from val (bgsub: 0 with --break=baseline) and its spread,
+	 * in counts. */
+	int base[VEV_MAX];
+	double rate[VEV_MAX], rate_sp[VEV_MAX];
+	double bg[VEV_MAX], bgsub[VEV_MAX], bgsp[VEV_MAX];
+	int based;                   /* idle windows taken for this window */
+	int idle_done;               /* vbase_idle ran for the next window */
+	uint64_t t_start;            /* machine time the kernel window started (ns) */
 	char err[512];
 };
 
@@ -40,7 +50,15 @@ void vev_mark_broken(struct vevents *e, int i);
 int vev_start(struct vevents *e);
 int vev_stop(struct vevents *e);            /* fills val[] */
 void vev_free(struct vevents *e);
-/* Sum of val[] over a list of indexes; sets *broken if any is broken. */
+/* Sum of val[] less the background subtracted (bgsub[]) over a list of
+ * indexes; sets *broken if any is broken. */
 double vev_sum(const struct vevents *e, const int *idx, int n, int *broken);
+/* The same without the background: the raw counts. */
+double vev_sum_raw(const struct vevents *e, const int *idx, int n);
+/* The background measured for the same sum (subtracted or not). */
+double vev_sum_bg(const struct vevents *e, const int *idx, int n);
+/* The spread of the background of the same sum (counts; 0 when nothing is
+ * subtracted). */
+double vev_sum_bgsp(const struct vevents *e, const int *idx, int n);
 
 #endif

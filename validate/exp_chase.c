@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "vmetric.h"
+#include "vbase.h"
 #include "vrun.h"
 
 static uint64_t rnd(uint64_t *s)
@@ -517,6 +518,9 @@ static int chase_one(struct vctx *c, enum chase_level lvl, int page, int home)
 	uint64_t handled = 0;
 	/* Breakage "wrap": CBo0's lookup counter starts half its expected
 	 * count below the top of its width. */
+	/* The idle windows before the preset (they start the counters). */
+	if (wrap && (rc = vbase_idle(c, &e)))
+		goto out_ev;
 	if (wrap && (rc = vbreak_wrap_preset(c, &e, lk[0], a.hops / (2 * (uint64_t)nc) + 1))) {
 		snprintf(c->err, sizeof(c->err), "breakage wrap: preset: %s", pmon_strerror(rc));
 		goto out_ev;

@@ -15,6 +15,7 @@
 #include "vcompare.h"
 #include "vknown.h"
 #include "vplan.h"
+#include "vrepeat.h"
 #include "vrun.h"
 
 static void usage(FILE *f)
@@ -32,8 +33,9 @@ static void usage(FILE *f)
 "                              share,power,dram,lock,partial,pfreq (default:\n"
 "                              all)\n"
 "  -m, --shape=SPEC            emulated machine shape, PMON_SIM syntax (default\n"
-"                              $PMON_SIM, else the default E5-2680 pair); load=\n"
-"                              is refused, clock= is always wall\n"
+"                              $PMON_SIM, else the default E5-2680 pair);\n"
+"                              clock= is always wall; the background of load=\n"
+"                              and noise= is taken out by the idle baseline\n"
 "  -t, --threads=N             kernel threads on the local socket (default 2),\n"
 "                              pinned to its first N cores\n"
 "  -c, --cpus=LIST             pin the kernel threads to these CPUs instead\n"
@@ -57,6 +59,8 @@ static void usage(FILE *f)
 "                              (the\n"
 "                              breakage test); metric: the derived\n"
 "                              metrics' formulas with a wrong constant;\n"
+"                              baseline: the idle background measured but\n"
+"                              not subtracted (with load= or noise=);\n"
 "                              code:EVENT, umask:EVENT or filter:EVENT change\n"
 "                              that field of every event whose name contains\n"
 "                              EVENT, as a wrong table entry would\n"
@@ -64,6 +68,15 @@ static void usage(FILE *f)
 "                              0x1A4 bits 0-3 on each CPU of the run; root on\n"
 "                              hardware) and put them back at the end; without\n"
 "                              it MSR 0x1A4 is only read\n"
+"      --idle-ms=MS            each of the 3 idle windows before a kernel window\n"
+"                              that counts uncore traffic (default 2 on the\n"
+"                              emulated machine, 20 on hardware; 0: no idle\n"
+"                              baseline): the background is subtracted and its\n"
+"                              spread added to the tolerance\n"
+"      --repeat=N              run every window N times and check the median\n"
+"                              (the lower middle one for even N); the spread\n"
+"                              (largest - smallest) is reported\n"
+"      --break-once            with --repeat, the --break in the first run only\n"
 "      --strict                a skipped check fails the run too\n"
 "      --seed=N                the chases' random orders and, on the emulated\n"
 "                              machine, the threads' interleaving (default 1):\n"
@@ -131,133 +144,48 @@ static int parse_long(const char *opt, const char *s, long lo, long hi, long *ou
 	return 0;
 }
 
-/* Drop libpmon's advice to set PMON_BACKEND=sim from a hardware refusal:
- * here the suite falls back to the emulated machine by itself. */
-static void drop_sim_advice(char *why)
+/* Run a step --repeat times (vrepeat.h).  0, or -1 after saying why. */
+static int run_step(struct vctx *c, const struct vstep *st, size_t first)
 {
-	static const char *const advice[] = { "; or set PMON_BACKEND=sim", "; set PMON_BACKEND=sim" };
-	for (size_t i = 0; i < sizeof(advice) / sizeof(advice[0]); i++) {
-		char *p = strstr(why, advice[i]);
-		if (p)
-			*p = 0;
-	}
-}
-
-/* Open the machine: the hardware, or the emulated machine of the shape.
- * Returns 0, or 2 after saying why. */
-static int open_backend(struct vctx *c)
-{
-	char why[512], hwwhy[512] = "", note[256];
-	const char *b = c->o.backend;
-
-	if (strcmp(b, "auto") == 0 || strcmp(b, "msr") == 0) {
-		if (pmon_machine_open(&c->m, "msr", hwwhy, sizeof(hwwhy)) == 0) {
-			c->hw = 1;
-			vgeom_from_hw(c->m, &c->g);
-			return 0;
-		}
-		drop_sim_advice(hwwhy);
-		if (strcmp(b, "msr") == 0) {
-			fprintf(stderr, "pmon-validate: the hardware backend (msr) is not usable: %s\n"
-				"pmon-validate: --backend=sim or PMON_BACKEND=sim runs the suite on the "
-				"emulated machine\n", hwwhy);
-			return 2;
-		}
-	}
-	/* The emulated machine; time follows the wall clock, so that clocks
-	 * and elapsed time agree as on silicon. */
-	const char *src = c->o.shape ? "--shape" : "$PMON_SIM";
-	const char *spec = c->o.shape ? c->o.shape : getenv("PMON_SIM");
-	c->shape_spec = spec;
-	c->shape_src = spec ? src : "default";
-	struct pmon_sim_shape shape;
-	if (vshape_screen(spec, src, &shape, note, sizeof(note), why, sizeof(why)) != 0) {
-		fprintf(stderr, "pmon-validate: %s\n", why);
-		return 2;
-	}
-	if (note[0])
-		vnote(c, "%s", note);
-	c->sim = pmon_sim_create(&shape);
-	if (!c->sim) {
-		fprintf(stderr, "pmon-validate: cannot create the emulated machine (out of memory)\n");
-		return 2;
-	}
-	pmon_sim_set_current(c->sim);
-	if (pmon_machine_open(&c->m, "sim", why, sizeof(why)) != 0) {
-		fprintf(stderr, "pmon-validate: neither backend is usable.\n  hardware: %s\n  emulated: %s\n",
-			hwwhy[0] ? hwwhy : "not tried", why);
-		return 2;
-	}
-	vgeom_from_sim(c->sim, &c->g);
-	if (strcmp(b, "auto") == 0)
-		fprintf(stderr, "pmon-validate: using the emulated machine (hardware not usable: %s)\n", hwwhy);
-	return 0;
-}
-
-static int pick_cpus(struct vctx *c)
-{
-	int want = c->o.threads, s = c->o.socket;
-	int remote = c->o.remote >= 0 ? c->o.remote : (s + 1) % (c->g.sockets > 0 ? c->g.sockets : 1);
-	if (s >= c->g.sockets || remote >= c->g.sockets) {
-		fprintf(stderr, "pmon-validate: socket %d / remote %d: the machine has %d socket(s)\n", s,
-			remote, c->g.sockets);
-		return -1;
-	}
-	if (c->sim) {
-		const struct pmon_sim_shape *sh = pmon_sim_shape(c->sim);
-		if (want > sh->cores) {
-			fprintf(stderr, "pmon-validate: --threads=%d: socket has %d cores\n", want, sh->cores);
-			return -1;
-		}
-		for (int t = 0; t < want; t++) {
-			c->cpus[t] = pmon_sim_cpu_of(sh, s, t, 0);
-			c->rcpus[t] = pmon_sim_cpu_of(sh, remote, t, 0);
-		}
-	} else {
-		int n = 0, nr = 0, ncpu = pmon_machine_ncpus(c->m);
-		for (int cpu = 0; cpu < ncpu && (n < want || nr < want); cpu++) {
-			int cs = pmon_machine_cpu_socket(c->m, cpu);
-			if (cs == s && n < want)
-				c->cpus[n++] = cpu;
-			else if (cs == remote && nr < want)
-				c->rcpus[nr++] = cpu;
-		}
-		if (n < want) {
-			fprintf(stderr, "pmon-validate: --threads=%d: socket %d has %d CPUs\n", want, s, n);
-			return -1;
-		}
-	}
-	c->nthreads = want;
-	if (c->o.cpus) {
-		char buf[512], *save = NULL;
-		int n = 0;
-		snprintf(buf, sizeof(buf), "%s", c->o.cpus);
-		for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-			char *end;
-			long cpu = strtol(t, &end, 10);
-			int ncpu = c->sim ? pmon_sim_ncpus(pmon_sim_shape(c->sim)) : pmon_machine_ncpus(c->m);
-			if (*end || cpu < 0 || cpu >= ncpu || n == 64) {
-				fprintf(stderr, "pmon-validate: --cpus: '%s' is not a CPU of this machine (0..%d)\n",
-					t, ncpu - 1);
-				return -1;
+	enum vbreak brk = c->o.brk;
+	enum vbfield brk_field = c->o.brk_field;
+	struct vrep_saved sv;
+	int rc = 0;
+	for (int r = 0; r < c->o.repeat && rc == 0; r++) {
+		size_t from = c->checks.n;
+		c->rep = r;
+		if (r) {
+			if (r > 1 || c->o.repeat > 1)
+				vprogress(c, "  run %d of %d\n", r + 1, c->o.repeat);
+			vrepeat_save(c, &sv);
+			if (c->o.break_once) {
+				c->o.brk = VB_NONE;
+				c->o.brk_field = VBF_NONE;
 			}
-			int cs = c->sim ? -1 : pmon_machine_cpu_socket(c->m, (int)cpu);
-			if (c->sim)
-				pmon_sim_cpu_place(pmon_sim_shape(c->sim), (int)cpu, &cs, NULL, NULL);
-			if (cs != s) {
-				fprintf(stderr, "pmon-validate: --cpus: CPU %ld is on socket %d, not the local socket %d\n",
-					cpu, cs, s);
-				return -1;
-			}
-			c->cpus[n++] = (int)cpu;
 		}
-		if (n == 0) {
-			fprintf(stderr, "pmon-validate: --cpus: empty list\n");
-			return -1;
+		if (st->fn(c) != 0) {
+			fprintf(stderr, "pmon-validate: %s: %s\n", vkernel_name[st->k],
+				c->err[0] ? c->err : "failed");
+			if (!c->place_failed)
+				rc = -1;
+			/* Memory not where it should be: a FAIL in the table
+			 * (recorded), the next experiment runs. */
+			c->place_failed = 0;
+			c->err[0] = 0;
+			if (r == 0)
+				break;
 		}
-		c->nthreads = n;
+		if (r && vrepeat_merge(c, first, from, &sv) != 0) {
+			fprintf(stderr, "pmon-validate: %s\n", c->err);
+			rc = -1;
+		}
 	}
-	return 0;
+	c->o.brk = brk;
+	c->o.brk_field = brk_field;
+	c->rep = 0;
+	if (c->o.repeat > 1)
+		vrepeat_finish(c, first);
+	return rc;
 }
 
 int main(int argc, char **argv)
@@ -275,6 +203,8 @@ int main(int argc, char **argv)
 		{ "seed", required_argument, 0, 20 },
 		{ "known", required_argument, 0, 21 }, { "record-known", required_argument, 0, 22 },
 		{ "compare", no_argument, 0, 23 },
+		{ "idle-ms", required_argument, 0, 24 }, { "repeat", required_argument, 0, 25 },
+		{ "break-once", no_argument, 0, 26 },
 		{ "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 }
 	};
 	struct vctx *c = calloc(1, sizeof(*c));
@@ -303,6 +233,8 @@ int main(int argc, char **argv)
 	c->o.remote = -1;
 	c->o.stream_mult = 4;
 	c->o.clock_ms = 300;
+	c->o.idle_ms = -1;
+	c->o.repeat = 1;
 	while ((opt = getopt_long(argc, argv, "b:k:m:t:s:r:o:p:c:qh", lo, NULL)) != -1) {
 		switch (opt) {
 		case 'b': backend_opt = optarg; break;
@@ -364,7 +296,7 @@ int main(int argc, char **argv)
 				}
 			if (!found) {
 				fprintf(stderr, "pmon-validate: --break=%s: want umask, channel, socket, wrap, "
-					"lose, snoop, state, victim, r3, pcu, dram, metric, lock, partial, pfreq, or code:EVENT, umask:EVENT, filter:EVENT\n", optarg);
+					"lose, snoop, state, victim, r3, pcu, dram, metric, lock, partial, pfreq, baseline, or code:EVENT, umask:EVENT, filter:EVENT\n", optarg);
 				goto out;
 			}
 			break;
@@ -392,6 +324,18 @@ int main(int argc, char **argv)
 		case 21: known_path = optarg; break;
 		case 22: c->o.record_known = optarg; break;
 		case 23: compare = 1; break;
+		case 24: {
+			char *end;
+			c->o.idle_ms = strtod(optarg, &end);
+			if (end == optarg || *end || !(c->o.idle_ms >= 0 && c->o.idle_ms <= 1000)) {
+				fprintf(stderr, "pmon-validate: --idle-ms=%s: want 0..1000 (0: no idle "
+					"baseline)\n", optarg);
+				goto out;
+			}
+			break;
+		}
+		case 25: if (parse_long("repeat", optarg, 1, 99, &v)) goto out; c->o.repeat = (int)v; break;
+		case 26: c->o.break_once = 1; break;
 		case 'h': usage(stdout); rc = 0; goto out;
 		default: usage(stderr); goto out;
 		}
@@ -406,6 +350,10 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc) {
 		fprintf(stderr, "pmon-validate: unexpected argument '%s'\n", argv[optind]);
+		goto out;
+	}
+	if (c->o.break_once && (c->o.repeat < 2 || (!c->o.brk && !c->o.brk_field))) {
+		fprintf(stderr, "pmon-validate: --break-once wants --break=KIND and --repeat=N with N >= 2\n");
 		goto out;
 	}
 	/* Before anything runs: the deviations file must be sound. */
@@ -427,10 +375,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "pmon-validate: %s\n", why);
 		goto out;
 	}
-	if ((rc = open_backend(c)) != 0)
+	if ((rc = vopen_backend(c)) != 0)
 		goto out;
 	rc = 2;
-	if (pick_cpus(c) != 0)
+	if (c->o.idle_ms < 0)
+		c->o.idle_ms = c->hw ? 20 : 2;
+	if (vpick_cpus(c) != 0)
 		goto out;
 	if (c->hw && vplace_hwloc_open(&c->place, secure_getenv("PMON_TOPOLOGY"), why,
 				       sizeof(why)) != 0) {
@@ -511,16 +461,8 @@ int main(int argc, char **argv)
 		int skipped = c->nskipped;
 		fprintf(stderr, "[%d/%d] %s: %s\n", ++step, nsteps, vkernel_name[steps[i].k], steps[i].what);
 		c->phase = vkernel_name[steps[i].k];
-		if (steps[i].fn(c) != 0) {
-			fprintf(stderr, "pmon-validate: %s: %s\n", vkernel_name[steps[i].k],
-				c->err[0] ? c->err : "failed");
-			if (!c->place_failed)
-				goto out;
-			/* Memory not where it should be: a FAIL in the table
-			 * (recorded), the next experiment runs. */
-			c->place_failed = 0;
-			c->err[0] = 0;
-		}
+		if (run_step(c, &steps[i], first) != 0)
+			goto out;
 		vplan_guard(c, &steps[i], first, c->nskipped - skipped, pfirst[i], planned[i]);
 		fprintf(stderr, "[%d/%d] %s done in %.1f s\n", step, nsteps, vkernel_name[steps[i].k],
 			(vnow_ns() - s0) * 1e-9);
@@ -554,6 +496,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	size_t failed = vchecks_failed(&c->checks), nknown = vchecks_known(&c->checks);
+	report_baseline(stdout, c);
 	printf("%zu checks: %zu passed, %zu failed, %zu known, %d skipped; %.1f s; %llu line references "
 	       "modeled (%.1f M/s); report %s/report.json, chart %s/chart.svg\n",
 	       c->checks.n, c->checks.n - failed - nknown, failed, nknown, c->nskipped, secs,

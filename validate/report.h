@@ -10,9 +10,20 @@
 #include "vrun.h"
 
 void report_table(FILE *out, const struct vctx *c);
+/* The box types of the per-box lines, and for one: the checks that count
+ * one of its events, passed and known; why no check can validate it (NULL:
+ * none known: a run that makes none says "not validated by this run"). */
+#define REPORT_NBOX 9
+extern const char *const report_box_types[REPORT_NBOX];
+void report_box_count(const struct vctx *c, const char *type, size_t *n, size_t *pass, size_t *known);
+const char *report_box_unvalidated(const char *type);
+/* The box type of an event name ("imc", "cbo", ..., "core"; "?"). */
+void report_box_type(const char *name, char *buf, size_t len);
 /* One line per box type: the checks that count one of its events, passed,
  * failed, known ("not validated" when none). */
 void report_boxes(FILE *out, const struct vctx *c);
+/* What the idle baseline and --repeat did (vbase.h, vrepeat.h). */
+void report_baseline(FILE *out, const struct vctx *c);
 /* One line per distinct reason an event was refused (its checks FAIL). */
 void report_refused(FILE *out, const struct vctx *c);
 /* 0 or -1 with why. */

@@ -81,6 +81,17 @@ int report_json(const char *path, const struct vctx *c, double seconds, char *wh
 		json_object_set_new(o, "events", k->events ? json_string(k->events) : json_null());
 		json_object_set_new(o, "counts", counts_json(k));
 		json_object_set_new(o, "spread", json_real(k->spread));
+		if (k->nruns > 1) {
+			json_t *runs = json_array();
+			for (int r = 0; r < k->nruns; r++)
+				json_array_append_new(runs, num_or_null(k->runs[r].measured));
+			json_object_set_new(o, "runs", runs);
+		}
+		/* The idle baseline (vbase.h): null when none was taken for
+		 * its events (core events, clocks, or nothing counted idle). */
+		json_object_set_new(o, "background", k->bg_taken ? num_or_null(k->background) : json_null());
+		json_object_set_new(o, "background_spread",
+				    k->bg_taken ? num_or_null(k->bg_spread) : json_null());
 		json_object_set_new(o, "broken", json_boolean(k->broken));
 		json_object_set_new(o, "refused", k->refused ? json_string(k->refused) : json_null());
 		json_object_set_new(o, "result", json_string(vcheck_result(k)));
@@ -93,6 +104,29 @@ int report_json(const char *path, const struct vctx *c, double seconds, char *wh
 	for (int i = 0; i < c->nnotes; i++)
 		json_array_append_new(notes, json_string(c->notes[i]));
 	json_object_set_new(root, "notes", notes);
+	json_t *boxes = json_array();
+	for (int t = 0; t < REPORT_NBOX; t++) {
+		size_t n, pass, kn;
+		const char *why = report_box_unvalidated(report_box_types[t]);
+		json_t *b = json_object();
+		report_box_count(c, report_box_types[t], &n, &pass, &kn);
+		json_object_set_new(b, "box", json_string(report_box_types[t]));
+		json_object_set_new(b, "checks", json_integer((json_int_t)n));
+		json_object_set_new(b, "passed", json_integer((json_int_t)pass));
+		json_object_set_new(b, "failed", json_integer((json_int_t)(n - pass - kn)));
+		json_object_set_new(b, "known", json_integer((json_int_t)kn));
+		json_object_set_new(b, "not_validated", n ? json_null() :
+				    json_string(why ? why : "no check of this run counts its events"));
+		json_array_append_new(boxes, b);
+	}
+	json_object_set_new(root, "boxes", boxes);
+	json_t *base = json_object();
+	json_object_set_new(base, "idle_ms", json_real(c->o.idle_ms));
+	json_object_set_new(base, "windows", json_integer(c->idle_windows));
+	json_object_set_new(base, "seconds", json_real(c->idle_s));
+	json_object_set_new(base, "subtracted", json_boolean(c->o.brk != VB_BASELINE && c->o.idle_ms > 0));
+	json_object_set_new(root, "baseline", base);
+	json_object_set_new(root, "repeat", json_integer(c->o.repeat));
 	json_object_set_new(root, "checks", checks);
 	json_object_set_new(root, "skipped", skips);
 	json_object_set_new(root, "skipped_checks", json_integer(c->nskipped));

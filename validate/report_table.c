@@ -16,13 +16,13 @@ static void num(char *buf, size_t len, double v, const char *unit)
 		snprintf(buf, len, "%.0f", v);
 }
 
-enum { T_KERNEL, T_EVENT, T_EXP, T_MEAS, T_RATIO, T_TOL, T_N };
+enum { T_KERNEL, T_EVENT, T_EXP, T_MEAS, T_RATIO, T_TOL, T_BG, T_SPREAD, T_N };
 
 /* The cells of check k (of the header when k is NULL). */
 static void cells(const struct vcheck *k, char cell[T_N][352])
 {
 	static const char *const head[T_N] = { "kernel", "event", "expected", "measured", "ratio",
-					       "tolerance" };
+					       "tolerance", "background", "spread" };
 	if (!k) {
 		for (int i = 0; i < T_N; i++)
 			snprintf(cell[i], sizeof(cell[i]), "%s", head[i]);
@@ -41,6 +41,31 @@ static void cells(const struct vcheck *k, char cell[T_N][352])
 	else
 		snprintf(cell[T_RATIO], sizeof(cell[0]), "-");
 	vcheck_tol_text(k, cell[T_TOL], sizeof(cell[0]));
+	/* The idle baseline subtracted and its spread (added to the
+	 * tolerance), and --repeat's spread, in the check's unit. */
+	if (k->bg_taken) {
+		char a[64], b[64];
+		num(a, sizeof(a), k->background, k->unit);
+		num(b, sizeof(b), k->bg_spread, k->unit);
+		snprintf(cell[T_BG], sizeof(cell[0]), "%s±%s", a, b);
+	} else {
+		snprintf(cell[T_BG], sizeof(cell[0]), "-");
+	}
+	num(cell[T_SPREAD], sizeof(cell[0]), k->spread, k->unit);
+}
+
+/* Columns shown: background only when some check has one, spread only
+ * with --repeat. */
+static int shown(const struct vctx *c, int j)
+{
+	if (j == T_SPREAD)
+		return c->o.repeat > 1;
+	if (j != T_BG)
+		return 1;
+	for (size_t i = 0; i < c->checks.n; i++)
+		if (c->checks.v[i].bg_taken && (c->checks.v[i].background || c->checks.v[i].bg_spread))
+			return 1;
+	return 0;
 }
 
 /* Display width: UTF-8 continuation bytes (the ± of a tolerance) take no
@@ -67,10 +92,12 @@ static void field(FILE *out, const char *s, int w, int left)
 
 void report_table(FILE *out, const struct vctx *c)
 {
-	static const int minw[T_N] = { 22, 40, 14, 14, 7, 12 };
-	static const int left[T_N] = { 1, 1, 0, 0, 0, 1 };
+	static const int minw[T_N] = { 22, 40, 14, 14, 7, 12, 12, 8 };
+	static const int left[T_N] = { 1, 1, 0, 0, 0, 1, 0, 0 };
 	char cell[T_N][352];
-	int w[T_N];
+	int w[T_N], show[T_N];
+	for (int j = 0; j < T_N; j++)
+		show[j] = shown(c, j);
 
 	memcpy(w, minw, sizeof(w));
 	for (size_t i = 0; i < c->checks.n; i++) {
@@ -83,7 +110,8 @@ void report_table(FILE *out, const struct vctx *c)
 		const struct vcheck *k = i ? &c->checks.v[i - 1] : NULL;
 		cells(k, cell);
 		for (int j = 0; j < T_N; j++)
-			field(out, cell[j], w[j], left[j]);
+			if (show[j])
+				field(out, cell[j], w[j], left[j]);
 		if (!k)
 			fprintf(out, "result\n");
 		else if (k->known)
@@ -114,7 +142,7 @@ void report_refused(FILE *out, const struct vctx *c)
 
 /* The box type of an event name: "snbep_unc_imc0::..." is imc, a core
  * PMU's ("snb_ep::OFFCORE_RESPONSE_0...") is core. */
-static void box_type(const char *name, char *buf, size_t len)
+void report_box_type(const char *name, char *buf, size_t len)
 {
 	const char *sep = strstr(name, "::"), *p = name;
 	size_t n;
@@ -140,7 +168,7 @@ static int uses_box(const struct vcheck *k, const char *t)
 	for (const char *p = k->events; p && *p;) {
 		size_t n = strcspn(p, ";");
 		snprintf(name, sizeof(name), "%.*s", (int)n, p);
-		box_type(name, bt, sizeof(bt));
+		report_box_type(name, bt, sizeof(bt));
 		if (!strcmp(bt, t))
 			return 1;
 		p += n + (p[n] == ';');
@@ -148,21 +176,58 @@ static int uses_box(const struct vcheck *k, const char *t)
 	return 0;
 }
 
+const char *const report_box_types[REPORT_NBOX] = { "cbo", "ha", "imc", "qpi", "r2pcie", "r3qpi",
+						    "ubo", "pcu", "core" };
+
+const char *report_box_unvalidated(const char *type)
+{
+	if (!strcmp(type, "r2pcie"))
+		return "no kernel drives PCIe traffic (the suite's kernels move memory between cores, "
+		       "sockets and DRAM only), so no R2PCIe count has an expected value";
+	return NULL;
+}
+
+void report_box_count(const struct vctx *c, const char *type, size_t *n, size_t *pass, size_t *known)
+{
+	*n = *pass = *known = 0;
+	for (size_t i = 0; i < c->checks.n; i++) {
+		const struct vcheck *k = &c->checks.v[i];
+		if (!uses_box(k, type))
+			continue;
+		++*n;
+		*pass += k->pass;
+		*known += !k->pass && k->known;
+	}
+}
+
 void report_boxes(FILE *out, const struct vctx *c)
 {
-	static const char *const types[] = { "cbo", "ha", "imc", "qpi", "r2pcie", "r3qpi", "ubo",
-					     "pcu", "core" };
-	for (size_t t = 0; t < sizeof(types) / sizeof(types[0]); t++) {
-		size_t n = 0, pass = 0, known = 0;
-		for (size_t i = 0; i < c->checks.n; i++) {
-			const struct vcheck *k = &c->checks.v[i];
-			if (!uses_box(k, types[t]))
-				continue;
-			n++;
-			pass += k->pass;
-			known += !k->pass && k->known;
-		}
-		fprintf(out, "box %-7s %4zu checks, %4zu passed, %4zu failed, %4zu known%s\n", types[t], n,
-			pass, n - pass - known, known, n ? "" : "  (not validated by this run)");
+	for (int t = 0; t < REPORT_NBOX; t++) {
+		size_t n, pass, known;
+		const char *why = report_box_unvalidated(report_box_types[t]);
+		report_box_count(c, report_box_types[t], &n, &pass, &known);
+		fprintf(out, "box %-7s %4zu checks, %4zu passed, %4zu failed, %4zu known", report_box_types[t],
+			n, pass, n - pass - known, known);
+		if (!n && why)
+			fprintf(out, "  (not validated: %s)\n", why);
+		else
+			fprintf(out, "%s\n", n ? "" : "  (not validated by this run)");
 	}
+}
+
+void report_baseline(FILE *out, const struct vctx *c)
+{
+	size_t sub = 0;
+	for (size_t i = 0; i < c->checks.n; i++)
+		sub += c->checks.v[i].bg_taken && c->checks.v[i].background != 0;
+	if (c->o.idle_ms <= 0)
+		fprintf(out, "idle baseline: none (--idle-ms=0)\n");
+	else
+		fprintf(out, "idle baseline: %d idle windows, %.2f s of machine time; background %s in "
+			"%zu checks\n", c->idle_windows, c->idle_s,
+			c->o.brk == VB_BASELINE ? "measured, NOT subtracted (--break=baseline)," : "subtracted",
+			sub);
+	if (c->o.repeat > 1)
+		fprintf(out, "repeat: every window run %d times, the median checked, spread = largest - "
+			"smallest\n", c->o.repeat);
 }

@@ -66,12 +66,14 @@ void vcheck_eval(struct vcheck *c)
 		c->pass = 0;
 		return;
 	}
+	/* The idle baseline's spread widens the band (vbase.h). */
+	double w = c->bg_spread > 0 ? c->bg_spread : 0;
 	if (c->tol_kind == VTOL_ABS) {
-		c->pass = isfinite(c->measured) && c->measured >= 0 && c->measured <= c->hi;
+		c->pass = isfinite(c->measured) && c->measured >= -w && c->measured <= c->hi + w;
 		return;
 	}
-	double r = vcheck_ratio(c);
-	c->pass = isfinite(r) && r >= c->lo && r <= c->hi;
+	double r = vcheck_ratio(c), wr = c->expected ? w / fabs(c->expected) : 0;
+	c->pass = isfinite(r) && r >= c->lo - wr && r <= c->hi + wr;
 }
 
 double vcheck_ratio(const struct vcheck *c)
@@ -138,6 +140,11 @@ void vchecks_free(struct vchecks *cs)
 		free(cs->v[i].refused);
 		free(cs->v[i].counts);
 		free(cs->v[i].known);
+		for (int r = 0; r < cs->v[i].nruns; r++) {
+			free(cs->v[i].runs[r].counts);
+			free(cs->v[i].runs[r].refused);
+		}
+		free(cs->v[i].runs);
 	}
 	free(cs->v);
 	memset(cs, 0, sizeof(*cs));

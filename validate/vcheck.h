@@ -14,6 +14,15 @@
  *        the count is divided by in the display, e.g. hops) */
 enum vtol_kind { VTOL_REL, VTOL_ABS };
 
+/* One run of a check under --repeat. */
+struct vrunrec {
+	double expected, measured, background, bg_spread;
+	uint64_t *counts;       /* malloc'd, ncounts of them */
+	int ncounts;
+	int broken, pass;
+	char *refused;          /* malloc'd */
+};
+
 struct vcheck {
 	char kernel[40];        /* "stream-copy", "chase-line-llc" */
 	char event[96];         /* what was counted, e.g. "CAS_COUNT.RD s0 sum ch" */
@@ -32,8 +41,12 @@ struct vcheck {
 	uint64_t *counts;       /* the raw count of each event of events, same order
 				   (malloc'd, NULL: none) */
 	int ncounts;
-	double spread;          /* --repeat: largest minus smallest measured value (unit) */
-	double background;      /* idle window's count subtracted from measured (unit) */
+	double spread;          /* --repeat: the spread of the runs (unit; vrepeat.h) */
+	struct vrunrec *runs;   /* --repeat: each run's values (malloc'd, vrepeat.h) */
+	int nruns;
+	double background;      /* what the idle baseline moved measured by (unit; vbase.h) */
+	double bg_spread;       /* its spread, added to the tolerance on both sides (unit) */
+	int bg_taken;           /* an idle baseline was taken for one of its events */
 	char *known;            /* a FAIL matching an understood deviation: its reason
 				   (malloc'd); counted as KNOWN, not failed */
 	int pass;

@@ -45,6 +45,11 @@ struct vcheck *vcheck_metric(struct vctx *c, struct vevents *e, const char *kern
 	int mi = pmon_metric_find(metric), nall = 0;
 	pmon_metric_info_t info;
 	double counts[PMON_METRIC_MAX_EVENTS] = { 0 }, v = NAN;
+	/* the idle baseline (vbase.h): each term raw, without the background
+	 * measured, and the background's spread */
+	double rawt[PMON_METRIC_MAX_EVENTS] = { 0 }, free_[PMON_METRIC_MAX_EVENTS] = { 0 };
+	double sp[PMON_METRIC_MAX_EVENTS] = { 0 };
+	int based = 0;
 	const char *names[2 * VEV_MAX];
 	uint64_t raw[2 * VEV_MAX];
 	int broken = 0;
@@ -60,8 +65,17 @@ struct vcheck *vcheck_metric(struct vctx *c, struct vevents *e, const char *kern
 				return NULL;          /* an event skipped (not modeled, absent) */
 		struct vevents *w = terms[k].e ? terms[k].e : e;
 		counts[k] = vev_sum(w, terms[k].idx, terms[k].n, &broken);
-		if (terms[k].per > 0)
+		rawt[k] = vev_sum_raw(w, terms[k].idx, terms[k].n);
+		free_[k] = rawt[k] - vev_sum_bg(w, terms[k].idx, terms[k].n);
+		sp[k] = vev_sum_bgsp(w, terms[k].idx, terms[k].n);
+		for (int i = 0; i < terms[k].n; i++)
+			based |= w->based && w->base[terms[k].idx[i]];
+		if (terms[k].per > 0) {
 			counts[k] /= terms[k].per;
+			rawt[k] /= terms[k].per;
+			free_[k] /= terms[k].per;
+			sp[k] /= terms[k].per;
+		}
 		for (int i = 0; i < terms[k].n && nall < 2 * VEV_MAX; i++) {
 			int j = terms[k].idx[i];
 			if (w->refused[j] && !refused)
@@ -90,5 +104,22 @@ struct vcheck *vcheck_metric(struct vctx *c, struct vevents *e, const char *kern
 		vcheck_refuse(k, refused);
 	if (broken || (c->o.brk == VB_METRIC && expected != 0))
 		k->broken = 1;
+	/* The idle baseline (vbase.h): what it moved the value by, and the
+	 * value's spread, each term's background spread in turn. */
+	k->bg_taken = based;
+	if (based && isfinite(v)) {
+		double x, y;
+		if (pmon_metric_compute(mi, rawt, seconds, &x) == 0 &&
+		    pmon_metric_compute(mi, free_, seconds, &y) == 0)
+			k->background = x - y;
+		for (int t = 0; t < nterms; t++) {
+			double save = counts[t];
+			counts[t] = save + sp[t];
+			if (sp[t] > 0 && pmon_metric_compute(mi, counts, seconds, &x) == 0)
+				k->bg_spread += fabs(x - v);
+			counts[t] = save;
+		}
+		vcheck_eval(k);
+	}
 	return k;
 }

@@ -5,7 +5,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <math.h>
-#include <sched.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -16,9 +15,8 @@
 #include <unistd.h>
 
 #include <emmintrin.h>
-#include <omp.h>
-#include <pthread.h>
 
+#include "vbase.h"
 #include "vrun.h"
 
 const char *const vkernel_name[VK_N] = { "stream", "dgemm", "chase", "numa", "chan", "clock",
@@ -27,7 +25,7 @@ const char *const vkernel_name[VK_N] = { "stream", "dgemm", "chase", "numa", "ch
 const char *const vbreak_name[VB_N] = { "none", "umask", "channel", "socket", "wrap", "lose",
 						  "snoop", "state", "victim", "r3",
 						  "pcu", "dram", "metric", "lock", "partial",
-						  "pfreq" };
+						  "pfreq", "baseline" };
 const char *const vbfield_name[VBF_N] = { "none", "code", "umask", "filter" };
 
 int vbreak_field(enum vbfield f, const char *pattern, pmon_encoding_t *enc)
@@ -102,21 +100,8 @@ int vshape_screen(const char *spec, const char *src, struct pmon_sim_shape *shap
 		snprintf(why, whylen, "machine shape (%s): %s", src, perr);
 		return -1;
 	}
-	if (shape->load_bps) {
-		spec_item(spec, "load", item, sizeof(item));
-		snprintf(why, whylen,
-			 "%s %s: a background DRAM stream that no expected count includes; "
-			 "validate without it (load=0)", src, item);
-		return -1;
-	}
-	if (shape->noise_bps) {
-		spec_item(spec, "noise", item, sizeof(item));
-		snprintf(why, whylen,
-			 "%s %s: background DRAM reads and writes on every socket that no "
-			 "expected count includes (the suite takes no idle baseline to "
-			 "subtract); validate without it (noise=0)", src, item);
-		return -1;
-	}
+	/* load= and noise= (background traffic) are accepted: the idle
+	 * baseline takes their background out (vbase.h). */
 	if (shape->clock != PMON_SIM_CLOCK_WALL) {
 		spec_item(spec, "clock", item, sizeof(item));
 		if (item[0])
@@ -306,218 +291,6 @@ int vremote_ok(struct vctx *c, const char *what)
 	return 0;
 }
 
-/* ------------------------------------------------------------- threads */
-void vchunk(size_t count, int t, int n, size_t *lo, size_t *hi)
-{
-	size_t lines = (count + 7) / 8;
-	size_t per = lines / (size_t)n, extra = lines % (size_t)n;
-	size_t l0 = per * (size_t)t + ((size_t)t < extra ? (size_t)t : extra);
-	size_t l1 = l0 + per + ((size_t)t < extra ? 1 : 0);
-	*lo = l0 * 8 < count ? l0 * 8 : count;
-	*hi = l1 * 8 < count ? l1 * 8 : count;
-}
-
-static void pin_host(int cpu)
-{
-	cpu_set_t set;
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	if (ncpu <= 0)
-		return;
-	CPU_ZERO(&set);
-	CPU_SET(cpu % ncpu, &set);
-	/* Best effort: a restricted cpuset leaves the thread where it is. */
-	(void)sched_setaffinity(0, sizeof(set), &set);
-}
-
-/* Turns: on the emulated machine one kernel thread runs at a time, and
- * hands the turn on after each batch it feeds, to a thread picked by a
- * generator seeded with --seed among those not waiting at a barrier nor
- * done.  The model then sees the same interleaving of the threads' batches
- * in every run of a seed: their timing on the host no longer decides which
- * line the shared LLC keeps (it did: 7 of 193 counts of the quick suite
- * moved between two runs).  When every thread left is at the barrier, all
- * pass it. */
-enum { TS_RUN, TS_BARRIER, TS_DONE };
-struct vturn {
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	int n, holder;
-	int state[64];
-	uint64_t rng;
-};
-
-static uint64_t turn_rand(struct vturn *tu)
-{
-	tu->rng ^= tu->rng >> 12;
-	tu->rng ^= tu->rng << 25;
-	tu->rng ^= tu->rng >> 27;
-	return tu->rng * 0x2545F4914F6CDD1Dull;
-}
-
-/* Pick the next holder (lock held); releases a barrier all have reached. */
-static void turn_pick(struct vturn *tu)
-{
-	int cand[64], m = 0, waiting = 0;
-	for (int i = 0; i < tu->n; i++) {
-		if (tu->state[i] == TS_RUN)
-			cand[m++] = i;
-		waiting += tu->state[i] == TS_BARRIER;
-	}
-	if (m == 0 && waiting) {
-		for (int i = 0; i < tu->n; i++)
-			if (tu->state[i] == TS_BARRIER) {
-				tu->state[i] = TS_RUN;
-				cand[m++] = i;
-			}
-	}
-	tu->holder = m ? cand[turn_rand(tu) % (uint64_t)m] : -1;
-	pthread_cond_broadcast(&tu->cv);
-}
-
-static void turn_wait(struct vturn *tu, int t)
-{
-	while (tu->holder != t)
-		pthread_cond_wait(&tu->cv, &tu->mu);
-}
-
-/* kfeed's hook: after a batch, hand the turn on and wait for it again. */
-static void turn_after_batch(struct kfeed *f)
-{
-	struct vturn *tu = f->turn_ctx;
-	pthread_mutex_lock(&tu->mu);
-	turn_pick(tu);
-	turn_wait(tu, f->tid);
-	pthread_mutex_unlock(&tu->mu);
-}
-
-static void turn_leave(struct vturn *tu, int t, int state)
-{
-	pthread_mutex_lock(&tu->mu);
-	tu->state[t] = state;
-	turn_pick(tu);
-	if (state == TS_BARRIER)
-		turn_wait(tu, t);
-	pthread_mutex_unlock(&tu->mu);
-}
-
-void vbarrier(struct vctx *c, struct kfeed *f)
-{
-	struct vturn *tu = f->turn_ctx;
-	(void)c;
-	if (!f->turn) {
-#pragma omp barrier
-		return;
-	}
-	/* Feed what is buffered while holding the turn, then wait there. */
-	f->turn = NULL;
-	kfeed_flush(f);
-	f->turn = turn_after_batch;
-	turn_leave(tu, f->tid, TS_BARRIER);
-}
-
-static int vpar_run(struct vctx *c, int n, const int *cpus, vwork_fn fn, void *arg, int free_run);
-
-int vpar(struct vctx *c, int n, const int *cpus, vwork_fn fn, void *arg)
-{
-	return vpar_run(c, n, cpus, fn, arg, 0);
-}
-
-int vpar_free(struct vctx *c, int n, const int *cpus, vwork_fn fn, void *arg)
-{
-	return vpar_run(c, n, cpus, fn, arg, 1);
-}
-
-static int vpar_run(struct vctx *c, int n, const int *cpus, vwork_fn fn, void *arg, int free_run)
-{
-	int err = 0, bound = 0;
-	uint64_t fed = 0;
-	double t0 = vnow_ns();
-	struct vturn tu;
-
-	if (c->planning)
-		return 0;
-	int turns = c->sim && n > 1 && n <= 64 && !free_run;
-	if (turns) {
-		pthread_mutex_init(&tu.mu, NULL);
-		pthread_cond_init(&tu.cv, NULL);
-		tu.n = n;
-		for (int i = 0; i < n; i++)
-			tu.state[i] = TS_RUN;
-		/* Each call its own sequence, the same in every run of a seed. */
-		tu.rng = (c->o.seed + 1) * 0x9e3779b97f4a7c15ull ^ ++c->vpar_calls;
-		if (!tu.rng)
-			tu.rng = 1;
-		pthread_mutex_lock(&tu.mu);
-		turn_pick(&tu);
-		pthread_mutex_unlock(&tu.mu);
-	}
-
-#pragma omp parallel num_threads(n) reduction(+:fed)
-	{
-		int t = omp_get_thread_num();
-		char why[256];
-		struct kfeed *f = malloc(sizeof(*f));
-		/* Hardware: the thread runs on that CPU, bound with hwloc.
-		 * Emulated: the model's CPU is cpus[t]; the host thread is
-		 * spread over the host's CPUs. */
-		if (!f) {
-#pragma omp atomic write
-			err = PMON_ENOMEM;
-		} else if (c->sim) {
-			kfeed_init(f, c->sim, cpus[t]);
-			pin_host(t);
-			f->tid = t;
-			if (turns) {
-				f->turn = turn_after_batch;
-				f->turn_ctx = &tu;
-			}
-		} else {
-			kfeed_init(f, c->sim, cpus[t]);
-			if (c->place.bind_thread(c->place.ctx, cpus[t], why, sizeof(why)) != 0) {
-#pragma omp critical(vpar_bind)
-				snprintf(c->err, sizeof(c->err), "%s", why);
-#pragma omp atomic write
-				bound = -1;
-			}
-		}
-		/* Every thread runs the kernel or none does (kernels may
-		 * wait for each other at barriers). */
-#pragma omp barrier
-		if (f && !err && !bound) {
-			/* Turns (emulated): wait for this thread's first one,
-			 * after the barrier above (its holder must reach it). */
-			if (turns) {
-				pthread_mutex_lock(&tu.mu);
-				turn_wait(&tu, t);
-				pthread_mutex_unlock(&tu.mu);
-			}
-			fn(c, t, n, f, arg);
-			f->turn = NULL;
-			kfeed_flush(f);
-			fed += f->fed;
-			if (f->err) {
-#pragma omp atomic write
-				err = f->err;
-			}
-		}
-		free(f);
-		if (turns)
-			turn_leave(&tu, t, TS_DONE);
-	}
-	if (turns) {
-		pthread_mutex_destroy(&tu.mu);
-		pthread_cond_destroy(&tu.cv);
-	}
-	c->refs_fed += fed;
-	if (c->sim)
-		c->model_s += (vnow_ns() - t0) * 1e-9;
-	if (bound)
-		return PMON_EIO;
-	if (err)
-		snprintf(c->err, sizeof(c->err), "feeding the memory model: %s", pmon_strerror(err));
-	return err;
-}
-
 /* ------------------------------------------------------------- window */
 static void clflush_arrays(struct karr *const *arrs, int n)
 {
@@ -549,11 +322,16 @@ int vwin_start(struct vctx *c, struct vevents *e, double *t0)
 		*t0 = vnow_ns();
 		return 0;
 	}
-	int rc = vev_start(e);
+	int rc = e->idle_done ? 0 : vbase_idle(c, e);
+	e->idle_done = 0;
+	if (rc)
+		return rc;
+	rc = vev_start(e);
 	if (rc) {
 		snprintf(c->err, sizeof(c->err), "%s", e->err);
 		return rc;
 	}
+	e->t_start = e->s ? pmon_session_read_ns(e->s) : 0;
 	*t0 = vnow_ns();
 	return 0;
 }
@@ -574,9 +352,13 @@ int vwin_stop(struct vctx *c, struct vevents *e, int flush, struct karr *const *
 			return rc;
 	}
 	int rc = vev_stop(e);
-	if (rc)
+	if (rc) {
 		snprintf(c->err, sizeof(c->err), "%s", e->err);
-	return rc;
+		return rc;
+	}
+	uint64_t end = e->s ? pmon_session_read_ns(e->s) : 0;
+	vbase_scale(c, e, end > e->t_start ? end - e->t_start : 0);
+	return 0;
 }
 
 /* ------------------------------------------------------------- checks */
@@ -638,6 +420,8 @@ int vadd(struct vctx *c, struct vevents *e, const char *kernel, const char *fmt,
 		return -2;
 	} else {
 		i = vev_add_enc(e, &enc);
+		if (i >= 0)
+			e->base[i] = vbase_applies(&enc);
 	}
 	if (i < 0) {
 		snprintf(c->err, sizeof(c->err), "%s", e->err);
@@ -700,6 +484,7 @@ struct vcheck *vcheck_sum(struct vctx *c, struct vevents *e, const char *kernel,
 	if (k) {
 		k->per = per;
 		vcheck_events(k, e, idx, n);
+		vbase_attach(k, e, idx, n, per);
 	}
 	return k;
 }
@@ -720,6 +505,7 @@ struct vcheck *vcheck_quot(struct vctx *c, struct vevents *e, const char *kernel
 			both[n + i] = den[i];
 		}
 		vcheck_events(k, e, both, 2 * n);
+		vbase_attach_quot(k, e, num, den, n);
 	}
 	return k;
 }
@@ -735,6 +521,7 @@ struct vcheck *vcheck_zero(struct vctx *c, struct vevents *e, const char *kernel
 	if (k) {
 		k->per = per;
 		vcheck_events(k, e, idx, n);
+		vbase_attach(k, e, idx, n, per);
 	}
 	return k;
 }

@@ -27,9 +27,12 @@ extern const char *const vkernel_name[VK_N];
 /* Deliberate breakage (the test that the suite can fail). */
 /* lose: the run drops the first check of each step on the floor (the plan's
  * guard must FAIL it). */
+/* baseline: the idle windows are taken and reported, but their background
+ * is not subtracted nor its spread added (with load= or noise= the checks
+ * of socket-wide events must FAIL). */
 enum vbreak { VB_NONE, VB_UMASK, VB_CHANNEL, VB_SOCKET, VB_WRAP, VB_LOSE, VB_SNOOP,
 	      VB_STATE, VB_VICTIM, VB_R3, VB_PCU, VB_DRAM, VB_METRIC, VB_LOCK, VB_PARTIAL, VB_PFREQ,
-	      VB_N };
+	      VB_BASELINE, VB_N };
 extern const char *const vbreak_name[VB_N];
 /* Generic breakage of one field of every event whose name contains a
  * pattern, as a wrong entry in the event tables would program it
@@ -68,6 +71,9 @@ struct vopts {
 	unsigned long long seed; /* --seed: the chase orders' and the threads' interleaving's */
 	int list;                /* --list: print the plan, run nothing */
 	const char *record_known;/* --record-known FILE */
+	double idle_ms;          /* --idle-ms: each idle window of the baseline (0: none) */
+	int repeat;              /* --repeat N: every window run N times, the median checked */
+	int break_once;          /* --break-once: the breakage in the first run of N only */
 	int verbose;
 };
 
@@ -110,6 +116,9 @@ struct vctx {
 	uint64_t refs_fed;       /* line references fed to the model */
 	uint64_t vpar_calls;     /* seeds each call's turn order */
 	double model_s;          /* wall seconds of emulated kernels */
+	int idle_windows;        /* idle windows taken (vbase.h) and their machine time */
+	double idle_s;
+	int rep;                 /* --repeat: the run of the step (0..repeat-1) */
 	/* Hardware: how arrays and threads are placed (vplace.h); whether
 	 * memory can be bound to the remote socket (checked before any
 	 * kernel, remote_why says why not); an array whose placement failed
@@ -139,14 +148,20 @@ const char *vbackend_choose(const char *opt, const char *env, char *why, size_t 
 /* Parse the emulated machine's shape spec (from src, "--shape" or
  * "$PMON_SIM"; NULL or "" is the default machine) and screen the keys that
  * would make the expected counts wrong:
- *   load=  (not 0) a background DRAM stream the expectations do not include:
- *          refused (-1, why names the key and the reason);
  *   clock= (not wall) the clock checks and the windows need emulated time to
  *          follow the wall clock: set to wall, with a note (note[0] = 0 when
  *          nothing was changed).
- * Every other key is geometry the expectations derive from.  0 or -1. */
+ * load= and noise= (background traffic) are accepted: the idle baseline
+ * subtracts their background (vbase.h).  Every other key is geometry the
+ * expectations derive from.  0, or -1 (a bad spec: why names it). */
 int vshape_screen(const char *spec, const char *src, struct pmon_sim_shape *shape, char *note,
 		  size_t notelen, char *why, size_t whylen);
+/* Open the machine: the hardware, or the emulated machine of the shape
+ * (--shape, $PMON_SIM).  0, or 2 after saying why on stderr. */
+int vopen_backend(struct vctx *c);
+/* The kernel threads' CPUs (--threads, --cpus) on the local socket and the
+ * same cores on the remote one.  0, or -1 after saying why on stderr. */
+int vpick_cpus(struct vctx *c);
 /* Record a note for the report (also printed on stderr). */
 void vnote(struct vctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* 0 when report files can be written in dir (created if missing), else -1

@@ -1,9 +1,9 @@
 /*
  * test_vopts.c - what pmon-validate ($PMON_VALIDATE) refuses before running
  * anything, and what it sets itself:
- *   - $PMON_SIM / --shape load=: exit 2, one line naming the key, no kernel
- *     run; clock=manual|auto: replaced by wall with a note, and the clock
- *     checks pass;
+ *   - --idle-ms, --repeat and --break-once out of range or alone: exit 2,
+ *     one line naming the option, no kernel run; clock=manual|auto:
+ *     replaced by wall with a note, and the clock checks pass;
  *   - --remote equal to --socket, an empty --kernels, an output directory
  *     that cannot be made: exit 2 before any kernel runs;
  *   - $PMON_BACKEND: sim is used without advice to set it; msr where the
@@ -138,12 +138,15 @@ int main(void)
 	CHECK(system(cmd) == 0, "mkdir %s", outdir);
 	snprintf(out, sizeof(out), "%s/opts-refused", outdir);
 
-	/* load=: the README's background stream. */
-	const char *load_env[] = { "PMON_SIM=load=100M", NULL };
-	const char *quick[] = { "--quick", "-o", out, NULL };
-	refused("PMON_SIM=load=100M", load_env, quick, (const char *const[]){ "$PMON_SIM load=100M", "background", NULL });
-	const char *load_shape[] = { "--quick", "--backend=sim", "--shape=" QSHAPE ",load=1G", "-o", out, NULL };
-	refused("--shape ...,load=1G", NULL, load_shape, (const char *const[]){ "--shape load=1G", NULL });
+	/* The baseline's and --repeat's values, refused before anything runs
+	 * (load= and noise= are accepted: test_vbase runs them). */
+	const char *idle[] = { "--quick", "--backend=sim", "--shape=" QSHAPE, "--idle-ms=-1", "-o", out, NULL };
+	refused("--idle-ms=-1", NULL, idle, (const char *const[]){ "--idle-ms=-1", "0..1000", NULL });
+	const char *rep0[] = { "--quick", "--backend=sim", "--shape=" QSHAPE, "--repeat=0", "-o", out, NULL };
+	refused("--repeat=0", NULL, rep0, (const char *const[]){ "--repeat=0", "1..99", NULL });
+	const char *once[] = { "--quick", "--backend=sim", "--shape=" QSHAPE, "--break=umask", "--break-once",
+			       "-o", out, NULL };
+	refused("--break-once without --repeat", NULL, once, (const char *const[]){ "--break-once", "--repeat", NULL });
 
 	/* clock=: the suite's clock checks need wall time. */
 	const char *auto_env[] = { "PMON_SIM=" QSHAPE ",clock=auto", NULL };
