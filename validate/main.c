@@ -68,14 +68,15 @@ static void usage(FILE *f)
 "                              0x1A4 bits 0-3 on each CPU of the run; root on\n"
 "                              hardware) and put them back at the end; without\n"
 "                              it MSR 0x1A4 is only read\n"
-"      --idle-ms=MS            each of the 3 idle windows before a kernel window\n"
-"                              that counts uncore traffic (default 2 on the\n"
-"                              emulated machine, 20 on hardware; 0: no idle\n"
-"                              baseline): the background is subtracted and its\n"
-"                              spread added to the tolerance\n"
+"      --idle-ms=MS            the idle probe before each counting window\n"
+"                              (default 2 on the emulated machine, 20 on\n"
+"                              hardware; 0: no idle baseline); when it counts\n"
+"                              anything, 3 windows 10 x as long measure the\n"
+"                              background, subtracted with its spread added\n"
+"                              to the tolerance\n"
 "      --repeat=N              run every window N times and check the median\n"
-"                              (the lower middle one for even N); the spread\n"
-"                              (largest - smallest) is reported\n"
+"                              run (the lower middle one for even N); the\n"
+"                              spread of the runs is reported\n"
 "      --break-once            with --repeat, the --break in the first run only\n"
 "      --strict                a skipped check fails the run too\n"
 "      --seed=N                the chases' random orders and, on the emulated\n"
@@ -155,8 +156,7 @@ static int run_step(struct vctx *c, const struct vstep *st, size_t first)
 		size_t from = c->checks.n;
 		c->rep = r;
 		if (r) {
-			if (r > 1 || c->o.repeat > 1)
-				vprogress(c, "  run %d of %d\n", r + 1, c->o.repeat);
+			vprogress(c, "  run %d of %d\n", r + 1, c->o.repeat);
 			vrepeat_save(c, &sv);
 			if (c->o.break_once) {
 				c->o.brk = VB_NONE;
