@@ -242,8 +242,8 @@ static int compare_moved(const char *sub, double dx, double dy, char **out)
 	FILE *f = fopen(o, "r");
 	if (f) {
 		*out = calloc(1, 1 << 16);
-		if (*out)
-			fread(*out, 1, (1 << 16) - 1, f);
+		if (*out && fread(*out, 1, (1 << 16) - 1, f) == 0)
+			(*out)[0] = 0;
 		fclose(f);
 	}
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
