@@ -311,8 +311,11 @@ static void test_shapes(void)
 	 * skipped with the reason, the totals expect 0.  Prefetchers on (the
 	 * default): 6 LLC sets a slice hold up to 9 lines of a stream's span,
 	 * so Add and Triad (3 fetched streams, 27 > 20 ways) have no upper
-	 * bound on their reads, Copy with NT stores (1 stream) keeps one. */
-	j = run_shape("shape-llc64k", "llc=64K,l2=32K,l1=8K", "stream,dgemm,chase,numa,chan,clock");
+	 * bound on their reads, Copy with NT stores (1 stream) keeps one.
+	 * share: its buffers are whole pages on the smallest LLC too (a
+	 * half-page buffer had the rest of its page prefetched: 21 more
+	 * forwards than its lines, 7 checks failed). */
+	j = run_shape("shape-llc64k", "llc=64K,l2=32K,l1=8K", "stream,dgemm,chase,numa,chan,clock,share");
 	if (j) {
 		CHECK_EQ_INT(count_skips(j, "chase-line-llc latency", "no hop reaches the LLC", NULL), 1,
 			     "llc=64K: line chase latency skipped with its reason");
@@ -331,6 +334,8 @@ static void test_shapes(void)
 		c = find_check(j, "stream-copy-nt", "CAS_COUNT.RD s0 all ch");
 		CHECK(c && num(c, "high") > 1 && num(c, "high") < 1.1,
 		      "llc=64K, prefetch: Copy NT's reads bounded (%g)", c ? num(c, "high") : -1);
+		CHECK(find_check(j, "share-prodcons", "OFFCORE DATA_RD.REMOTE_DRAM.SNP_FWD consumer") != NULL,
+		      "llc=64K, prefetch: the producer/consumer forwards checked");
 		json_decref(j);
 	}
 	/* An LLC smaller than the L2: the inclusive LLC caps what the L2 keeps.
