@@ -233,6 +233,115 @@ static void declared(pmon_machine_t *m)
 	CHECK(mi.scope == PMON_METRIC_SOCKET && !strcmp(mi.unit, "ns"), "remote miss latency: per socket, ns");
 }
 
+/* The QPI packet metrics (guide Table 2-95, CTO_COUNT under the port's one
+ * packet match/mask pair): each event encodes to the guide's MATCH/MASK
+ * values (filt[0] = MATCH1<<32 | MATCH0, filt[1] = MASK1<<32 | MASK0; RDS
+ * is MATCH1/MASK1[19:16]), one pass per pair; the emulated machine does
+ * not model packet matching and refuses every one of them, by name, while
+ * every other metric is accepted there. */
+#define RDS(v) ((uint64_t)(v) << 48)
+static const struct {
+	const char *metric, *label;
+	uint64_t match, mask;
+	int pass;
+} cto[] = {
+	{ "DRS_FULL_CACHELINE_MSGS_FROM_QPI", "PKT", 0x1C00, 0x1F00, 0 },     /* L3445 */
+	{ "DRS_PTL_CACHELINE_MSGS_FROM_QPI", "PKT", 0x1D00, 0x1F00, 0 },      /* L3456 */
+	{ "DRS_M_FROM_QPI", "PKT", RDS(0x8) | 0x1C00, RDS(0xF) | 0x1FE0, 0 }, /* L3455 */
+	{ "DRS_WbI_FROM_QPI", "PKT", 0x1C80, 0x1FE0, 0 },                     /* L3460 */
+	{ "DRS_WbS_FROM_QPI", "PKT", 0x1CA0, 0x1FE0, 0 },                     /* L3461 */
+	{ "DRS_WbE_FROM_QPI", "PKT", 0x1CC0, 0x1FE0, 0 },                     /* L3459 */
+	{ "DRS_WB_FROM_QPI", "WBI", 0x1C80, 0x1FE0, 0 },                      /* L3457 */
+	{ "DRS_WB_FROM_QPI", "WBS", 0x1CA0, 0x1FE0, 1 },
+	{ "DRS_WB_FROM_QPI", "WBE", 0x1CC0, 0x1FE0, 2 },
+	{ "DRS_F_OR_E_FROM_QPI", "CE", RDS(0x4) | 0x1C00, RDS(0xF) | 0x1FE0, 0 }, /* L3454 */
+	{ "DRS_F_OR_E_FROM_QPI", "CF", RDS(0x1) | 0x1C00, RDS(0xF) | 0x1FE0, 1 },
+	{ "DRS_F_OR_E_FROM_QPI", "KE", RDS(0x4) | 0x1C40, RDS(0xF) | 0x1FE0, 2 },
+	{ "DRS_F_OR_E_FROM_QPI", "KF", RDS(0x1) | 0x1C40, RDS(0xF) | 0x1FE0, 3 },
+	{ "DRS_F_OR_E_FROM_QPI", "PE", RDS(0x4) | 0x1C20, RDS(0xF) | 0x1FE0, 4 },
+	{ "DRS_F_OR_E_FROM_QPI", "PF", RDS(0x1) | 0x1C20, RDS(0xF) | 0x1FE0, 5 },
+};
+#define NCTO ((int)(sizeof(cto) / sizeof(cto[0])))
+#define NOT_MODELED "is not modeled by the emulated machine"
+
+static int cto_metric(const char *name)
+{
+	for (int j = 0; j < NCTO; j++)
+		if (!strcmp(cto[j].metric, name))
+			return 1;
+	return 0;
+}
+
+static void qpi_packets(pmon_machine_t *m)
+{
+	int qpi1 = pmon_pmu_find("snbep_unc_qpi1"), seen = 0;
+	for (int j = 0; j < NCTO; j++) {
+		int i = pmon_metric_find(cto[j].metric), found = 0;
+		CHECK(i >= 0, "%s declared", cto[j].metric);
+		if (i < 0)
+			continue;
+		pmon_metric_info_t mi;
+		pmon_metric_get(i, &mi);
+		CHECK(!strcmp(mi.group, "qpi_packets") && !strcmp(mi.unit, "bytes") && mi.scope == PMON_METRIC_BOX,
+		      "%s: group qpi_packets, bytes, per box", mi.name);
+		for (int k = 0; k < mi.nevents; k++) {
+			pmon_metric_event_t me;
+			pmon_encoding_t e;
+			char name[PMON_MAX_NAME], err[256] = "";
+			pmon_metric_event_get(i, k, &me);
+			if (strcmp(me.label, cto[j].label))
+				continue;
+			found = 1;
+			CHECK_EQ_INT(me.pass, cto[j].pass, cto[j].label);
+			CHECK_EQ_INT(pmon_metric_event_name(i, k, qpi1, 1, 0x2, 0x3, name, sizeof(name)), PMON_OK,
+				     "name");
+			CHECK_EQ_INT(pmon_encode(name, 2, 0, &e, err, sizeof(err)), PMON_OK, err);
+			CHECK_EQ_U64(e.ctl, 0x200038, "CTO_COUNT: 0x38 with the extra select bit");
+			CHECK_EQ_U64(e.filt[0], cto[j].match, name);
+			CHECK_EQ_U64(e.filt[1], cto[j].mask, name);
+			CHECK(e.pmu == qpi1 && e.socket == 1, "%s: on qpi1 of socket 1", name);
+			if (!m)
+				continue;
+			CHECK_EQ_INT(pmon_machine_encode(m, name, &e, err, sizeof(err)), PMON_ENOTMODELED, name);
+			CHECK(strstr(err, NOT_MODELED) && strstr(err, "UNC_Q_CTO_COUNT"),
+			      "the emulator's refusal names the event: %s", err);
+		}
+		CHECK(found, "%s: event %s", cto[j].metric, cto[j].label);
+		seen += found;
+	}
+	CHECK_EQ_INT(seen, NCTO, "every packet event checked");
+	int np[2];
+	pmon_metric_info_t mi;
+	pmon_metric_get(pmon_metric_find("DRS_WB_FROM_QPI"), &mi);
+	np[0] = mi.npasses;
+	pmon_metric_get(pmon_metric_find("DRS_F_OR_E_FROM_QPI"), &mi);
+	np[1] = mi.npasses;
+	CHECK(np[0] == 3 && np[1] == 6, "one pass per match/mask pair: WB %d (3), F_OR_E %d (6)", np[0], np[1]);
+	if (!m)
+		return;
+	/* The metric set on the emulated machine refuses each packet metric
+	 * with the emulator's message naming CTO_COUNT (a modeled metric, the
+	 * control, is accepted by the same set). */
+	int refused = 0;
+	for (int i = 0; i < pmon_metric_count(); i++) {
+		pmon_mset_t *set;
+		char why[512] = "";
+		pmon_metric_get(i, &mi);
+		if (!cto_metric(mi.name))
+			continue;
+		CHECK_EQ_INT(pmon_mset_create(m, &set), PMON_OK, "mset");
+		int rc = pmon_mset_add_metric(set, i, -1, why, sizeof(why));
+		CHECK(rc == PMON_ENOTMODELED && strstr(why, NOT_MODELED) && strstr(why, "UNC_Q_CTO_COUNT"),
+		      "%s refused on the emulator (rc %d): %s", mi.name, rc, why);
+		refused++;
+		char cwhy[512] = "";
+		CHECK(pmon_mset_add_metric(set, pmon_metric_find("MEM_BW_READS"), -1, cwhy, sizeof(cwhy)) >= 0,
+		      "control MEM_BW_READS accepted: %s", cwhy);
+		pmon_mset_destroy(set);
+	}
+	CHECK_EQ_INT(refused, 8, "eight packet metrics refused on the emulator");
+}
+
 static void names(void)
 {
 	char buf[PMON_MAX_NAME];
@@ -265,6 +374,7 @@ int main(void)
 	language();
 	names();
 	declared(m);
+	qpi_packets(m);
 	if (m)
 		pmon_machine_close(m);
 	return check_done("test_metric");

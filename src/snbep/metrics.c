@@ -56,6 +56,15 @@
 	  "OCC / INS * SECONDS / UCLK * 1e9", "ns", scope, "cbo", line, note, \
 	  { { "OCC", "cbo", occ, 0, nodes }, { "INS", "cbo", ins, 0, nodes }, UCLK_EV } }
 
+/* A byte count of the received QPI packets CTO_COUNT matches (64 B a
+ * packet, guide Table 2-95): the filter values in the event name are the
+ * port's one packet match/mask pair, so each different pair is a pass. */
+#define CTO "UNC_Q_CTO_COUNT:match_mc=14:mask_mc=15"
+#define QPI_PKT(nm, what, mods, line, note) \
+	{ nm, "qpi_packets", what ", 64 B a packet", "PKT * 64", "bytes", PMON_METRIC_BOX, "qpi", \
+	  line, note, { { "PKT", "qpi", CTO mods, 0, 0 } } }
+#define RDS_NOTE "match_rds/mask_rds are MATCH1/MASK1[19:16]; the guide prints MASK0[19:16] for the mask"
+
 const struct pmon_metric_def pmon_snbep_metrics[] = {
 	/* ---------------------------------------------------------- iMC, Table 2-65 */
 	{ "MEM_BW_READS", "mem_bw", "DRAM read bandwidth: 64 B per read CAS", "RD * 64 / SECONDS / 1e9",
@@ -272,6 +281,40 @@ const struct pmon_metric_def pmon_snbep_metrics[] = {
 	QPI_PCT("PCT_LINK_SHUTDOWN_CYCLES", "shut down (L1)", "UNC_Q_L1_POWER_CYCLES",
 		"Table 2-95 PCT_LINK_SHUTDOWN_CYCLES, L3473"),
 
+	/* ------------------------------- QPI packets (CTO_COUNT), Table 2-95 */
+	QPI_PKT("DRS_FULL_CACHELINE_MSGS_FROM_QPI", "bytes of full-line data responses (DRS) received",
+		":mask_opc=8", "Table 2-95 DRS_FULL_CACHELINE_MSGS_FROM_QPI, L3445",
+		"MATCH0 0x1C00, MASK0 0x1F00: class DRS, opcode bit 3 clear"),
+	QPI_PKT("DRS_PTL_CACHELINE_MSGS_FROM_QPI", "bytes of partial-line data responses (DRS) received",
+		":match_opc=8:mask_opc=8", "Table 2-95 DRS_PTL_CACHELINE_MSGS_FROM_QPI, L3456",
+		"MATCH0 0x1D00, MASK0 0x1F00: class DRS, opcode bit 3 set"),
+	QPI_PKT("DRS_M_FROM_QPI", "bytes of data responses (DataC) in M state received",
+		":mask_opc=15:match_rds=8:mask_rds=15", "Table 2-95 DRS_M_FROM_QPI, L3455",
+		"MATCH0 0x1C00, MASK0 0x1FE0, RDS 0x8 of 0xF; " RDS_NOTE),
+	QPI_PKT("DRS_WbI_FROM_QPI", "bytes of write-backs to I state (DRS WbIData) received",
+		":match_opc=4:mask_opc=15", "Table 2-95 DRS_WbI_FROM_QPI, L3460", "MATCH0 0x1C80, MASK0 0x1FE0"),
+	QPI_PKT("DRS_WbS_FROM_QPI", "bytes of write-backs to S state (DRS WbSData) received",
+		":match_opc=5:mask_opc=15", "Table 2-95 DRS_WbS_FROM_QPI, L3461", "MATCH0 0x1CA0, MASK0 0x1FE0"),
+	QPI_PKT("DRS_WbE_FROM_QPI", "bytes of write-backs to E state (DRS WbEData) received",
+		":match_opc=6:mask_opc=15", "Table 2-95 DRS_WbE_FROM_QPI, L3459", "MATCH0 0x1CC0, MASK0 0x1FE0"),
+	{ "DRS_WB_FROM_QPI", "qpi_packets", "bytes of write-backs (DRS WbI, WbS, WbE data) received, 64 B a packet",
+	  "(WBI + WBS + WBE) * 64", "bytes", PMON_METRIC_BOX, "qpi", "Table 2-95 DRS_WB_FROM_QPI, L3457",
+	  "three match values of the port's one match/mask pair: three passes",
+	  { { "WBI", "qpi", CTO ":match_opc=4:mask_opc=15", 0, 0 },
+	    { "WBS", "qpi", CTO ":match_opc=5:mask_opc=15", 1, 0 },
+	    { "WBE", "qpi", CTO ":match_opc=6:mask_opc=15", 2, 0 } } },
+	{ "DRS_F_OR_E_FROM_QPI", "qpi_packets",
+	  "bytes of data responses in F or E state received (DataC, DataC_FrcAckCnflt, DataC_Cmp), 64 B a packet",
+	  "(CE + CF + KE + KF + PE + PF) * 64", "bytes", PMON_METRIC_BOX, "qpi", "Table 2-95 DRS_F_OR_E_FROM_QPI, L3454",
+	  "six match values (MATCH0 0x1C00/0x1C40/0x1C20 x RDS 0x4/0x1, MASK0 0x1FE0) of the port's one "
+	  "match/mask pair: six passes; " RDS_NOTE,
+	  { { "CE", "qpi", CTO ":mask_opc=15:match_rds=4:mask_rds=15", 0, 0 },
+	    { "CF", "qpi", CTO ":mask_opc=15:match_rds=1:mask_rds=15", 1, 0 },
+	    { "KE", "qpi", CTO ":match_opc=2:mask_opc=15:match_rds=4:mask_rds=15", 2, 0 },
+	    { "KF", "qpi", CTO ":match_opc=2:mask_opc=15:match_rds=1:mask_rds=15", 3, 0 },
+	    { "PE", "qpi", CTO ":match_opc=1:mask_opc=15:match_rds=4:mask_rds=15", 4, 0 },
+	    { "PF", "qpi", CTO ":match_opc=1:mask_opc=15:match_rds=1:mask_rds=15", 5, 0 } } },
+
 	/* ------------------------------------------------------- R2PCIe, Table 2-109 */
 	RING_PCT("R2_", "DNEVEN", "r2pcie", "UNC_R2_RING_BL_USED:CCW_EVEN", "UNC_R2_CLOCKTICKS",
 		 "Table 2-109 CYC_USED_DNEVEN, L4038", "down = counter-clockwise (CCW); " CYC_NOTE),
@@ -310,6 +353,7 @@ const struct pmon_metric_group pmon_snbep_metric_groups[] = {
 	{ "ring", "ring use and throughput (CBo, R2PCIe, R3QPI)" },
 	{ "ha", "home agent: request mix, conflicts, full queues" },
 	{ "qpi", "QPI link: utilisation, data bandwidth, power states" },
+	{ "qpi_packets", "QPI packets by class and state (CTO_COUNT match/mask; not modeled by the emulator)" },
 	{ "pcu_freq", "PCU: what limited the frequency" },
 };
 const int pmon_snbep_nmetric_groups = PMON_ARRAY_SIZE(pmon_snbep_metric_groups);
