@@ -30,55 +30,17 @@
 #include "check.h"
 #include "vtest.h"
 
-extern char **environ;
-
 #define QSHAPE "cores=4,llc=2M,l1=16K,l2=64K"
 
 static const char *prog, *outdir;
 
-/* Run the quick suite with args; its stdout in outdir/sub.out (the text,
- * malloc'd, in *text when text is not NULL).  Exit status or -1. */
+/* Run the quick suite on the emulated machine with args; its stdout in
+ * outdir/sub.out (the text, malloc'd, in *text when text is not NULL).
+ * Exit status or -1. */
 static int run(const char *sub, const char *const *args, char **text)
 {
-	char out[4096], path[4200];
-	const char *argv[32];
-	int n = 0, status;
-	pid_t pid;
-	posix_spawn_file_actions_t fa;
-
-	snprintf(out, sizeof(out), "%s/%s", outdir, sub);
-	snprintf(path, sizeof(path), "%s/%s.out", outdir, sub);
-	argv[n++] = prog;
-	argv[n++] = "--quick";
-	argv[n++] = "--backend=sim";
-	argv[n++] = "--output";
-	argv[n++] = out;
-	for (int i = 0; args[i] && n < 30; i++)
-		argv[n++] = args[i];
-	argv[n] = NULL;
-	fprintf(stderr, "test_vbase: run %s:", sub);
-	for (int i = 1; i < n; i++)
-		fprintf(stderr, " %s", argv[i]);
-	fprintf(stderr, "\n");
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 1, path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	int rc = posix_spawn(&pid, prog, &fa, NULL, (char *const *)argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (rc != 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
-		return -1;
-	if (text) {
-		*text = NULL;
-		FILE *f = fopen(path, "r");
-		if (f) {
-			size_t cap = 1 << 20, len;
-			*text = malloc(cap);
-			len = *text ? fread(*text, 1, cap - 1, f) : 0;
-			if (*text)
-				(*text)[len] = 0;
-			fclose(f);
-		}
-	}
-	return WEXITSTATUS(status);
+	static const char *const pre[] = { "--quick", "--backend=sim", NULL };
+	return vtest_run(prog, outdir, "test_vbase", sub, pre, args, text);
 }
 
 static const char *str(json_t *o, const char *k)

@@ -68,38 +68,8 @@ static int run(const char *sub, const char *const *args)
  * in *text. */
 static int run_out(const char *sub, const char *const *args, char **text)
 {
-	char out[4096], path[4200];
-	const char *argv[32];
-	int n = 0, status;
-	pid_t pid;
-	posix_spawn_file_actions_t fa;
-
-	*text = NULL;
-	snprintf(out, sizeof(out), "%s/%s", outdir, sub);
-	snprintf(path, sizeof(path), "%s/%s.out", outdir, sub);
-	argv[n++] = prog;
-	argv[n++] = "--quick";
-	argv[n++] = "--output";
-	argv[n++] = out;
-	for (int i = 0; args[i] && n < 30; i++)
-		argv[n++] = args[i];
-	argv[n] = NULL;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 1, path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	int rc = posix_spawn(&pid, prog, &fa, NULL, (char *const *)argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (rc != 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
-		return -1;
-	FILE *f = fopen(path, "r");
-	if (f) {
-		size_t cap = 1 << 20, len;
-		*text = malloc(cap);
-		len = *text ? fread(*text, 1, cap - 1, f) : 0;
-		if (*text)
-			(*text)[len] = 0;
-		fclose(f);
-	}
-	return WEXITSTATUS(status);
+	static const char *const pre[] = { "--quick", NULL };
+	return vtest_run(prog, outdir, "test_vsuite", sub, pre, args, text);
 }
 
 static json_t *load(const char *sub)
