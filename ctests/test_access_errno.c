@@ -79,7 +79,7 @@ static void msr_access(struct pmon_msr_dev *m)
 	CHECK_EQ_INT(pmon_msr_read(m, 1, 0xc24, &v, op_why, sizeof op_why), PMON_EIO, "EIO rdmsr");
 	/* an EIO may be a #GP or a transient failure: no claim that the MSR is missing */
 	CHECK(strstr(op_why, "rdmsr 0xc24 on CPU 1 failed (EIO, ") && strstr(op_why, strerror(EIO)) &&
-	      strstr(op_why, "the access failed; the MSR may be unimplemented") &&
+	      strstr(op_why, "the access failed; the MSR may not exist on this CPU") &&
 	      !strstr(op_why, "does not implement"), "names EIO, claims no more: %s", op_why);
 	fault_arm("/msr", 0, 0, ENXIO);
 	CHECK_EQ_INT(pmon_msr_read(m, 1, 0xc24, &v, op_why, sizeof op_why), PMON_ENODEV, "ENXIO rdmsr");
@@ -92,7 +92,7 @@ static void msr_access(struct pmon_msr_dev *m)
 	fault_arm("/msr", 1, 0, EIO);
 	CHECK_EQ_INT(pmon_msr_write(m, 1, 0xc24, 5, op_why, sizeof op_why), PMON_EIO, "EIO wrmsr");
 	CHECK(strstr(op_why, "wrmsr 0xc24 = 0x5 on CPU 1 failed (EIO, ") && strstr(op_why, strerror(EIO)) &&
-	      strstr(op_why, "the access failed; the MSR may be unimplemented or the value may set "
+	      strstr(op_why, "the access failed; the MSR may not exist on this CPU or the value may set "
 		     "reserved bits") && !strstr(op_why, "MSR missing"), "names EIO, claims no more: %s",
 	      op_why);
 	CHECK_EQ_U64(fake_msr_get(msr_root, 1, 0xc24), 0xabcd, "nothing written");

@@ -176,17 +176,17 @@ static int msr_failed(int write, uint32_t msr, int cpu, uint64_t val, ssize_t n,
 					"wrmsr 0x%x on CPU %d failed: short write of %zd bytes", msr, cpu, n)
 			     : pmon_why(why, whylen, PMON_EIO,
 					"rdmsr 0x%x on CPU %d failed: short read of %zd of 8 bytes"
-					" (the MSR may be unimplemented)", msr, cpu, n);
+					" (the MSR may not exist on this CPU)", msr, cpu, n);
 	switch (err) {
 	case EIO:
 		/* the msr driver's EIO: the access faulted (#GP) or failed; which,
 		 * and why, it does not say */
 		return write ? pmon_why(why, whylen, PMON_EIO, "wrmsr 0x%x = 0x%llx on CPU %d failed"
-					" (EIO, %s): the access failed; the MSR may be unimplemented"
+					" (EIO, %s): the access failed; the MSR may not exist on this CPU"
 					" or the value may set reserved bits",
 					msr, (unsigned long long)val, cpu, strerror(err))
 			     : pmon_why(why, whylen, PMON_EIO, "rdmsr 0x%x on CPU %d failed"
-					" (EIO, %s): the access failed; the MSR may be unimplemented",
+					" (EIO, %s): the access failed; the MSR may not exist on this CPU",
 					msr, cpu, strerror(err));
 	case EACCES:
 	case EPERM:
