@@ -16,8 +16,8 @@ void vrepeat_save(const struct vctx *c, struct vrep_saved *s)
 	s->nnotes = c->nnotes;
 }
 
-/* Move check x's values into a run record (x keeps no pointer to them). */
-static void take_run(struct vcheck *x, struct vrunrec *r)
+/* A run record of check x's values, its pointers shared with x. */
+static void run_of(const struct vcheck *x, struct vrunrec *r)
 {
 	r->expected = x->expected;
 	r->measured = x->measured;
@@ -28,6 +28,12 @@ static void take_run(struct vcheck *x, struct vrunrec *r)
 	r->broken = x->broken;
 	r->pass = x->pass;
 	r->refused = x->refused;
+}
+
+/* Move check x's values into a run record (x keeps no pointer to them). */
+static void take_run(struct vcheck *x, struct vrunrec *r)
+{
+	run_of(x, r);
 	x->counts = NULL;
 	x->ncounts = 0;
 	x->refused = NULL;
@@ -41,12 +47,9 @@ static int add_run(struct vcheck *k, struct vcheck *x, int cap)
 			return -1;
 		/* The first run's own values, copied: k keeps its own. */
 		struct vrunrec *r = &k->runs[k->nruns++];
-		r->expected = k->expected;
-		r->measured = k->measured;
-		r->background = k->background;
-		r->bg_spread = k->bg_spread;
-		r->broken = k->broken;
-		r->pass = k->pass;
+		run_of(k, r);
+		r->counts = NULL;
+		r->ncounts = 0;
 		if (k->ncounts && (r->counts = malloc(sizeof(uint64_t) * (size_t)k->ncounts))) {
 			memcpy(r->counts, k->counts, sizeof(uint64_t) * (size_t)k->ncounts);
 			r->ncounts = k->ncounts;
