@@ -25,6 +25,7 @@
 
 #include "bench.h"
 #include "sim/sim_hier.h"
+#include "sim/sim_traffic.h"
 
 #define LLC_SLICES 8
 #define LLC_SETS   2048             /* per slice: 2.5 MiB / 64 / 20 */

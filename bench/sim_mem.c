@@ -13,7 +13,7 @@
 
 #include "bench.h"
 #include "pmon/sim.h"
-#include "sim/sim_internal.h"
+#include "sim/sim_machine.h"
 #include "access.h"
 #include "xorshift.h"
 

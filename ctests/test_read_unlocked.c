@@ -37,7 +37,7 @@
 #include "machine.h"
 #include "access.h"
 #include "registry.h"
-#include "sim/sim_internal.h"
+#include "sim/sim_machine.h"
 
 #define STEPS 100000
 #define STEP 199u

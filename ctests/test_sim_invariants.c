@@ -18,6 +18,7 @@
 
 #include "sim_fixture.h"
 #include "sim/sim_hier.h"
+#include "sim/sim_traffic.h"
 #include "xorshift.h"
 
 static char why[256];

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "sim_fixture.h"
-#include "sim/sim_internal.h"
+#include "sim/sim_machine.h"
 #include "xorshift.h"
 
 #define MAXV 8192

@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include "access.h"
-#include "sim_internal.h"
+#include "sim_clock.h"
+#include "sim_log.h"
+#include "sim_space.h"
 #include "why.h"
 
 static void begin(struct pmon_sim *sim, enum pmon_sim_op op, int cpu, uint32_t msr,

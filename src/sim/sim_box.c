@@ -5,7 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sim_internal.h"
+#include "sim_clock.h"
+#include "sim_log.h"
 
 void sim_ctr_init(struct sim_ctr *c, int width)
 {

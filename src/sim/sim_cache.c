@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "sim_hier.h"
+#include "sim_traffic.h"
 
 static void cache_layout(struct sim_cache *c, uint8_t *mem, size_t stride, uint64_t sets,
 			 uint32_t ways)

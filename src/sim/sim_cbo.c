@@ -2,7 +2,8 @@
  * sim_cbo.c - the CBos: one per core present (MSRs 0xD04 + 0x20n ...),
  * four 44-bit counters, box control and the box filter.
  */
-#include "sim_internal.h"
+#include "sim_space.h"
+#include "sim_events.h"
 
 #define C_BASE    0xD00
 #define C_STRIDE  0x20

@@ -14,7 +14,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "sim_internal.h"
+#include "sim_clock.h"
+#include "sim_traffic.h"
 
 void sim_clock_mark(struct pmon_sim *sim)
 {
@@ -95,7 +96,7 @@ void sim_clock_advance(struct pmon_sim *sim, uint64_t ns)
 /* Emulated time moves in steps of at least this much wall time: reads in
  * quick succession (one read of several counters, a program reading in a
  * tight loop) see one instant, and the wall clock is looked at about once
- * per step (SIM_WALL_TSC_STEP in sim_internal.h). */
+ * per step (SIM_WALL_TSC_STEP in sim_clock.h). */
 #define SIM_WALL_QUANTUM_NS 10000u
 _Static_assert(SIM_WALL_TSC_STEP <= SIM_WALL_QUANTUM_NS, "the TSC step is at most a quantum at 1 GHz");
 static uint64_t mono_ns(void)
@@ -115,7 +116,7 @@ void sim_clock_init(struct pmon_sim *sim)
 	sim->noise_lines = 0;
 }
 
-/* sim_clock_sync (sim_internal.h) found the TSC moved on by a quantum or
+/* sim_clock_sync (sim_clock.h) found the TSC moved on by a quantum or
  * more (or no TSC): read the wall clock. */
 void sim_clock_sync_wall(struct pmon_sim *sim)
 {

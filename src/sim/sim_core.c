@@ -7,7 +7,10 @@
  * Architectural MSRs raise #GP on reserved bits: such writes are refused
  * with PMON_EIO (and recorded as violations).
  */
-#include "sim_internal.h"
+#include "sim_clock.h"
+#include "sim_log.h"
+#include "sim_space.h"
+#include "sim_events.h"
 
 #define IA32_PMC0              0x0C1
 #define IA32_PERFEVTSEL0       0x186

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "sim_hier.h"
+#include "sim_traffic.h"
 
 void sim_dram_init(struct sim_chan *ch)
 {

@@ -3,7 +3,8 @@
  * without reset bits, counter controls without rst, and the address/opcode
  * match registers.
  */
-#include "sim_internal.h"
+#include "sim_space.h"
+#include "sim_events.h"
 
 #define HA_ADDRMATCH0 0x40     /* PA 31:6 in place */
 #define HA_ADDRMATCH1 0x44     /* PA 45:32 in 13:0 */

@@ -11,9 +11,9 @@
 #ifndef PMON_SIM_HIER_H
 #define PMON_SIM_HIER_H
 
-#include "sim_internal.h"
+#include "sim_events.h"
 
-#pragma GCC visibility push(hidden)      /* the emulator's own, as in sim_internal.h */
+#pragma GCC visibility push(hidden)      /* the emulator's own, as in sim_machine.h */
 
 /* Who issues the request being modelled. */
 struct sim_ctx {

@@ -3,7 +3,7 @@
  * and the DCLK fixed counter each; box control without reset bits; the
  * memory events the DRAM model drives.
  */
-#include "sim_internal.h"
+#include "sim_box.h"
 
 static void imc_decode(struct sim_ctr *c, uint32_t ctl)
 {

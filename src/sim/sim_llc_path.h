@@ -20,6 +20,7 @@
 #define PMON_SIM_LLC_PATH_H
 
 #include "sim_hier.h"
+#include "sim_traffic.h"
 
 #pragma GCC visibility push(hidden)
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim_internal.h"
+#include "sim_log.h"
 
 #define SIM_VIOL_KEEP 4096
 

@@ -6,7 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim_internal.h"
+#include "sim_clock.h"
+#include "sim_log.h"
+#include "sim_space.h"
+#include "sim_traffic.h"
 
 
 static pthread_mutex_t cur_lock = PTHREAD_MUTEX_INITIALIZER;

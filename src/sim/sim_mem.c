@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim_internal.h"
+#include "sim_clock.h"
+#include "sim_traffic.h"
+#include "sim_events.h"
 
 #define PAGE 4096ull
 #define VBASE (1ull << 32)            /* first virtual address handed out */

@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "sim_internal.h"
+#include "sim_events.h"
 
 static const struct sim_kind *const kinds[] = {
 	&sim_kind_ubox, &sim_kind_cbo, &sim_kind_pcu, &sim_kind_ha, &sim_kind_imc,

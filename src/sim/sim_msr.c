@@ -3,7 +3,8 @@
  * Uncore MSRs are per socket (any CPU of the socket reaches them); core PMU
  * MSRs are per logical CPU.  Anything else is a #GP: PMON_EIO.
  */
-#include "sim_internal.h"
+#include "sim_log.h"
+#include "sim_space.h"
 
 static int msr_access(struct pmon_sim *sim, int cpu, uint32_t msr, int wr, uint64_t *val)
 {

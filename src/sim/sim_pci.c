@@ -6,7 +6,8 @@
  * (dev, func) -> function through a 256-entry index built when the library
  * is loaded.
  */
-#include "sim_internal.h"
+#include "sim_log.h"
+#include "sim_space.h"
 
 #define INTEL 0x8086
 

@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim_internal.h"
+#include "sim_log.h"
+#include "sim_space.h"
 
 #define PB_BOX_CTL   0xF4
 #define PB_CTL0      0xD8

@@ -13,7 +13,8 @@
  *                                         (2), CORES_C6 (3): 0
  * the occupancy's own occ_invert/occ_edge are not modeled.
  */
-#include "sim_internal.h"
+#include "sim_log.h"
+#include "sim_space.h"
 
 #define P_BOX_CTL 0xC24
 #define P_CTL0    0xC30

@@ -11,7 +11,7 @@
  */
 #include <stddef.h>
 
-#include "sim_internal.h"
+#include "sim_events.h"
 
 /* An offcore response's key: request bits 15:0, supplier bits 30:16 (bit 16,
  * ANY_RESPONSE, is never a supplier), snoop bits 36:31. */

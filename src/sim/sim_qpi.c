@@ -3,7 +3,8 @@
  * counters with the extra event-select bit; the packet match/mask registers
  * live in D8:F6 / D9:F6 at 0x228-0x23C (extended configuration space).
  */
-#include "sim_internal.h"
+#include "sim_space.h"
+#include "sim_events.h"
 
 static void flits(struct sim_ctr *c, unsigned rx, unsigned grp, unsigned umask, unsigned valid)
 {

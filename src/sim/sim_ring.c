@@ -10,7 +10,7 @@
  * egress (QPI toward the ring), credits, bypass and ring events are not
  * modeled.
  */
-#include "sim_internal.h"
+#include "sim_events.h"
 
 static void ring_decode(struct sim_ctr *c, uint32_t ctl)
 {

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sim_internal.h"
+#include "sim_machine.h"
 
 enum key_type { K_INT, K_SIZE, K_FREQ, K_NODEIDS, K_CLOCK, K_RATE, K_PREFETCH };
 

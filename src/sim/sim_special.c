@@ -13,7 +13,8 @@
  *               and write of both lines, which the model serves as a store
  *               to each (a read for ownership where the core lacks it).
  */
-#include "sim_internal.h"
+#include "sim_traffic.h"
+#include "sim_events.h"
 
 int sim_special_access(struct pmon_sim *sim, int cpu, uint64_t line, uint64_t next,
 		       enum pmon_sim_kind kind)

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "pmon/pmon.h"
-#include "sim_internal.h"
+#include "sim_clock.h"
 
 int sim_tick_set(struct pmon_sim *sim, const void *owner, uint64_t period,
 		 void (*fn)(void *arg), void *arg)

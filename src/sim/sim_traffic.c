@@ -8,7 +8,9 @@
  */
 #include <string.h>
 
-#include "sim_internal.h"
+#include "sim_clock.h"
+#include "sim_traffic.h"
+#include "sim_events.h"
 
 void sim_traffic_lines(struct pmon_sim *sim, int cpu, uint64_t addr,
 		       enum pmon_sim_kind kind, uint64_t count)

@@ -3,7 +3,8 @@
  * fixed counter (MSRs), and its PCI function's node-ID registers.
  * No box control: the UBox cannot be frozen or reset as a unit.
  */
-#include "sim_internal.h"
+#include "sim_machine.h"
+#include "sim_space.h"
 
 #define U_FIXED_CTL 0xC08
 #define U_FIXED_CTR 0xC09
