@@ -320,6 +320,20 @@ static inline int fake_cpuinfo(const char *path)
 	return fake_write_file(path, text, sizeof(text) - 1);
 }
 
+/* A two-CPU /proc/cpuinfo of another Intel CPU: family 6, this model. */
+static inline int fake_cpuinfo_model(const char *path, unsigned model, const char *brand)
+{
+	char text[1024];
+	int n = 0;
+
+	for (int c = 0; c < 2; c++)
+		n += snprintf(text + n, sizeof(text) - (size_t)n,
+			      "processor\t: %d\nvendor_id\t: GenuineIntel\ncpu family\t: 6\n"
+			      "model\t\t: %u\nmodel name\t: %s\nstepping\t: 5\nphysical id\t: %d\n\n",
+			      c, model, brand, c);
+	return fake_write_file(path, text, (size_t)n);
+}
+
 /* -------------------------------------------------------------- hwloc XML */
 
 /* hwloc bitmap text of a 64-bit mask: "0x0000000f" or "0x00000001,0xffffffff". */
@@ -462,6 +476,37 @@ static inline int fake_snbep_world(const char *base, int with_ubox, struct fake_
 	setenv("PMON_TOPOLOGY", w->topo, 1);
 	setenv("PMON_RUN_DIR", w->run, 1);
 	/* no NMI watchdog, no kernel uncore PMUs (whatever the host has) */
+	char none[340];
+	snprintf(none, sizeof(none), "%s/no-nmi-watchdog", base);
+	setenv("PMON_NMI_WATCHDOG", none, 1);
+	snprintf(none, sizeof(none), "%s/no-event-source", base);
+	setenv("PMON_EVENT_SOURCE", none, 1);
+	return 0;
+}
+
+/* A two-socket Nehalem-EP or Westmere-EP (family 6, model) under base:
+ * MSR files of 4 CPUs, a cpuinfo, an hwloc XML topology of 2 packages x 2
+ * cores, an empty PCI tree (the uncore is MSRs only); the variables as
+ * fake_snbep_world() sets them. */
+static inline int fake_nhm_world(const char *base, unsigned model, const char *brand,
+				 struct fake_world *w)
+{
+	snprintf(w->msr, sizeof(w->msr), "%s/cpu", base);
+	snprintf(w->sysfs, sizeof(w->sysfs), "%s/sys", base);
+	snprintf(w->cpuinfo, sizeof(w->cpuinfo), "%s/cpuinfo", base);
+	snprintf(w->xml, sizeof(w->xml), "%s/topo.xml", base);
+	snprintf(w->topo, sizeof(w->topo), "xml:%s", w->xml);
+	snprintf(w->run, sizeof(w->run), "%s/run", base);
+	char dev[320];
+	snprintf(dev, sizeof(dev), "%s/devices", w->sysfs);
+	if (fake_msr_files(w->msr, 4) || fake_cpuinfo_model(w->cpuinfo, model, brand) ||
+	    fake_mkdir_p(dev) || fake_hwloc_xml(w->xml, 2, 2, 1, 0, NULL, 0))
+		return -1;
+	setenv("PMON_MSR_ROOT", w->msr, 1);
+	setenv("PMON_PCI_SYSFS", w->sysfs, 1);
+	setenv("PMON_CPUINFO", w->cpuinfo, 1);
+	setenv("PMON_TOPOLOGY", w->topo, 1);
+	setenv("PMON_RUN_DIR", w->run, 1);
 	char none[340];
 	snprintf(none, sizeof(none), "%s/no-nmi-watchdog", base);
 	setenv("PMON_NMI_WATCHDOG", none, 1);

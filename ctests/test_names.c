@@ -10,6 +10,7 @@
 
 #include "pmon/pmon.h"
 #include "catalog.h"
+#include "generation.h"
 #include "names.h"
 #include "snbep/snbep.h"
 
@@ -194,7 +195,8 @@ static void round_trip(void)
 	const struct pmon_pmu *p = pmon_catalog(&np);
 	for (int i = 0; i < np; i++) {
 		const struct pmon_box_type *t = p[i].type;
-		if (p[i].instance || t->space == PMON_SPACE_CORE)
+		/* (a generation with no perf PMU names has nothing to map back) */
+		if (p[i].instance || t->space == PMON_SPACE_CORE || !p[i].gen->perf_pmus)
 			continue;
 		for (int ev = 0; ev < p[i].nevents; ev++) {
 			const struct pmon_event *e = &t->events[ev];

@@ -2,9 +2,9 @@
  * test_nhm_tables.c - the Nehalem-EP and Westmere-EP uncore catalogue
  * (src/nhm/) against libpfm4 4.13's nhm_unc and wsm_unc, and its own rules.
  *
- * The tables are not in the live catalogue yet (no generation selects them),
- * so they are encoded through pmon_encode_table(), the encoder's own rules
- * applied to a box type directly.  For every libpfm4 event: the event alone,
+ * The tables are encoded through pmon_encode_table(), the encoder's own
+ * rules applied to a box type directly (no machine of their generation
+ * needs to be open).  For every libpfm4 event: the event alone,
  * every umask alone, every pair of umasks, the modifiers e i c o in range and
  * past it, foreign modifiers and an unknown umask; libpfm4
  * (LIBPFM_ENCODE_INACTIVE=1, PFM_OS_NONE, enable and PMI bits masked) and

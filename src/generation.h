@@ -22,8 +22,8 @@ struct pmon_access;
 struct pmon_topo;
 struct pmon_busmap;
 
-/* How a generation's uncore counters are enabled and frozen.  Described
- * only: the engine drives per-box control (PMON_CONTROL_BOX) today.
+/* How a generation's uncore counters are enabled and frozen (the box
+ * types' registers say which: has_box_ctl, msr_glb_ctl).
  *   PMON_CONTROL_BOX     each box has a control of its own (freeze, reset):
  *                        SNB-EP;
  *   PMON_CONTROL_GLOBAL  one global control enables every counter of the
@@ -32,6 +32,13 @@ struct pmon_busmap;
  *                        Nehalem-EP, Westmere-EP. */
 enum pmon_control_scope { PMON_CONTROL_BOX, PMON_CONTROL_GLOBAL };
 
+/* A CPU of a generation's family that it does not serve, and why (a
+ * different uncore): named in the refusal instead of "not a ...". */
+struct pmon_cpu_refused {
+	unsigned model;              /* 0 ends the list */
+	const char *cpu;             /* "Nehalem-EX (Xeon 6500/7500, family 6 model 46)" */
+};
+
 struct pmon_generation {
 	const char *name;            /* "snbep": short, for registries and shapes */
 	const char *title;           /* "SNB-EP": in messages */
@@ -39,6 +46,9 @@ struct pmon_generation {
 	unsigned family;             /* 6 */
 	const unsigned *models;      /* the CPU models it serves, 0-terminated */
 	enum pmon_control_scope control;
+	/* relatives it does not serve (NULL or ended by model 0), and why */
+	const struct pmon_cpu_refused *refused;
+	const char *refused_why;
 
 	/* (the counts are the tables' own, defined beside them) */
 	const struct pmon_box_type *const *boxes;
@@ -64,6 +74,10 @@ const struct pmon_generation *pmon_generation_at(int i);
 /* The generation serving this CPU, or NULL. */
 const struct pmon_generation *pmon_generation_for(const char *vendor, unsigned family,
 						  unsigned model);
+/* A CPU a registered generation names but refuses (pmon_cpu_refused):
+ * "Nehalem-EX (...): <why>" into buf, 1; else 0. */
+int pmon_generation_refused(const char *vendor, unsigned family, unsigned model, char *buf,
+			    size_t len);
 /* "X (...) or Y (...)": the CPUs the registered generations serve (messages). */
 void pmon_generation_cpus(char *buf, size_t len);
 

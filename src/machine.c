@@ -148,11 +148,18 @@ static int open_hw(struct pmon_machine *m, char *why, size_t whylen)
 	int rc = pmon_cpuinfo_read(pmon_env_path("PMON_CPUINFO", NULL), &m->id);
 	if (rc)
 		return pmon_why(why, whylen, PMON_ENOSUPP,
-			   "cannot identify the CPU (/proc/cpuinfo unreadable); "
-			   "set PMON_BACKEND=sim to use the emulated SNB-EP machine");
+			   "cannot identify the CPU (%s unreadable); "
+			   "set PMON_BACKEND=sim to use the emulated machine",
+			   pmon_env_path("PMON_CPUINFO", "/proc/cpuinfo"));
 	m->gen = pmon_generation_for(m->id.vendor, m->id.family, m->id.model);
+	char cpus[512];
+	if (!m->gen && pmon_generation_refused(m->id.vendor, m->id.family, m->id.model, cpus,
+					       sizeof(cpus)))
+		return pmon_why(why, whylen, PMON_ENOSUPP,
+			   "found %s, which pmon does not serve: %s; set PMON_BACKEND=sim to use the "
+			   "emulated %s machine", m->id.brand[0] ? m->id.brand : "an unknown CPU", cpus,
+			   pmon_generation_at(0)->title);
 	if (!m->gen) {
-		char cpus[256];
 		pmon_generation_cpus(cpus, sizeof(cpus));
 		return pmon_why(why, whylen, PMON_ENOSUPP,
 			   "not a %s: found %s (%s family %u model %u); set PMON_BACKEND=sim to use "
@@ -204,6 +211,8 @@ int pmon_machine_open(pmon_machine_t **out, const char *backend, char *why, size
 			      m->id.vendor, m->id.family, m->id.model);
 		goto fail;
 	}
+	for (int i = 0; i < PMON_MAX_SOCKETS; i++)      /* no PCI bus until mapped */
+		m->bm.socket_bus[i] = m->bm.socket_node[i] = -1;
 	rc = m->gen->socket_map ? m->gen->socket_map(m->acc, &m->topo, &m->bm, why, whylen) : PMON_OK;
 	if (rc) {
 		if (!is_sim && rc == PMON_ENODEV)
@@ -301,8 +310,12 @@ int pmon_machine_describe(const pmon_machine_t *m, char *buf, size_t len)
 	PUT("sockets: %d, cpus: %d, cores per socket: %d, threads per core: %d\n",
 	    m->topo.nsockets, m->topo.ncpus, m->topo.cores_per_socket, m->topo.threads_per_core);
 	for (int s = 0; s < m->topo.nsockets && s < PMON_MAX_SOCKETS; s++) {
-		PUT("socket %d: uncore bus %02x (first cpu %d)\n", s,
-		    m->bm.socket_bus[s] < 0 ? 0 : m->bm.socket_bus[s], m->topo.socket_first_cpu[s]);
+		if (m->gen->socket_map)
+			PUT("socket %d: uncore bus %02x (first cpu %d)\n", s,
+			    m->bm.socket_bus[s] < 0 ? 0 : m->bm.socket_bus[s], m->topo.socket_first_cpu[s]);
+		else
+			PUT("socket %d: %s uncore, MSRs only (first cpu %d)\n", s, m->gen->title,
+			    m->topo.socket_first_cpu[s]);
 		for (int p = 0; p < npmus; p++) {
 			const struct pmon_box_type *t = pmus[p].type;
 			const struct pmon_box_loc *loc = &m->loc[p][s];
@@ -313,6 +326,7 @@ int pmon_machine_describe(const pmon_machine_t *m, char *buf, size_t len)
 				PUT("  %-18s msr ctl 0x%x-0x%x ctr 0x%x-0x%x%s\n", pmus[p].name,
 				    t->msr_ctl0 + stride, t->msr_ctl0 + stride + t->ncounters - 1,
 				    t->msr_ctr0 + stride, t->msr_ctr0 + stride + t->ncounters - 1,
+				    t->msr_glb_ctl ? " (under global control)" :
 				    t->has_box_ctl ? "" : " (no box control)");
 			else
 				PUT("  %-18s pci %04x:%02x:%02x.%x%s\n", pmus[p].name, loc->pci.domain,
