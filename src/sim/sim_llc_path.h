@@ -1,25 +1,19 @@
 /*
  * sim_llc_path.h - the access path past the cores' L2: the LLC slices of each socket (MESIF
  * states, core-valid bits, inclusive back-invalidation), the home agents
- * (home snoop: the home snoops every socket but the requester's), the DRAM
- * operations they cause and the QPI messages between sockets.  Every CBo,
- * HA and QPI event is raised here, next to the ground truth it mirrors
- * (the cores' offcore responses in sim_core_path.h, the iMC's in
- * sim_dram.c).
- *
- * QPI messages and their flits (a flit carries 8 bytes of payload):
- *   request (RdData/RdInvOwn/InvItoE/WbMtoI/WcIL)  HOM_REQ     1 non-data
- *   snoop                                          SNP         1 non-data
- *   snoop response                                 HOM_NONREQ  1 non-data
- *   data (a full line)                             DRS         1 header + 8 data
- *   completion without data                        NDR         1 non-data
- * The link a message takes is bit 0 of its line number (both links join
- * every pair of sockets in the model).
+ * (home snoop: the home snoops every socket but the requester's) and the
+ * DRAM operations they cause; the QPI messages between sockets and the
+ * home agents' requests are in sim_home_path.h, the batch's tallies in
+ * sim_tally_path.h.  Every CBo, HA and QPI event is raised here or there,
+ * next to the ground truth it mirrors (the cores' offcore responses in
+ * sim_core_path.h, the iMC's in sim_dram.c).
  */
 #ifndef PMON_SIM_LLC_PATH_H
 #define PMON_SIM_LLC_PATH_H
 
 #include "sim_hier.h"
+#include "sim_home_path.h"
+#include "sim_tally_path.h"
 #include "sim_traffic.h"
 
 #pragma GCC visibility push(hidden)
@@ -54,112 +48,6 @@ SIM_HOT int core_snoop(struct sim_pcore *pc, uint64_t line, int newst, uint32_t 
 
 /* core_snoop with the core's way counts (sim_core_path.h), out of line. */
 static int sim_core_snoop(struct sim_pcore *pc, uint64_t line, int newst);
-
-static inline int nid_of(const struct pmon_sim *sim, int socket)
-{
-	return sim->sock[socket].nodeid;
-}
-
-/* qpi_msg, ha_request and socket_snoop are on every miss's path: inlined (SIM_HOT) */
-
-/* A requested line and where it lives (its home socket, its slice), worked
- * out once for every step of the request. */
-struct sim_at {
-	uint64_t line;
-	int home;
-	unsigned slice;
-};
-
-SIM_HOT struct sim_at line_at(const struct pmon_sim *sim, uint64_t line)
-{
-	int home = sim_line_home(sim, line);
-	struct sim_at a = { line, home, sim_line_slice(line, sim->shape.cores) };
-
-	return a;
-}
-
-/* n messages of one class from socket `from` to `to` on a link. */
-SIM_HOT void qpi_msgs(struct pmon_sim *sim, int from, int to, int link, enum sim_qpi_class cls,
-		      uint64_t n)
-{
-	unsigned data = SIM_QPI_DATA_FLITS(cls);
-	struct pmon_sim_qpi_truth *tx = &sim->sock[from].qpi_truth[link];
-	struct pmon_sim_qpi_truth *rx = &sim->sock[to].qpi_truth[link];
-
-	tx->tx_data += data * n;
-	tx->tx_nondata += n;
-	rx->rx_data += data * n;
-	rx->rx_nondata += n;
-	sim_qpi_count(sim, &sim->sock[from].qpi[link], 0, cls, data, n);
-	sim_qpi_count(sim, &sim->sock[to].qpi[link], 1, cls, data, n);
-	sim_r3qpi_ingress(sim, &sim->sock[from].r3qpi[link], cls, n);
-}
-
-/* A message about a line: it takes the link of the line's bit 0. */
-SIM_HOT void qpi_msg(struct pmon_sim *sim, int from, int to, uint64_t line, enum sim_qpi_class cls)
-{
-	qpi_msgs(sim, from, to, (int)(line & 1), cls, 1);
-}
-
-/* A line's number within its home socket's memory. */
-static inline uint64_t local_line(const struct pmon_sim *sim, uint64_t line, int home)
-{
-	return line - (uint64_t)home * sim->lines_per_socket;
-}
-
-/* A line written at the home's DRAM, issued by the home agent: a full line,
- * or (partial) part of one, which the iMC first reads to merge it (an
- * underfill read, on the same channel and row as the write). */
-static void dram_write_part(struct pmon_sim *sim, int home, uint64_t line, int partial)
-{
-	struct sim_socket *h = &sim->sock[home];
-	uint64_t ll = local_line(sim, line, home);
-
-	if (partial) {
-		int ch = (int)(ll % (uint64_t)sim->shape.channels);
-		h->ha_truth.imc_writes_partial++;
-		h->chan[ch].truth.cas_rd_under++;
-		sim_imc_signal(sim, &h->imc[ch], SIM_SIG_CAS_RD_UNDER, 1);
-	} else {
-		h->ha_truth.imc_writes++;
-	}
-	sim_ha_imc_write(sim, &h->ha, partial);
-	dram_access(sim, home, ll, 1);
-}
-
-static void dram_write(struct pmon_sim *sim, int home, uint64_t line)
-{
-	dram_write_part(sim, home, line, 0);
-}
-
-/* A request arriving at the home agent of `home` from socket `from`. */
-SIM_HOT void ha_request(struct pmon_sim *sim, int home, int from, enum sim_ha_what what)
-{
-	struct sim_socket *h = &sim->sock[home];
-	int local = home == from;
-
-	if (what == SIM_HA_READ) {
-		if (local) h->ha_truth.reads_local++; else h->ha_truth.reads_remote++;
-	} else {
-		if (local) h->ha_truth.writes_local++; else h->ha_truth.writes_remote++;
-	}
-	sim_ha_request(sim, &h->ha, what, local, 1);
-}
-
-/* A Modified line leaves socket `from` for memory (WbMtoI + data). */
-static void write_home(struct pmon_sim *sim, int from, uint64_t line)
-{
-	int home = sim_line_home(sim, line);
-
-	ha_request(sim, home, from, SIM_HA_WRITE);
-	if (home != from) {
-		qpi_msg(sim, from, home, line, SIM_QPI_HOM_REQ);
-		qpi_msg(sim, from, home, line, SIM_QPI_DRS);
-	}
-	dram_write(sim, home, line);
-	if (home != from)
-		qpi_msg(sim, home, from, line, SIM_QPI_NDR);
-}
 
 /* Back-invalidation: the copies of an LLC entry's line (e: the entry) in
  * the cores of its core-valid bits are dropped; returns 1 when the data
@@ -196,51 +84,6 @@ SIM_HOT int llc_drop(struct pmon_sim *sim, int socket, const struct sim_set *s, 
 	if (!--sim->sock[socket].llc_valid)
 		sim->llc_busy &= ~(1u << socket);
 	return dirty;
-}
-
-/* Tallies of a batch (struct sim_tally): a cell's count goes up by one. */
-SIM_HOT void tally_add(struct sim_tally *t, unsigned cell)
-{
-	if (!t->n[cell]++)
-		t->used[cell / 64] |= 1ull << (cell % 64);
-}
-
-/* The next cell with a count, its count in *n (the cell emptied), or -1. */
-static inline int tally_next(struct sim_tally *t, uint64_t *n)
-{
-	for (unsigned w = 0; w < SIM_TALLY_CELLS / 64; w++)
-		if (t->used[w]) {
-			unsigned cell = w * 64 + (unsigned)__builtin_ctzll(t->used[w]);
-			t->used[w] &= t->used[w] - 1;
-			*n = t->n[cell];
-			t->n[cell] = 0;
-			return (int)cell;
-		}
-	return -1;
-}
-
-/* An LLC eviction's counts: the victim by state (0 M, 1 E, 2 S, 3 F), its
- * TOR entry; the same for every victim of one slice, state and home socket
- * of a batch (the requester's socket), so tallied by those and added n at
- * a time when the batch ends (tally_flush). */
-#define SIM_EVICT_CELL(slice, vi, home) \
-	((((unsigned)(slice) * 4 + (unsigned)(vi)) * SIM_MAX_SOCKETS) + (unsigned)(home))
-
-_Static_assert(SIM_MAX_CORES * 4 * SIM_MAX_SOCKETS <= SIM_TALLY_CELLS &&
-	       SIM_MAX_SOCKETS * SIM_MAX_CORES * 4 <= SIM_TALLY_CELLS,
-	       "a tally's cells hold every eviction and clean-read cell");
-
-static void evict_count(struct pmon_sim *sim, int socket, unsigned slice, int vi, int home,
-			uint64_t n)
-{
-	static const int state[] = { SIM_M, SIM_E, SIM_S, SIM_F };
-	struct sim_socket *s = &sim->sock[socket];
-	int nid = nid_of(sim, home);
-
-	s->slice_truth[slice].victims[vi] += n;
-	s->slice_truth[slice].tor_inserts += n;
-	sim_cbo_victim(sim, &s->cbo[slice], state[vi], nid, n);
-	sim_cbo_tor(sim, &s->cbo[slice], SIM_TOR_EVICT, 0, 0, nid, sim->occ_uclk[PMON_SIM_SUP_LLC], n);
 }
 
 /* The LLC evicts an entry e (its least recently used) of a slice to make
@@ -384,16 +227,6 @@ SIM_HOT int ha_read(struct pmon_sim *sim, int req, const struct sim_at *a, int r
 	return shared ? 1 : 0;
 }
 
-/* The common LLC miss, a clean read: every other socket's snoop misses
- * (its LLC is empty or lacks the line), the home reads the line from DRAM.
- * Its counts other than the DRAM bank's and the core's are the same for
- * every such read of one requester, home, slice, QPI link and kind, so a
- * batch tallies them (sim->clean, by cell) and adds them once per cell, n
- * at a time, when the batch ends (tally_flush): counting is additive and
- * nothing reads a count before the traffic call returns. */
-#define SIM_CLEAN_CELL(home, slice, link, rfo) \
-	((((unsigned)(home) * SIM_MAX_CORES + (slice)) * 2 + (unsigned)(link)) * 2 + (unsigned)(rfo))
-
 /* 1 when no other socket holds line (the home snoop would find nothing). */
 SIM_HOT int snoops_miss(struct pmon_sim *sim, int req, const struct sim_at *a)
 {
@@ -404,62 +237,6 @@ SIM_HOT int snoops_miss(struct pmon_sim *sim, int req, const struct sim_at *a)
 			return 0;
 	}
 	return 1;
-}
-
-/* The counts of n clean reads by socket req (home, slice, link, rfo: the
- * tally's cell): the slice's lookup and TOR entry, the home agent's read
- * and DRAM read, the home snoop of every other socket (its lookup and the
- * QPI messages), the data over QPI when the home is remote.  The same
- * messages and events, in the same classes, as ha_read's path for such a
- * read. */
-static void clean_count(struct pmon_sim *sim, int req, int home, unsigned slice, int link,
-			int rfo, uint64_t n)
-{
-	struct sim_socket *s = &sim->sock[req], *h = &sim->sock[home];
-	struct pmon_sim_slice_truth *st = &s->slice_truth[slice];
-	int nid = nid_of(sim, home), local = home == req;
-
-	st->lookups += n;
-	st->tor_inserts += n;
-	st->misses += n;
-	st->tor_misses += n;
-	sim_cbo_lookup(sim, &s->cbo[slice], SIM_LOOKUP_READ, SIM_I, nid, n);
-	if (local)
-		h->ha_truth.reads_local += n;
-	else
-		h->ha_truth.reads_remote += n;
-	sim_ha_request(sim, &h->ha, SIM_HA_READ, local, n);
-	if (!local)
-		qpi_msgs(sim, req, home, link, SIM_QPI_HOM_REQ, n);
-	for (int o = 0; o < sim->shape.sockets; o++) {
-		if (o == req)
-			continue;
-		if (o != home)
-			qpi_msgs(sim, home, o, link, SIM_QPI_SNP, n);
-		sim->sock[o].slice_truth[slice].snoops += n;
-		sim_cbo_lookup(sim, &sim->sock[o].cbo[slice], SIM_LOOKUP_SNOOP, SIM_I, nid, n);
-		if (o != home)
-			qpi_msgs(sim, o, home, link, SIM_QPI_HOM_NONREQ, n);
-	}
-	h->ha_truth.imc_reads += n;
-	sim_ha_txr_bl(sim, &h->ha, !local, n);
-	if (!local)
-		qpi_msgs(sim, home, req, link, SIM_QPI_DRS, n);
-	sim_cbo_tor(sim, &s->cbo[slice], SIM_TOR_REQ, rfo ? SIM_OPC_RFO : SIM_OPC_DRD, 1, nid,
-		    sim->occ_uclk[local ? PMON_SIM_SUP_DRAM : PMON_SIM_SUP_RDRAM], n);
-}
-
-/* A clean read's offcore-response supplier and snoop bits (local: the
- * line's home is the requester's socket): the home snoops every other
- * socket, which misses; with one socket there is none to snoop. */
-static inline uint64_t clean_rsp_sup(int local)
-{
-	return local ? SIM_RSP_LOCAL_DRAM : SIM_RSP_REMOTE_DRAM;
-}
-
-static inline uint64_t clean_rsp_snoop(int nsock)
-{
-	return nsock > 1 ? SIM_RSP_SNOOP_MISS : SIM_RSP_SNOOP_NOT_NEEDED;
 }
 
 /* A clean read by socket req: its counts tallied (the caller does the DRAM
@@ -489,20 +266,6 @@ SIM_HOT void llc_room(struct sim_ctx *x, unsigned slice, uint64_t ve, uint32_t w
 		sim->llc_busy |= 1u << x->sock;
 }
 
-/* Add the batch's tallies (clean reads, LLC evictions) of socket req. */
-static void tally_flush(struct pmon_sim *sim, int req)
-{
-	uint64_t n;
-	int c;
-
-	while ((c = tally_next(&sim->clean, &n)) >= 0)
-		clean_count(sim, req, c / (SIM_MAX_CORES * 4), (unsigned)c / 4 % SIM_MAX_CORES,
-			    c / 2 % 2, c % 2, n);
-	while ((c = tally_next(&sim->evicts, &n)) >= 0)
-		evict_count(sim, req, (unsigned)c / (4 * SIM_MAX_SOCKETS), c / SIM_MAX_SOCKETS % 4,
-			    c % SIM_MAX_SOCKETS, n);
-	dram_flush(sim);
-}
 
 static const uint64_t hit_bits[] = {
 	[SIM_M] = SIM_RSP_LLC_HITM, [SIM_E] = SIM_RSP_LLC_HITE,
