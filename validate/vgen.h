@@ -1,0 +1,31 @@
+/*
+ * vgen.h - a generation of the validation suite: its expectations, pure
+ * functions of the kernel's case and the machine's geometry that fill a
+ * vxset (vexp.h).  The experiments (exp_*.c) run the kernels and hand each
+ * set to the one runner (vx_run); a generation adds its expectations, not
+ * a copy of the runner.
+ */
+#ifndef PMON_VALIDATE_VGEN_H
+#define PMON_VALIDATE_VGEN_H
+
+#include "vexp.h"
+
+struct chase_case;
+struct stream_case;
+
+struct vgen {
+	const char *name;        /* "snbep" */
+	/* 0, or -1 with x->err. */
+	int (*chase)(const struct vgeom *g, const struct chase_case *k, struct vxset *x);
+	int (*stream)(const struct vgeom *g, const struct stream_case *k, struct vxset *x);
+};
+
+/* The generation of the machine the suite validates. */
+const struct vgen *vgen_of(const struct vctx *c);
+
+extern const struct vgen vgen_snbep;
+
+int snbep_chase(const struct vgeom *g, const struct chase_case *k, struct vxset *x);
+int snbep_stream(const struct vgeom *g, const struct stream_case *k, struct vxset *x);
+
+#endif
