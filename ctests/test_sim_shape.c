@@ -10,7 +10,7 @@
 #include "sim_fixture.h"
 
 static struct pmon_sim_shape sh;
-static char err[256];
+static char err[512];
 
 static int parse(const char *spec)
 {
@@ -101,7 +101,7 @@ static void errors(void)
 		     "PMON_SIM: unknown key 'socket' (expected sockets, cores, threads, channels, "
 		     "llc, mem, dclk, uclk, tsc, qclk, pclk, nodeids, clock, load, noise, l1, l1ways, l2, "
 		     "l2ways, llcways, prefetch, lat_l1, lat_l2, lat_llc, lat_dram, lat_rdram, "
-		     "lat_rcache)");
+		     "lat_rcache, gen, nt_erratum)");
 	expect_error("cores=12", "PMON_SIM: cores=12 out of range 1..8");
 	expect_error("sockets=0", "PMON_SIM: sockets=0 out of range 1..8");
 	expect_error("sockets=9", "PMON_SIM: sockets=9 out of range 1..8");

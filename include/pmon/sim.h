@@ -85,6 +85,23 @@ struct pmon_sim_shape {
 	 * one is a DRAM line read or written by that socket's memory controller,
 	 * with them on the reads bring the prefetchers' lines too. */
 	uint64_t noise_bps;
+	/* key gen: the machine's generation (enum pmon_sim_gen), default
+	 * snb-ep.  It sets the other keys' defaults and ranges (doc/sim-nhm.md):
+	 * nhm-ep and wsm-ep are Xeon 5500 / 5600 machines with the Nehalem
+	 * uncore PMU in MSR space and no PCI boxes. */
+	int gen;
+	/* key nt_erratum=on|off (nhm-ep and wsm-ep only, default on, as
+	 * silicon): a streaming store to a locally homed line counts in the
+	 * offcore response under OTHER.OTHER_CORE_HIT_SNP (0x280), not
+	 * OTHER.LOCAL_DRAM (0x4080); off gives the documented behaviour. */
+	int nt_erratum;
+};
+
+/* Shape key gen. */
+enum pmon_sim_gen {
+	PMON_SIM_GEN_SNBEP = 0,     /* "snb-ep": Xeon E5-2600, CPU model 45 */
+	PMON_SIM_GEN_NHMEP = 1,     /* "nhm-ep": Xeon 5500, CPU model 26 */
+	PMON_SIM_GEN_WSMEP = 2,     /* "wsm-ep": Xeon 5600, CPU model 44 */
 };
 
 

@@ -12,6 +12,7 @@
 #include "sim_clock.h"
 #include "sim_log.h"
 #include "sim_space.h"
+#include "nhm_sim.h"
 #include "why.h"
 
 static void begin(struct pmon_sim *sim, enum pmon_sim_op op, int cpu, uint32_t msr,
@@ -267,18 +268,51 @@ static int op_pci_find(struct pmon_access *a, uint16_t vendor, uint16_t device,
 	return n;
 }
 
+/* The CPU the shape's generation is: the engine picks its tables by it. */
 static int op_cpu_ident(struct pmon_access *a, struct pmon_cpuid *id, char *why, size_t whylen)
 {
-	(void)a;
+	const struct pmon_sim *sim = a->priv;
+
 	(void)why;
 	(void)whylen;
 	memset(id, 0, sizeof *id);
 	id->family = 6;
-	id->model = 45;
-	id->stepping = 7;
 	strcpy(id->vendor, "GenuineIntel");
-	strcpy(id->brand, "Intel(R) Xeon(R) CPU E5-2680 0 @ 2.70GHz");
+	switch (sim->shape.gen) {
+	case PMON_SIM_GEN_NHMEP:
+		id->model = 26;
+		id->stepping = 5;
+		strcpy(id->brand, "Intel(R) Xeon(R) CPU X5570 @ 2.93GHz");
+		break;
+	case PMON_SIM_GEN_WSMEP:
+		id->model = 44;
+		id->stepping = 2;
+		strcpy(id->brand, "Intel(R) Xeon(R) CPU X5670 @ 2.93GHz");
+		break;
+	default:
+		id->model = 45;
+		id->stepping = 7;
+		strcpy(id->brand, "Intel(R) Xeon(R) CPU E5-2680 0 @ 2.70GHz");
+		break;
+	}
 	return 0;
+}
+
+/* The generation a question about events concerns: the machine's; with no
+ * handle (the catalogue asks before opening one), the current machine's,
+ * else the one $PMON_SIM names (SNB-EP when it names none or is bad). */
+static int gen_of(const struct pmon_access *a)
+{
+	struct pmon_sim_shape sh;
+	const pmon_sim_t *cur;
+
+	if (a)
+		return ((const struct pmon_sim *)a->priv)->shape.gen;
+	if ((cur = pmon_sim_current()))
+		return pmon_sim_shape(cur)->gen;
+	if (sim_shape_parse(getenv("PMON_SIM"), &sh, NULL, NULL, 0))
+		return PMON_SIM_GEN_SNBEP;
+	return sh.gen;
 }
 
 /* The filter words as encoded: an offcore event's RSP value is in the word
@@ -287,10 +321,12 @@ static int op_event_modeled(struct pmon_access *a, const char *box_type, uint64_
 			    const uint64_t filt[2])
 {
 	uint64_t f0 = filt ? filt[0] : 0;
+	int gen = gen_of(a);
 
-	(void)a;
 	if (filt && box_type && !strcmp(box_type, "core"))
 		f0 |= filt[1];
+	if (SIM_GEN_NHM(gen))
+		return sim_nhm_models(gen, box_type, ctl, f0);
 	return pmon_sim_models(box_type, ctl, f0);
 }
 

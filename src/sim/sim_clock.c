@@ -16,6 +16,7 @@
 
 #include "sim_clock.h"
 #include "sim_traffic.h"
+#include "nhm_sim.h"
 
 void sim_clock_mark(struct pmon_sim *sim)
 {
@@ -54,6 +55,8 @@ static void rebuild(struct pmon_sim *sim)
 		}
 		add_box(sim, &k->r2pcie);
 	}
+	if (sim->nhm)
+		sim_nhm_clocks(sim, add);
 	for (int c = 0; c < sim->ncpus; c++) {
 		for (int i = 0; i < 4; i++)
 			add(sim, &sim->cpu[c].pmc[i]);

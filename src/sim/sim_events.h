@@ -78,7 +78,7 @@ static inline __attribute__((always_inline)) void sim_pend_add(struct pmon_sim *
 /* Keys: bits 63:56 the event, the rest its arguments. */
 #define SIM_PK(ev) ((uint64_t)(ev) << 56)
 enum { SIM_PK_LOOKUP = 1, SIM_PK_VICTIM, SIM_PK_TOR, SIM_PK_HA_REQ, SIM_PK_HA_IMC_WR,
-       SIM_PK_HA_TXR_BL, SIM_PK_QPI, SIM_PK_IMC, SIM_PK_R3 };
+       SIM_PK_HA_TXR_BL, SIM_PK_QPI, SIM_PK_IMC, SIM_PK_R3, SIM_PK_FILL };
 
 /* Finer than mon, for the events most accesses raise: a CBo's lookups by
  * request type and its TOR entries by class and miss, a QPI port's messages
@@ -103,6 +103,12 @@ static inline void sim_cbo_victim(struct pmon_sim *sim, struct sim_box *b, int s
 	if (b->mon & SIM_SIG_LLC_VICTIM)
 		sim_pend_add(sim, &b->pq, SIM_PK(SIM_PK_VICTIM) | (unsigned)state << 8 |
 			     (unsigned)nid, 0, n);
+}
+/* n lines filled into the LLC in a state (only the Nehalem uncore counts them). */
+static inline void sim_cbo_fill(struct pmon_sim *sim, struct sim_box *b, int state, uint64_t n)
+{
+	if (b->mon & SIM_SIG_LLC_FILL)
+		sim_pend_add(sim, &b->pq, SIM_PK(SIM_PK_FILL) | (unsigned)state << 8, 0, n);
 }
 static inline void sim_cbo_tor(struct pmon_sim *sim, struct sim_box *b, enum sim_tor_class cls,
 			       unsigned opc, int miss, int nid, uint64_t occ_cycles, uint64_t n)

@@ -88,6 +88,9 @@ static void dram_write_part(struct pmon_sim *sim, int home, uint64_t line, int p
 		sim_imc_signal(sim, &h->imc[ch], SIM_SIG_CAS_RD_UNDER, 1);
 	} else {
 		h->ha_truth.imc_writes++;
+		if (sim->nhm)             /* the Nehalem iMC counts full writes per channel */
+			sim_imc_signal(sim, &h->imc[ll % (uint64_t)sim->shape.channels],
+				       SIM_SIG_IMC_WR_FULL, 1);
 	}
 	sim_ha_imc_write(sim, &h->ha, partial);
 	dram_access(sim, home, ll, 1);

@@ -364,6 +364,7 @@ SIM_HOT void llc_rest(struct sim_ctx *x, const struct sim_at *at, uint64_t *e, i
 		r->grant = how ? SIM_S : SIM_E;
 	}
 	set_fill(&set, line, fill, me);
+	sim_cbo_fill(sim, &s->cbo[slice], fill, 1);
 	sim_cbo_tor(sim, &s->cbo[slice], SIM_TOR_REQ, opc, 1, nid, sim->occ_uclk[r->supplier], 1);
 }
 
@@ -498,8 +499,10 @@ static void sim_llc_nt_write(struct sim_ctx *x, uint64_t line, int partial)
 		qpi_msg(sim, home, x->sock, line, SIM_QPI_NDR);
 	sim_cbo_tor(sim, &s->cbo[slice], SIM_TOR_REQ, partial ? SIM_OPC_WCIL : SIM_OPC_WCILF, 1, nid,
 		    sim->occ_uclk[local ? PMON_SIM_SUP_DRAM : PMON_SIM_SUP_RDRAM], 1);
-	sim_core_offcore(sim, x->cpu, SIM_RSP_STREAMING_STORES, SIM_RSP_SUPPLIER_NONE,
-				 SIM_RSP_SNOOP_NONE);
+	/* (no data come back; the Nehalem matrix answers by the line's home) */
+	sim_core_offcore(sim, x->cpu, SIM_RSP_STREAMING_STORES,
+			 !sim->nhm ? SIM_RSP_SUPPLIER_NONE : local ? SIM_RSP_LOCAL_DRAM
+				   : SIM_RSP_REMOTE_DRAM, SIM_RSP_SNOOP_NONE);
 }
 
 static void sim_llc_nt_store(struct sim_ctx *x, uint64_t line)

@@ -10,6 +10,7 @@
 #include "sim_log.h"
 #include "sim_space.h"
 #include "sim_traffic.h"
+#include "nhm_sim.h"
 
 
 static pthread_mutex_t cur_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -94,7 +95,7 @@ pmon_sim_t *pmon_sim_create(const struct pmon_sim_shape *shape)
 	sim->frames_total = shape->mem_bytes / 4096;
 	for (int p = 0; p < shape->sockets; p++)
 		sim_frames_init(&sim->sock[p].frames, sim->frames_total, p);
-	if (sim_hier_init(sim)) {
+	if (sim_nhm_init(sim) || sim_hier_init(sim)) {
 		pmon_sim_destroy(sim);
 		return NULL;
 	}
@@ -115,6 +116,7 @@ void pmon_sim_destroy(pmon_sim_t *sim)
 	sim_log_free(sim);
 	sim_windows_free(sim);
 	sim_hier_free(sim);
+	sim_nhm_free(sim);
 	sim_mem_free_all(sim);
 	free(sim->clk);
 	free(sim->cpu);

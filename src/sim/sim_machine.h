@@ -141,6 +141,7 @@ struct pmon_sim {
 	 * SIM_LLCW), and those and its sockets (SIM_SOCKETS): the access
 	 * path's copies with them as constants run */
 	int default_ways, default_llc;
+	struct sim_nhm *nhm;    /* the Nehalem personality (nhm_sim.h), NULL on SNB-EP */
 };
 
 /* ---- shape (sim_shape.c) ---- */

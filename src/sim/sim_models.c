@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "sim_events.h"
+#include "nhm_sim.h"
 
 static const struct sim_kind *const kinds[] = {
 	&sim_kind_ubox, &sim_kind_cbo, &sim_kind_pcu, &sim_kind_ha, &sim_kind_imc,
@@ -85,6 +86,10 @@ int pmon_sim_models(const char *box_type, uint64_t ctl, uint64_t filt0)
 
 	if (!box_type)
 		return 0;
+	if (!strncmp(box_type, "nhm_unc", 7))
+		return sim_nhm_models(PMON_SIM_GEN_NHMEP, box_type, ctl, filt0);
+	if (!strncmp(box_type, "wsm_unc", 7))
+		return sim_nhm_models(PMON_SIM_GEN_WSMEP, box_type, ctl, filt0);
 	if (!strcmp(box_type, "ubox-fixed") || !strcmp(box_type, "imc-fixed"))
 		return 1;
 	if (!strcmp(box_type, "core-fixed"))

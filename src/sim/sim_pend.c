@@ -12,17 +12,22 @@
 #include <stddef.h>
 
 #include "sim_events.h"
+#include "nhm_sim.h"
 
 /* An offcore response's key: request bits 15:0, supplier bits 30:16 (bit 16,
  * ANY_RESPONSE, is never a supplier), snoop bits 36:31. */
 #define SUPPLIER_BITS 0x7FFF0000ull
 
-static void replay_box(struct sim_box *b, const struct sim_pend *e)
+static void replay_box(struct pmon_sim *sim, struct sim_box *b, const struct sim_pend *e)
 {
 	uint64_t k = e->k;
 	unsigned a = (unsigned)(k >> 16) & 0xFF, st = (unsigned)(k >> 8) & 0xFF;
 	int nid = (int)(k & 0xFF);
 
+	if (sim->nhm) {               /* the Nehalem uncore counts them */
+		sim_nhm_replay(sim, b, k, e->n, e->occ);
+		return;
+	}
 	switch ((int)(k >> 56)) {
 	case SIM_PK_LOOKUP:
 		sim_cbo_lookup_counted(b, a, (int)st, nid, e->n);
@@ -64,11 +69,14 @@ _Static_assert(offsetof(struct sim_box, pq) == 0, "a box's queue must be its fir
 /* Match the events of one slot (or one event, not queued). */
 static void match(struct pmon_sim *sim, struct sim_pendq *q, const struct sim_pend *e)
 {
-	if (q->cpu >= 0)
+	if (q->cpu >= 0 && sim->nhm)
+		sim_nhm_offcore_counted(sim, q->cpu, e->k & SIM_RSP_REQ_MASK, e->k & SUPPLIER_BITS,
+					e->k & ~(SIM_RSP_REQ_MASK | SUPPLIER_BITS), e->n);
+	else if (q->cpu >= 0)
 		sim_core_offcore_counted(sim, q->cpu, e->k & SIM_RSP_REQ_MASK, e->k & SUPPLIER_BITS,
 					 e->k & ~(SIM_RSP_REQ_MASK | SUPPLIER_BITS), e->n);
 	else
-		replay_box((struct sim_box *)(void *)q, e);
+		replay_box(sim, (struct sim_box *)(void *)q, e);
 }
 
 /* Match the events of one slot and free it. */

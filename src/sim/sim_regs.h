@@ -47,6 +47,9 @@ enum sim_clock { SIM_UCLK, SIM_DCLK, SIM_PCLK, SIM_QCLK, SIM_TSC, SIM_NCLOCKS };
 #define SIM_SIG_QPI_FLITS    (1u << 19)   /* QPI, arg = rx << 16 | group << 8 | umask */
 #define SIM_SIG_R3_RXR       (1u << 20)   /* R3QPI RxR_INSERTS, arg = umask (classes) */
 #define SIM_SIG_UBOX_LOCK    (1u << 21)   /* UBox LOCK_CYCLES (sequences) */
+/* Raised for the Nehalem uncore only (nhm_sim.h; no SNB-EP event asks). */
+#define SIM_SIG_LLC_FILL     (1u << 22)   /* CBo: a line filled into the LLC, by state */
+#define SIM_SIG_IMC_WR_FULL  (1u << 23)   /* iMC: a full-line write at its channel */
 
 /* Offcore-response MSR bits (Intel's SNB-EP matrix bit definitions). */
 #define SIM_RSP_VALID            0x3fffff8fffull

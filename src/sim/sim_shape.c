@@ -7,8 +7,9 @@
 #include <string.h>
 
 #include "sim_machine.h"
+#include "nhm_sim.h"
 
-enum key_type { K_INT, K_SIZE, K_FREQ, K_NODEIDS, K_CLOCK, K_RATE, K_PREFETCH };
+enum key_type { K_INT, K_SIZE, K_FREQ, K_NODEIDS, K_CLOCK, K_RATE, K_PREFETCH, K_GEN, K_ONOFF };
 
 struct key_def {
 	const char *name;
@@ -49,7 +50,10 @@ static const struct key_def keys[] = {
 	{ "lat_dram", K_INT,  0, 100000, "0..100000" },
 	{ "lat_rdram", K_INT, 0, 100000, "0..100000" },
 	{ "lat_rcache", K_INT, 0, 100000, "0..100000" },
+	{ "gen",      K_GEN, 0, PMON_SIM_GEN_WSMEP, "snb-ep, nhm-ep or wsm-ep" },
+	{ "nt_erratum", K_ONOFF, 0, 1, "on or off" },
 };
+_Static_assert(sizeof keys / sizeof keys[0] <= 32, "a bit of `seen` for each key");
 #define NKEYS (sizeof keys / sizeof keys[0])
 
 static void fail(char *err, size_t errlen, const char *fmt, ...)
@@ -169,7 +173,7 @@ static const char *expected_list(void)
 {
 	return "sockets, cores, threads, channels, llc, mem, dclk, uclk, tsc, qclk, pclk, "
 	       "nodeids, clock, load, noise, l1, l1ways, l2, l2ways, llcways, prefetch, lat_l1, "
-	       "lat_l2, lat_llc, lat_dram, lat_rdram, lat_rcache";
+	       "lat_l2, lat_llc, lat_dram, lat_rdram, lat_rcache, gen, nt_erratum";
 }
 
 static int set_value(struct pmon_sim_shape *sh, const struct key_def *k, uint64_t v)
@@ -200,6 +204,8 @@ static int set_value(struct pmon_sim_shape *sh, const struct key_def *k, uint64_
 	else if (!strcmp(k->name, "lat_dram")) sh->lat_ns[PMON_SIM_SUP_DRAM] = (uint32_t)v;
 	else if (!strcmp(k->name, "lat_rdram")) sh->lat_ns[PMON_SIM_SUP_RDRAM] = (uint32_t)v;
 	else if (!strcmp(k->name, "lat_rcache")) sh->lat_ns[PMON_SIM_SUP_RCACHE] = (uint32_t)v;
+	else if (!strcmp(k->name, "gen")) sh->gen = (int)v;
+	else if (!strcmp(k->name, "nt_erratum")) sh->nt_erratum = (int)v;
 	else return -1;
 	return 0;
 }
@@ -246,6 +252,8 @@ static const char *type_hint(enum key_type t)
 	case K_CLOCK: return "manual, wall or auto";
 	case K_RATE: return "bytes per second such as 500M or 1G";
 	case K_PREFETCH: return "on, off or the MSR 0x1A4 value 0x0..0xf";
+	case K_GEN: return "snb-ep, nhm-ep or wsm-ep";
+	case K_ONOFF: return "on or off";
 	default: return "node IDs such as 1,0";
 	}
 }
@@ -288,6 +296,41 @@ static int parse_clock(const char *val, size_t vlen, uint64_t *out)
 	return -1;
 }
 
+/* The value of spec's gen key (the generation sets the other keys'
+ * defaults, so it is read first), PMON_SIM_GEN_SNBEP without one, -1
+ * (err filled) when it names no generation. */
+static int find_gen(const char *spec, char *err, size_t errlen)
+{
+	for (const char *p = spec; p && *p;) {
+		const char *end = strchr(p, ','), *tok = p;
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+
+		p = end ? end + 1 : NULL;
+		while (len && isspace((unsigned char)*tok)) {
+			tok++;
+			len--;
+		}
+		if (len < 3 || strncmp(tok, "gen", 3))
+			continue;
+		size_t i = 3;
+		while (i < len && isspace((unsigned char)tok[i]))
+			i++;
+		if (i == len || tok[i] != '=')
+			continue;
+		for (i++; i < len && isspace((unsigned char)tok[i]); i++)
+			;
+		size_t vlen = len - i;
+		while (vlen && isspace((unsigned char)tok[i + vlen - 1]))
+			vlen--;
+		int g = sim_gen_parse(tok + i, vlen);
+		if (g < 0)
+			fail(err, errlen, "PMON_SIM: bad value '%.*s' for gen (expected snb-ep, nhm-ep "
+			     "or wsm-ep)", (int)vlen, tok + i);
+		return g;
+	}
+	return PMON_SIM_GEN_SNBEP;
+}
+
 int pmon_sim_shape_parse(const char *spec, struct pmon_sim_shape *shape,
 			 char *err, size_t errlen)
 {
@@ -299,12 +342,15 @@ int sim_shape_parse(const char *spec, struct pmon_sim_shape *shape, int *clock_n
 {
 	struct pmon_sim_shape sh;
 	unsigned seen = 0;
-	int nnodes = 0, in_nodeids = 0;
+	int nnodes = 0, in_nodeids = 0, gen;
 	const char *p = spec;
 
 	if (err && errlen)
 		err[0] = '\0';
+	if ((gen = find_gen(spec, err, errlen)) < 0)
+		return -1;
 	defaults(&sh);
+	sim_gen_defaults(&sh, gen);       /* gen= sets the other keys' defaults */
 	while (p && *p) {
 		const char *end = strchr(p, ',');
 		const char *tok = p, *eq;
@@ -367,6 +413,8 @@ int sim_shape_parse(const char *spec, struct pmon_sim_shape *shape, int *clock_n
 		}
 		seen |= 1u << ki;
 		if (k->type == K_NODEIDS) {
+			if (sim_gen_key_check(gen, k->name, 0, err, errlen))
+				return -1;
 			/* node IDs separated by ':' here, further ones by ',' */
 			size_t i = 0;
 			nnodes = 0;
@@ -400,6 +448,11 @@ int sim_shape_parse(const char *spec, struct pmon_sim_shape *shape, int *clock_n
 			bad = parse_u64_unit(val, vlen, 0, "B/s", &v);
 		else if (k->type == K_PREFETCH)
 			bad = parse_prefetch(val, vlen, &v);
+		else if (k->type == K_GEN)
+			bad = (v = (uint64_t)sim_gen_parse(val, vlen)) > PMON_SIM_GEN_WSMEP;
+		else if (k->type == K_ONOFF)
+			bad = vlen == 2 && !strncmp(val, "on", 2) ? (v = 1, 0)
+			    : vlen == 3 && !strncmp(val, "off", 3) ? (v = 0, 0) : 1;
 		else
 			bad = sim_parse_u64(val, vlen, k->type == K_SIZE, &v);
 		if (bad) {
@@ -417,6 +470,8 @@ int sim_shape_parse(const char *spec, struct pmon_sim_shape *shape, int *clock_n
 			     k->name, (int)vlen, val);
 			return -1;
 		}
+		if (sim_gen_key_check(gen, k->name, v, err, errlen))
+			return -1;
 		set_value(&sh, k, v);
 	}
 	if (nnodes) {

@@ -85,6 +85,7 @@ static void clean_count(struct pmon_sim *sim, int req, int home, unsigned slice,
 	st->misses += n;
 	st->tor_misses += n;
 	sim_cbo_lookup(sim, &s->cbo[slice], SIM_LOOKUP_READ, SIM_I, nid, n);
+	sim_cbo_fill(sim, &s->cbo[slice], SIM_E, n);
 	if (local)
 		h->ha_truth.reads_local += n;
 	else
