@@ -4,7 +4,9 @@
  * generation, whose uncore PMU (nhm_unc, wsm_unc) is present on each
  * socket, MSRs only, and the SNB-EP boxes are not; `pmon info` and
  * papi_native_avail show it.  Nehalem-EX (46) and Westmere-EX (47) are
- * refused naming the part; an unreadable cpuinfo names the file. */
+ * refused naming the part; an unreadable cpuinfo names the file.  The
+ * guide's spellings (UNC_IMC_NORMAL_READS.ANY, UNC_IMC_WRITES.FULL.ANY,
+ * UNC_GQ_ALLOC.RT) count as libpfm4's on either machine. */
 #define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +15,8 @@
 #include "check.h"
 #include "fake_hw.h"
 #include "pmon/pmon.h"
+#include "catalog.h"
+#include "nhm/nhm.h"
 
 static char base[256];
 static struct fake_world w;
@@ -23,6 +27,80 @@ static int world(unsigned model, const char *brand)
 	if (base[0])
 		fake_rmtree(base);
 	return fake_tmpdir(base, sizeof(base)) || fake_nhm_world(base, model, brand, &w);
+}
+
+/* The guide's spellings (issue 20 item 2), as users type them: Intel's
+ * form (no PMU) counts on this machine's generation, the encoding named
+ * canonically. */
+static void guide_names(pmon_machine_t *m, const char *own)
+{
+	static const struct { const char *name, *canon; uint64_t ctl; } g[] = {
+		{ "UNC_IMC_NORMAL_READS:ANY", "UNC_QMC_NORMAL_READS:ANY", 0x072c },
+		{ "UNC_IMC_NORMAL_READS.CH1", "UNC_QMC_NORMAL_READS:CH1", 0x022c },
+		{ "UNC_IMC_WRITES.FULL.ANY", "UNC_QMC_WRITES:FULL_ANY", 0x072f },
+		{ "UNC_IMC_WRITES.PARTIAL.CH2", "UNC_QMC_WRITES:PARTIAL_CH2", 0x202f },
+		{ "UNC_IMC_NORMAL_OCCUPANCY.CH0", "UNC_QMC_OCCUPANCY:CH0", 0x012a },
+		{ "UNC_IMC_BUSY.READ.CH0", "UNC_QMC_BUSY:READ_CH0", 0x0129 },
+		{ "UNC_GQ_CYCLES_BUSY.READ_TRACKER", "UNC_GQ_CYCLES_NOT_EMPTY:READ_TRACKER", 0x0101 },
+		{ "UNC_GQ_ALLOC.PPT", "UNC_GQ_ALLOC:PEER_PROBE_TRACKER", 0x4003 },
+		{ "UNC_LLC_MISS.READ", "UNC_LLC_MISS:READ", 0x0109 },
+	};
+	for (size_t i = 0; i < sizeof(g) / sizeof(g[0]); i++) {
+		pmon_encoding_t e[PMON_MAX_INSTANCES];
+		char want[128];
+		int n = pmon_machine_encode_all(m, g[i].name, e, PMON_MAX_INSTANCES, err, sizeof(err));
+		CHECK_EQ_INT(n, 1, g[i].name);
+		if (n != 1)
+			continue;
+		snprintf(want, sizeof(want), "%s::%s:socket=0", own, g[i].canon);
+		CHECK(!strcmp(e[0].name, want), "%s is %s (got %s)", g[i].name, want, e[0].name);
+		CHECK_EQ_U64(e[0].ctl, g[i].ctl, g[i].name);
+		CHECK_EQ_INT(pmon_machine_encode(m, g[i].name, &e[0], err, sizeof(err)), PMON_OK, err);
+		CHECK_EQ_U64(e[0].ctl, g[i].ctl, g[i].name);
+	}
+	/* the PMU's own form takes the guide's names too */
+	char name[96];
+	pmon_encoding_t e;
+	snprintf(name, sizeof(name), "%s::UNC_GQ_ALLOC:RT", own);
+	CHECK_EQ_INT(pmon_machine_encode(m, name, &e, err, sizeof(err)), PMON_OK, err);
+	CHECK_EQ_U64(e.ctl, 0x0103, name);
+	/* a name neither spells is refused, naming it */
+	CHECK(pmon_machine_encode(m, "UNC_IMC_NORMAL_READS:CH3", &e, err, sizeof(err)) == PMON_EUMASK &&
+	      strstr(err, "CH3"), "an unknown umask named: %s", err);
+}
+
+/* Every alias of both tables names an event (and umask) they have, and no
+ * alias shadows a name of the catalogue. */
+static void aliases_resolve(const struct pmon_box_type *t)
+{
+	int n = 0;
+	for (const struct pmon_alias *a = t->aliases; a && a->name; a++, n++) {
+		int ev = -1;
+		for (int i = 0; t->events[i].name; i++)
+			if (!strcmp(t->events[i].name, a->event))
+				ev = i;
+		CHECK(ev >= 0, "%s: alias %s names event %s, which it has not", t->name, a->name, a->event);
+		if (ev < 0)
+			continue;
+		const struct pmon_event *e = &t->events[ev];
+		if (!a->umask) {
+			CHECK(pmon_box_event(t, a->name) == ev, "%s: %s is %s", t->name, a->name, a->event);
+			for (int i = 0; t->events[i].name; i++)
+				CHECK(strcmp(t->events[i].name, a->name), "%s: alias %s shadows an event",
+				      t->name, a->name);
+			continue;
+		}
+		int um = -1;
+		for (int u = 0; u < e->numasks; u++) {
+			CHECK(strcmp(e->umasks[u].name, a->name), "%s: alias %s shadows a umask of %s",
+			      t->name, a->name, e->name);
+			if (!strcmp(e->umasks[u].name, a->umask))
+				um = u;
+		}
+		CHECK(um >= 0 && pmon_box_umask(t, e, a->name) == um, "%s: %s:%s is %s", t->name,
+		      e->name, a->name, a->umask);
+	}
+	CHECK_EQ_INT(n, 11, "the guide's eleven other spellings");
 }
 
 /* On model: the machine opens, its uncore PMU is `own` on both sockets,
@@ -64,6 +142,7 @@ static void recognised(unsigned model, const char *own, const char *other)
 	CHECK_EQ_U64(e.ctl, 0x0109, "UNC_LLC_MISS:READ = umask 0x01, event 0x09");
 	CHECK_EQ_INT(pmon_machine_encode(m, "snbep_unc_imc0::UNC_M_CAS_COUNT:RD", &e, err, sizeof(err)),
 		     PMON_ENODEV, "an SNB-EP box on a Nehalem machine");
+	guide_names(m, own);
 	pmon_machine_close(m);
 }
 
@@ -109,6 +188,8 @@ static void tools(void)
 int main(void)
 {
 	static const unsigned nhm[] = { 26, 30, 31 }, wsm[] = { 37, 44 };
+	aliases_resolve(&pmon_nhm_unc);
+	aliases_resolve(&pmon_wsm_unc);
 	for (int i = 0; i < 3; i++)
 		recognised(nhm[i], "nhm_unc", "wsm_unc");
 	for (int i = 0; i < 2; i++)

@@ -69,12 +69,35 @@ int pmon_catalog_find(const char *name)
 	return PMON_ENOEVNT;
 }
 
+int pmon_box_event(const struct pmon_box_type *t, const char *name)
+{
+	for (int i = 0; t->events[i].name; i++)
+		if (!strcasecmp(t->events[i].name, name))
+			return i;
+	for (const struct pmon_alias *a = t->aliases; a && a->name; a++)
+		if (!a->umask && !strcasecmp(a->name, name))
+			for (int i = 0; t->events[i].name; i++)
+				if (!strcmp(t->events[i].name, a->event))
+					return i;
+	return PMON_ENOEVNT;
+}
+
+int pmon_box_umask(const struct pmon_box_type *t, const struct pmon_event *ev, const char *name)
+{
+	for (int u = 0; u < ev->numasks; u++)
+		if (!strcasecmp(ev->umasks[u].name, name))
+			return u;
+	for (const struct pmon_alias *a = t->aliases; a && a->name; a++)
+		if (a->umask && !strcmp(a->event, ev->name) && !strcasecmp(a->name, name))
+			for (int u = 0; u < ev->numasks; u++)
+				if (!strcmp(ev->umasks[u].name, a->umask))
+					return u;
+	return -1;
+}
+
 int pmon_catalog_event(const struct pmon_pmu *p, const char *name)
 {
-	for (int i = 0; i < p->nevents; i++)
-		if (!strcasecmp(p->type->events[i].name, name))
-			return i;
-	return PMON_ENOEVNT;
+	return pmon_box_event(p->type, name);
 }
 
 static int field_needed(const struct pmon_box_type *t, const struct pmon_event *ev, int field)

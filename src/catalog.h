@@ -26,6 +26,10 @@ const struct pmon_pmu *pmon_catalog_pmu(int pmu);   /* NULL if out of range */
 int pmon_catalog_find(const char *name);            /* index, or PMON_ENOEVNT */
 /* Event index by name (case-insensitive), or PMON_ENOEVNT. */
 int pmon_catalog_event(const struct pmon_pmu *p, const char *name);
+/* The same in box type t: its name, or an alias (tables.h: pmon_alias). */
+int pmon_box_event(const struct pmon_box_type *t, const char *name);
+/* Umask index of event ev of t by name or alias, or -1. */
+int pmon_box_umask(const struct pmon_box_type *t, const struct pmon_event *ev, const char *name);
 /* The modifier names a box accepts for an event (catalogue listing). */
 int pmon_catalog_mod_ok(const struct pmon_box_type *t, const struct pmon_event *ev, int mod);
 

@@ -150,12 +150,7 @@ static int parse_umask(struct encode_state *st, const char *attr)
 {
 	const struct pmon_event *ev = st->ev;
 	char umlist[512];
-	int found = -1;
-	for (int u = 0; u < ev->numasks; u++)
-		if (!strcasecmp(ev->umasks[u].name, attr)) {
-			found = u;
-			break;
-		}
+	int found = pmon_box_umask(st->t, ev, attr);
 	if (found < 0) {
 		int exists;
 		if (find_mod(st->t, ev, 0, attr, &exists) >= 0 || exists)
@@ -567,10 +562,7 @@ int pmon_encode_table(const struct pmon_box_type *t, const char *pmu_name, const
 		*p++ = 0;
 		attrs[nattrs++] = p;
 	}
-	int e = PMON_ENOEVNT;
-	for (int i = 0; t->events[i].name; i++)
-		if (!strcasecmp(t->events[i].name, buf))
-			e = i;
+	int e = pmon_box_event(t, buf);
 	memset(&st, 0, sizeof(st));
 	st.pmu_name = pmu_name;
 	st.t = t;

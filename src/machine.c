@@ -391,10 +391,38 @@ uint64_t pmon_machine_time_ns(const pmon_machine_t *m)
 	return pmon_clock_ns(m->acc);
 }
 
+/* An Intel name that boxes of several generations have (UNC_LLC_MISS: nhm_unc
+ * and wsm_unc): the one name of this machine's generation, in buf; else
+ * name itself. */
+static const char *own_generation(const pmon_machine_t *m, const char *name, char *buf,
+				  size_t len)
+{
+	const char *bare = strncasecmp(name, "pmon:::", 7) ? name : name + 7;
+	pmon_name_map_t *map = strstr(bare, "::") ? NULL : malloc(sizeof(*map));
+	const char *use = name;
+	int mine = 0;
+	if (map && pmon_name_map(bare, map, NULL, 0) == PMON_OK && map->form == PMON_FORM_INTEL &&
+	    map->ninstances > 1) {
+		for (int i = 0; i < map->ninstances; i++) {
+			char pmu[64];
+			snprintf(pmu, sizeof(pmu), "%.*s", (int)strcspn(map->pmon[i], ":"), map->pmon[i]);
+			const struct pmon_pmu *p = pmon_catalog_pmu(pmon_catalog_find(pmu));
+			if (p && p->gen == m->gen && !mine++)
+				snprintf(buf, len, "%s", map->pmon[i]);
+		}
+		if (mine == 1)
+			use = buf;
+	}
+	free(map);
+	return use;
+}
+
 int pmon_machine_encode(const pmon_machine_t *m, const char *name, pmon_encoding_t *e,
 			char *err, size_t errlen)
 {
-	int rc = pmon_encode(name, m->topo.nsockets, m->topo.ncpus, e, err, errlen);
+	char own[PMON_MAX_NAME];
+	int rc = pmon_encode(own_generation(m, name, own, sizeof(own)), m->topo.nsockets,
+			     m->topo.ncpus, e, err, errlen);
 	if (rc)
 		return rc;
 	const struct pmon_pmu *p = pmon_catalog_pmu(e->pmu);

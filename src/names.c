@@ -447,12 +447,20 @@ static int map_intel(const char *name, pmon_name_map_t *out, char *err, size_t e
 	memcpy(ev, name, el);
 	ev[el] = 0;
 	const char *tail = name + el;
-	if (*tail == '.')
+	if (*tail == '.') {
+		/* the guide's umask of several words (UNC_IMC_WRITES.FULL.ANY)
+		 * is the catalogue's with underscores (FULL_ANY) */
 		snprintf(rest, sizeof(rest), ":%s", tail + 1);
-	else
+		for (char *d = rest + 1; *d && *d != ':'; d++)
+			*d = *d == '.' ? '_' : *d;
+	} else {
 		snprintf(rest, sizeof(rest), "%s", tail);
+	}
 	int n;
 	const struct pmon_pmu *p = pmon_catalog(&n);
+	/* every generation's box type that has the event: the machine counts
+	 * with those it has (pmon_machine_encode_all) */
+	out->ninstances = 0;
 	for (int i = 0; i < n; i++) {
 		const struct pmon_box_type *t = p[i].type;
 		if (p[i].instance || t->space == PMON_SPACE_CORE)
@@ -463,16 +471,16 @@ static int map_intel(const char *name, pmon_name_map_t *out, char *err, size_t e
 		if (!known)
 			continue;
 		out->form = PMON_FORM_INTEL;
-		out->ninstances = 0;
-		for (int k = 0; k < t->max_boxes && k < PMON_MAX_INSTANCES; k++) {
+		for (int k = 0; k < t->max_boxes && out->ninstances < PMON_MAX_INSTANCES; k++) {
 			char *o = out->pmon[out->ninstances++];
 			int w = snprintf(o, PMON_MAX_NAME, "%s::", instance_name(t, k));
 			if (w < 0 || (size_t)w + strlen(ev) + strlen(rest) >= PMON_MAX_NAME)
 				return pmon_why(err, errlen, PMON_EINVAL, "event name too long");
 			strcat(strcat(o, ev), rest);
 		}
-		return PMON_OK;
 	}
+	if (out->ninstances)
+		return PMON_OK;
 	char gens[128] = "";
 	for (int g = 0; g < pmon_generation_count(); g++)
 		pmon_why_add(gens, sizeof(gens), " or ", "%s", pmon_generation_at(g)->title);

@@ -181,6 +181,16 @@ struct pmon_excluded_event {
 	const char *why;           /* one clause: why pmon has no such event */
 };
 
+/* A spelling of the vendor's guide where the catalogue keeps libpfm4's
+ * (users know both): with umask NULL, name is another name of event
+ * `event`; else name is another name of umask `umask` of event `event`.
+ * The encoder accepts it and names the encoding canonically. */
+struct pmon_alias {
+	const char *name;          /* "UNC_IMC_NORMAL_READS", or a umask's "RT" */
+	const char *event;         /* the catalogue's event: "UNC_QMC_NORMAL_READS" */
+	const char *umask;         /* NULL, or the catalogue's umask: "READ_TRACKER" */
+};
+
 /* Box type quirks (pmon_box_type.quirks). */
 #define PMON_BOX_PER_CORE  0x1    /* one instance per core of the socket, up to max_boxes
 				     (SNB-EP's CBo: one per LLC slice) */
@@ -225,6 +235,8 @@ struct pmon_box_type {
 	const struct pmon_event *events;   /* ends with an entry whose name is NULL */
 	/* events not offered on purpose, or NULL; ends with a NULL name */
 	const struct pmon_excluded_event *excluded;
+	/* other spellings of events and umasks, or NULL; ends with a NULL name */
+	const struct pmon_alias *aliases;
 
 	/* Core PMU box types only: the CPU models (family 6) this PMU is native
 	 * to, 0-terminated.  Other generations' tables encode but do not count. */

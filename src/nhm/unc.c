@@ -14,6 +14,8 @@
  * Westmere-EP keeps the same registers; only its event list differs
  * (unc_events.c).
  */
+#include <stddef.h>
+
 #include "nhm.h"
 
 static const struct pmon_filter_reg nhm_fregs[] = {
@@ -51,6 +53,26 @@ static const struct pmon_modifier nhm_mods[] = {
 			 .min = 0, .max = 0xfffffffff8ull },
 };
 
+/* The performance analysis guide's names where libpfm4's differ (the guide
+ * calls the memory controller IMC where libpfm4 says QMC, and names the GQ
+ * trackers RT, WT and PPT in UNC_GQ_ALLOC): users of either find the event.
+ * Its umasks of several words (UNC_IMC_WRITES.FULL.ANY) are the
+ * catalogue's with underscores (names.c). */
+static const struct pmon_alias nhm_aliases[] = {
+	{ "UNC_IMC_NORMAL_READS", "UNC_QMC_NORMAL_READS", NULL },              /* L1373 */
+	{ "UNC_IMC_WRITES", "UNC_QMC_WRITES", NULL },                          /* L1378 */
+	{ "UNC_IMC_NORMAL_OCCUPANCY", "UNC_QMC_OCCUPANCY", NULL },             /* L1370 */
+	{ "UNC_IMC_HIGH_PRIORITY_READS", "UNC_QMC_HIGH_PRIORITY_READS", NULL },
+	{ "UNC_IMC_CRITICAL_PRIORITY_READS", "UNC_QMC_CRITICAL_PRIORITY_READS", NULL },
+	{ "UNC_IMC_BUSY", "UNC_QMC_BUSY", NULL },
+	{ "UNC_IMC_ISOC_FULL", "UNC_QMC_ISOC_FULL", NULL },
+	{ "UNC_GQ_CYCLES_BUSY", "UNC_GQ_CYCLES_NOT_EMPTY", NULL },             /* L1194 */
+	{ "RT", "UNC_GQ_ALLOC", "READ_TRACKER" },                               /* L1151 */
+	{ "WT", "UNC_GQ_ALLOC", "WRITE_TRACKER" },
+	{ "PPT", "UNC_GQ_ALLOC", "PEER_PROBE_TRACKER" },
+	{ NULL, NULL, NULL },
+};
+
 /* What both generations share: registers, fields, modifiers. */
 #define NHM_UNC_COMMON \
 	.space = PMON_SPACE_MSR, \
@@ -74,6 +96,7 @@ static const struct pmon_modifier nhm_mods[] = {
 	.nfields = PMON_ARRAY_SIZE(nhm_fields), \
 	.mods = nhm_mods, \
 	.nmods = PMON_ARRAY_SIZE(nhm_mods), \
+	.aliases = nhm_aliases, \
 	.msr_glb_ctl = 0x391, \
 	.msr_glb_status = 0x392, \
 	.msr_glb_ovf = 0x393, \
