@@ -93,22 +93,24 @@ static void llc_miss(const struct chase_case *k, const char *kname, struct vxset
  * hit (OPCODE DRd), the LLC's latency; memory level: those that miss
  * (MISS_OPCODE DRd), local or remote DRAM's.  One more measured window. */
 static void latency(const struct vgeom *g, const struct chase_case *k, const char *kname,
-		    struct vxset *x, enum chase_level lvl, double inserts, const uint8_t *lostmap,
-		    const uint8_t *within, double keep)
+		    struct vxset *x, const struct chase_model *cm)
 {
 	struct vxwin *w = vx_win(x);
 	int nc = g->cores, occ[8], ins[8];
-	int remote = k->home != k->socket;
+	enum chase_level lvl = cm->lvl;
 	const char *kind = lvl == CL_LLC ? "OPCODE" : "MISS_OPCODE";
-	enum vsup sup = lvl == CL_LLC ? VSUP_LLC : remote ? VSUP_RDRAM : VSUP_DRAM;
+	enum vsup sup = lvl == CL_LLC ? VSUP_LLC : cm->remote ? VSUP_RDRAM : VSUP_DRAM;
+	uint64_t hops = k->hops > 65536 ? 65536 : k->hops;
 	char what[96], where[32];
+	double want;
+	struct vband b;
 
 	if (g->lat_ns[sup] <= 0 || g->uclk_hz <= 0) {
 		vx_skip(w, 1, "chase latency: the machine's documented latency is not known");
 		vx_skip(w, 1, "chase: the TOR latency metric not computed either (no documented latency)");
 		return;
 	}
-	if (inserts <= 0) {
+	if (cm->inserts <= 0) {
 		vx_skip(w, 1, "%s latency: no hop reaches the LLC (the set fits the L2's sets), nothing "
 			"to time", kname);
 		vx_skip(w, 1, "%s: AVG_TOR_DRD_LATENCY not computed either (nothing reaches the LLC)",
@@ -125,28 +127,9 @@ static void latency(const struct vgeom *g, const struct chase_case *k, const cha
 	}
 	/* The mean needs no whole pass: at most 64K hops (a memory-sized set
 	 * misses on every one of them as in the full pass). */
-	w->units = k->hops > 65536 ? 65536 : k->hops;
+	w->units = hops;
 	w->timed = 1;
-	/* Each insert adds its lifetime, the supplier's latency in UCLK
-	 * cycles rounded to a whole cycle. */
-	double want = round(g->lat_ns[sup] * g->uclk_hz * 1e-9);
-	struct vband b = k->hw ? (struct vband){ 0.75, 1.25,
-		"silicon: queueing and the DRAM page state move the loaded latency" }
-		: (struct vband){ 1, 1, "every insert lives the supplier's documented latency" };
-	if (lostmap && g->lat_ns[VSUP_DRAM] > 0) {
-		/* LLC level with overfull LLC sets: the share f of this
-		 * window's hops on their lines misses and lives the DRAM
-		 * latency.  A cache that keeps up to keep of the hops (a policy
-		 * other than LRU) moves f by that much. */
-		double lm = round(g->lat_ns[VSUP_DRAM] * g->uclk_hz * 1e-9), l0 = want;
-		double f = chase_lost_share(k->base, lostmap, within, w->units);
-		double flo = f - keep > 0 ? f - keep : 0, fhi = f / (1 - keep) < 1 ? f / (1 - keep) : 1;
-		want = l0 + f * (lm - l0);
-		b.lo = (l0 + flo * (lm - l0)) / want;
-		b.hi = (l0 + fhi * (lm - l0)) / want;
-		b.why = "hits live the LLC's latency, misses of overfull LLC sets DRAM's: mixed by "
-			"the window's share of those lines";
-	}
+	chase_lat_expect(g, k, cm, sup, hops, &want, &b);
 	snprintf(what, sizeof(what), "TOR_OCC/TOR_INSERTS.%s(DRd) s%d latency", kind, k->socket);
 	vx_quot(w, occ, ins, nc, want, b, "UCLK", "%s", what);
 	/* The guide's latency metric in ns (pmon stat -M tor_latency): the
@@ -170,20 +153,33 @@ static void latency(const struct vgeom *g, const struct chase_case *k, const cha
 	}
 }
 
+/* A quantity of the model counted by events ev[0..n). */
+static void quantity(struct vxwin *w, const struct chase_q *q, const int *ev, int n, double hops,
+		     const char *what)
+{
+	switch (q->kind) {
+	case CQ_SUM:
+		vx_sum(w, ev, n, hops, q->expected, q->b, "per hop", "%s", what);
+		break;
+	case CQ_ZERO:
+		vx_zero(w, ev, n, hops, q->bound, q->why, "per hop", "%s", what);
+		break;
+	case CQ_SKIP:
+		vx_skipm(w, ev, n, hops, 1, q->why, "%s", what);
+		break;
+	}
+}
+
 int snbep_chase(const struct vgeom *g, const struct chase_case *k, struct vxset *x)
 {
 	uint64_t ws = chase_ws_bytes(g, k->lvl);
-	uint32_t n = (uint32_t)(ws / 64);
-	int remote = k->home != k->socket;
 	int cpu = k->cpu, s = k->home, nc = g->cores, ch = g->channels, hw = k->hw;
-	int rl = chase_run_level(g, k->lvl);
-	enum chase_level lvl = rl < 0 ? k->lvl : (enum chase_level)rl;
 	char kname[40], what[96];
-	struct chase_layout L;
+	struct chase_model cm;
 
 	vx_init(x);
 	chase_kname(k, kname, sizeof(kname));
-	if (rl < 0) {
+	if (chase_run_level(g, k->lvl) < 0) {
 		/* The level's five checks: lookups, TOR misses, DRAM reads,
 		 * demand responses from the LLC and from DRAM. */
 		vx_skip(vx_win(x), 5, "%s: not run: its %s/2 set (%llu KiB) exceeds a quarter of the "
@@ -192,11 +188,10 @@ int snbep_chase(const struct vgeom *g, const struct chase_case *k, struct vxset 
 			(unsigned long long)(g->llc_bytes >> 10));
 		return 0;
 	}
-	if (lvl != k->lvl)
-		vx_note(x, "  %s: the set (%llu KiB) is at least twice the LLC: a memory set", kname,
-			(unsigned long long)(ws >> 10));
-	if (chase_layout(g, k, lvl, x, &L) != 0)
+	if (chase_model(g, k, x, &cm) != 0)
 		return -1;
+	enum chase_level lvl = cm.lvl;
+	double hops = cm.hops;
 
 	struct vxwin *w = vx_win(x);
 	int lk[8], tor[8], cas[4], ofl, ofd;
@@ -209,139 +204,25 @@ int snbep_chase(const struct vgeom *g, const struct chase_case *k, struct vxset 
 		cas[i] = vx_ev(w, 0, "snbep_unc_imc%d::UNC_M_CAS_COUNT:RD:socket=%d", i, s);
 	ofl = vx_ev(w, 0, "snb_ep::OFFCORE_RESPONSE_0:DMND_DATA_RD:LLC_HITMESF:cpu=%d", cpu);
 	ofd = vx_ev(w, 0, "snb_ep::OFFCORE_RESPONSE_1:DMND_DATA_RD:%s:cpu=%d",
-		    remote ? "LLC_MISS_REMOTE_DRAM" : "LLC_MISS_LOCAL_DRAM", cpu);
+		    cm.remote ? "LLC_MISS_REMOTE_DRAM" : "LLC_MISS_LOCAL_DRAM", cpu);
 	w->units = k->hops;
 	/* Breakage "wrap": CBo0's lookup counter starts half its expected
 	 * count below the top of its width. */
-	int wrap = k->brk == VB_WRAP && k->lvl == CL_MEM && !k->page && !remote;
-	if (wrap) {
+	if (cm.wrap) {
 		w->wrap_ev = lk[0];
 		w->wrap_top = k->hops / (2 * (uint64_t)nc) + 1;
 	}
 
-	double hops = (double)k->hops, lookups, misses, dram;
-	chase_expect(lvl, &lookups, &misses, &dram);
-	int derived = L.derived;
-	long lost = L.lost, llost = L.llost, reach = L.reach;
-	const uint8_t *lostmap = L.lostmap;
-	/* The prefetchers: an L2 miss may fetch more lines of its page (its
-	 * pair, the streamer's lines ahead, the DCU's next line or stride);
-	 * how many depends on the order of the hops and on what the L2 holds,
-	 * so the counts a miss drives are bounded, not derived (the set spans
-	 * whole pages, so the fetched lines are the set's own). */
-	int l2miss = lvl >= CL_LLC;
-	const char *pfwhy = "prefetchers on: the lines fetched with L2 misses depend on the chase order";
-	if (L.reachmap) {
-		if (derived) {
-			lookups = (double)reach / n;
-			l2miss = reach > 0;
-		}
-		misses = dram = (double)llost / n;
-	}
-	(void)lost;
-	/* On silicon the L2's indexing is unknown: a set not apart from the L2
-	 * has no expected lookup count. */
-	const char *nowhy = NULL;
-	if (lvl == CL_LLC && derived && !k->sim)
-		nowhy = "the LLC/4 working set is not at least twice the L2: the L2 keeps an unknown part";
-	/* Page order with the prefetchers: the pages' lines are visited
-	 * together and every prefetcher stays within the page, so each line
-	 * enters the L2 once a pass, by its own demand miss or by a prefetch:
-	 * lookups, misses and DRAM reads stay as without them.  The demand
-	 * responses: with the adjacent-line prefetcher alone, the share of
-	 * demand misses the order gives (pf_page_demand); with the others, at
-	 * least the first line of each page (nothing fetched it) and at most
-	 * every line. */
-	double pfshare = -1, pflo = 1;
-	/* Line order with the prefetchers (no conflict sets, emulated): which
-	 * hops find their line fetched ahead depends on the order; lookups
-	 * (and at the memory level TOR misses and DRAM reads) are 1 to
-	 * chase_pf_line_hi per hop; the demand responses are not derived. */
-	int pfbound = 0;
-	if (l2miss && g->prefetch) {
-		if (k->page && !derived && llost == 0 && g->pf_dis == 0xdu)
-			pfshare = k->base ? chase_pf_demand_share(k->base, k->vbase, n) : -1;
-		else if (k->page && !derived && llost == 0 && n % 64 == 0) {
-			pfshare = 1;
-			pflo = 1.0 / 64;
-		}
-		pfbound = !k->page && !derived && llost == 0;
-		if (pfshare <= 0 && !pfbound)
-			nowhy = pfwhy;
-	}
-	struct vband one = chase_band_one(g, lvl, ws, hw);
-	if (pfbound)
-		one = (struct vband){ one.lo, one.hi * chase_pf_line_hi(g->pf_dis, n),
-				      "prefetchers on: each L2 miss fetches at most its pair, the "
-				      "streamer 2 lines in the 32 pages it tracks, the DCU 2 on a "
-				      "stride (chase_pf_line_hi; LRU; other policies keep <= size/WS)" };
-	double zero = chase_zero_bound(hw);
-	const char *zwhy = "set held by a nearer cache: no LLC/DRAM traffic after the warm-up";
-	/* Line order, the demand responses: at most one a hop; a hop finds
-	 * its line in the L2 (LLC level) or the LLC (memory level) only if the
-	 * cache kept it, a prefetch or not: each cache keeps at most size/WS
-	 * of what passed through it, and at most chase_pf_line_hi lines a hop
-	 * pass. */
-	double keep0 = 1 - chase_band_one(g, lvl, ws, hw).lo;
-	double pfkeep = chase_pf_line_hi(g->pf_dis, n) * keep0;
-	struct vband pfd = { 1 - pfkeep > 0 ? 1 - pfkeep : 0, hw ? 1.30 : 1,
-			     "prefetchers on: at most one demand a hop; the cache keeps at most "
-			     "size/WS of the chase_pf_line_hi lines a hop brings" };
-	/* Demand misses with the prefetchers: the share the page order gives;
-	 * below it by what a cache of size/WS could keep across a pass. */
-	struct vband pfb = { pflo < 1 ? pflo * one.lo : 1 - (1 - one.lo) / (pfshare > 0 ? pfshare : 1), 1,
-			     pflo < 1 ? "prefetchers on, page order: each page's first line misses L2, "
-					"the others as the prefetchers fetched them ahead"
-				      : "adjacent line, page order: lines whose pair was fetched hit "
-					"L2; demand misses as the order gives" };
-	if (hw || pfb.lo < 0)
-		pfb.lo = 0;
-
-	/* Misses of overfull LLC sets: exact under LRU (the emulated machine
-	 * documents true LRU: every line of such a set misses each pass, so
-	 * their count is the lower bound there); on silicon a policy other
-	 * than LRU may keep up to size/WS of the hops in L2. */
-	double keep = hw ? 1 - chase_band_one(g, lvl, ws, hw).lo : 0;
-	/* Overfull L2 sets under LRU: exact. */
-	struct vband conflict = { 1, 1, "lines of L2 sets holding more lines than ways miss L2 each pass (LRU)" };
-	if (lvl == CL_LLC && derived)
-		conflict.why = "LLC/4 set not apart from the L2: lines of L2 sets holding more lines "
-			       "than ways miss L2 each pass (LRU)";
-	if (llost > 0)
-		conflict.why = "lines of L2 or LLC sets holding more lines than ways miss them each "
-			       "pass (LRU, inclusive LLC)";
-	struct vband mb = derived ? conflict : one;
-	if (llost > 0 && !derived)
-		mb = (struct vband){ 1 - keep * n / llost > 0 ? 1 - keep * n / llost : 0, 1,
-				     "LLC sets holding more lines than ways lose them every pass (LRU)" };
-	/* Both conflicts at once: an LLC eviction takes the core's copy and
-	 * frees an L2 way, so an overfull L2 set may keep some of its lines.
-	 * The lines of overfull LLC sets still miss both; the others of
-	 * overfull L2 sets miss L2 at most every pass. */
-	int mixed = derived && llost > 0 && reach > llost && !nowhy;
-	const char *mixwhy = "LLC evictions free L2 ways: which lines of overfull L2 sets miss "
-			     "depends on the order";
 	snprintf(what, sizeof(what), "LLC_LOOKUP.DATA_READ s%d all CBo", k->socket);
-	if (nowhy)
-		vx_skipm(w, lk, nc, hops, 1, nowhy, "%s", what);
-	else if (mixed)
-		vx_sum(w, lk, nc, hops, lookups,
-		       (struct vband){ (double)llost / reach, 1,
-				       "lines of overfull LLC sets miss L2 and LLC each pass, of overfull "
-				       "L2 sets at most (LRU)" }, "per hop", "%s", what);
-	else if (lookups > 0 && derived)
-		vx_sum(w, lk, nc, hops, lookups, conflict, "per hop", "%s", what);
-	else if (lookups > 0)
-		vx_sum(w, lk, nc, hops, lookups, one, "per hop", "%s", what);
-	else
-		vx_zero(w, lk, nc, hops, zero, zwhy, "per hop", "%s", what);
+	quantity(w, &cm.lookups, lk, nc, hops, what);
 	/* The per-slice share: over the lines that reach the LLC each pass. */
-	uint64_t slice_lines = derived ? (uint64_t)reach : n;
+	uint64_t slice_lines = cm.slice_lines;
 	struct vband sb = slice_band(g, slice_lines, hw);
-	if (pfbound && sb.lo > 0)
-		sb = (struct vband){ sb.lo, chase_pf_line_hi(g->pf_dis, n) * sb.hi,
+	if (cm.pfbound && sb.lo > 0)
+		sb = (struct vband){ sb.lo, cm.pfhi * sb.hi,
 				     "prefetchers on: a slice's demand lookups within 5 standard "
 				     "deviations, its prefetches at most chase_pf_line_hi - 1 as many" };
+	const char *nowhy = cm.nowhy;
 	if (lvl >= CL_LLC) {
 		char swhy[160] = "";
 		snprintf(what, sizeof(what), "LLC_LOOKUP.DATA_READ s%d CBo0-%d", k->socket, nc - 1);
@@ -351,95 +232,48 @@ int snbep_chase(const struct vgeom *g, const struct chase_case *k, struct vxset 
 		else if (!nowhy && sb.lo <= 0)
 			snprintf(swhy, sizeof(swhy), "only %llu lines of the set miss the L2: too few for "
 				 "a per-slice share", (unsigned long long)slice_lines);
-		if (!nowhy && mixed)
-			snprintf(swhy, sizeof(swhy), "%s", mixwhy);
-		if (nowhy || sb.lo <= 0 || mixed)
+		if (!nowhy && cm.mixed)
+			snprintf(swhy, sizeof(swhy), "%s", cm.mixwhy);
+		if (nowhy || sb.lo <= 0 || cm.mixed)
 			vx_skipm(w, lk, nc, hops, nc, nowhy ? nowhy : swhy, "%s", what);
-		for (int i = 0; i < nc && !nowhy && !mixed && sb.lo > 0; i++)
-			vx_sum(w, &lk[i], 1, hops, lookups / nc, sb, "per hop",
+		for (int i = 0; i < nc && !nowhy && !cm.mixed && sb.lo > 0; i++)
+			vx_sum(w, &lk[i], 1, hops, cm.nlookups / nc, sb, "per hop",
 			       "LLC_LOOKUP.DATA_READ s%d CBo%d", k->socket, i);
-		if (wrap && !nowhy) {
-			struct vxck *c = vx_sum(w, &lk[0], 1, hops, lookups / nc, sb, "per hop",
+		if (cm.wrap && !nowhy) {
+			struct vxck *c = vx_sum(w, &lk[0], 1, hops, cm.nlookups / nc, sb, "per hop",
 						"LLC_LOOKUP.DATA_READ s%d CBo0 across a wrap", k->socket);
 			if (c)
 				c->kind = VX_WRAP;
 		}
 	}
-	/* The LLC level's set is in the LLC: a prefetched next line is the
-	 * set's own and hits there too, so its misses stay 0. */
-	const char *mwhy = lvl == CL_MEM || llost > 0 ? nowhy : NULL;
 	snprintf(what, sizeof(what), "TOR_INSERTS.MISS_OPCODE(DRd) s%d", k->socket);
-	if (mwhy)
-		vx_skipm(w, tor, nc, hops, 1, mwhy, "%s", what);
-	else if (misses > 0)
-		vx_sum(w, tor, nc, hops, misses, mb, "per hop", "%s", what);
-	else
-		vx_zero(w, tor, nc, hops, zero, zwhy, "per hop", "%s", what);
+	quantity(w, &cm.misses, tor, nc, hops, what);
 	snprintf(what, sizeof(what), "CAS_COUNT.RD s%d all ch", s);
-	if (mwhy)
-		vx_skipm(w, cas, ch, hops, 1, mwhy, "%s", what);
-	else if (dram > 0)
-		vx_sum(w, cas, ch, hops, dram, mb, "per hop", "%s", what);
-	else
-		vx_zero(w, cas, ch, hops, zero, zwhy, "per hop", "%s", what);
+	quantity(w, &cm.dram, cas, ch, hops, what);
 	snprintf(what, sizeof(what), "OFFCORE DMND_DATA_RD.LLC_HIT cpu%d", cpu);
-	if (pfbound && lvl == CL_LLC)
-		vx_sum(w, &ofl, 1, hops, 1, pfd, "per hop", "%s", what);
-	else if (pfbound)
-		vx_zero(w, &ofl, 1, hops, pfkeep + zero,
-			"prefetchers on, memory set: the LLC keeps at most LLC/WS of the "
-			"chase_pf_line_hi lines a hop brings", "per hop", "%s", what);
-	else if (mixed)
-		vx_skipm(w, &ofl, 1, hops, 1, mixwhy, "%s", what);
-	else if (nowhy && lvl != CL_MEM)
-		vx_skipm(w, &ofl, 1, hops, 1, nowhy, "%s", what);
-	else if (lvl == CL_LLC && !derived && pfshare > 0)
-		vx_sum(w, &ofl, 1, hops, pfshare, pfb, "per hop", "%s", what);
-	else if (lvl == CL_LLC && !derived && llost > 0)
-		vx_sum(w, &ofl, 1, hops, 1 - misses,
-		       (struct vband){ 1 - keep / (1 - misses), 1,
-				       "hops on lines of LLC sets that keep them hit the LLC (LRU)" },
-		       "per hop", "%s", what);
-	else if (lvl == CL_LLC && !derived)
-		vx_sum(w, &ofl, 1, hops, 1, one, "per hop", "%s", what);
-	else if (derived && lookups - misses > 0)
-		vx_sum(w, &ofl, 1, hops, lookups - misses, conflict, "per hop", "%s", what);
-	else
-		vx_zero(w, &ofl, 1, hops, lvl == CL_MEM ? 1 - one.lo + zero : zero,
-			lvl == CL_MEM ? "memory set: the LLC keeps at most LLC/WS of it" : zwhy,
-			"per hop", "%s", what);
+	quantity(w, &cm.llc_hit, &ofl, 1, hops, what);
 	snprintf(what, sizeof(what), "OFFCORE DMND_DATA_RD.%s cpu%d",
-		 remote ? "REMOTE_DRAM" : "LOCAL_DRAM", cpu);
-	if (mwhy)
-		vx_skipm(w, &ofd, 1, hops, 1, mwhy, "%s", what);
-	else if (pfbound && dram > 0)
-		vx_sum(w, &ofd, 1, hops, 1, pfd, "per hop", "%s", what);
-	else if (dram > 0 && pfshare > 0)
-		vx_sum(w, &ofd, 1, hops, pfshare, pfb, "per hop", "%s", what);
-	else if (dram > 0)
-		vx_sum(w, &ofd, 1, hops, dram, mb, "per hop", "%s", what);
-	else
-		vx_zero(w, &ofd, 1, hops, zero, zwhy, "per hop", "%s", what);
+		 cm.remote ? "REMOTE_DRAM" : "LOCAL_DRAM", cpu);
+	quantity(w, &cm.dram_hit, &ofd, 1, hops, what);
 	if (lvl >= CL_LLC) {
 		/* the miss percentage: the bands of the two counts checked above */
-		struct llcpct p = { lookups, misses, one, misses > 0 ? mb : one, lostmap, zero,
-				    nowhy ? nowhy : mwhy, lvl == CL_MEM };
-		if (mixed)
-			p.lb = (struct vband){ (double)llost / reach, 1, "" };
-		else if (derived)
-			p.lb = conflict;
-		llc_miss(k, kname, x, lk, nc, n, &p);
+		struct llcpct p = { cm.nlookups, cm.nmisses, cm.one, cm.nmisses > 0 ? cm.mb : cm.one,
+				    cm.L.lostmap, cm.zero, nowhy ? nowhy : cm.mwhy, lvl == CL_MEM };
+		if (cm.mixed)
+			p.lb = (struct vband){ (double)cm.L.llost / cm.L.reach, 1, "" };
+		else if (cm.derived)
+			p.lb = cm.conflict;
+		llc_miss(k, kname, x, lk, nc, cm.n, &p);
 	}
 	/* Every TOR DRd entry, demand or prefetch, lives the supplier's
 	 * latency: the quotient holds with the prefetcher on. */
-	if (lvl >= CL_LLC && (mixed || (nowhy && llost > 0))) {
+	if (cm.lat_skip) {
 		struct vxwin *s2 = vx_win(x);
-		vx_skip(s2, 1, "%s latency: not checked: %s", kname, mixed ? mixwhy : nowhy);
+		vx_skip(s2, 1, "%s latency: not checked: %s", kname, cm.lat_why);
 		vx_skip(s2, 1, "%s: the TOR latency metric not checked either", kname);
 	} else if (lvl >= CL_LLC) {
-		latency(g, k, kname, x, lvl, nowhy ? 1 : lookups, nowhy ? NULL : lostmap,
-			derived ? L.reachmap : NULL, derived ? 0 : keep);
+		latency(g, k, kname, x, &cm);
 	}
-	chase_layout_free(&L);
+	chase_model_free(&cm);
 	return 0;
 }

@@ -71,4 +71,59 @@ int chase_layout(const struct vgeom *g, const struct chase_case *k, enum chase_l
 		 struct vxset *x, struct chase_layout *out);
 void chase_layout_free(struct chase_layout *l);
 
+/* ------------------------------------------------------------ the model */
+/* One quantity the chase makes the hierarchy count, per hop: checked
+ * within a band (CQ_SUM), bounded above (CQ_ZERO: expected 0), or not
+ * checked (CQ_SKIP), with the reason.  A generation counts each with its
+ * own events (gen_*_chase.c). */
+enum cq_kind { CQ_SUM, CQ_ZERO, CQ_SKIP };
+struct chase_q {
+	enum cq_kind kind;
+	double expected;
+	struct vband b;
+	double bound;
+	const char *why;          /* CQ_ZERO's and CQ_SKIP's reason */
+};
+
+/* What a chase case does to the hierarchy (chase_model.c), from the level
+ * that serves its set, the prefetchers and the layout, every generation's
+ * expectations read it:
+ *   lookups   the LLC's data-read lookups (hits and misses)
+ *   misses    its data-read misses
+ *   dram      DRAM line reads at the set's home
+ *   llc_hit   the core's demand reads answered by the LLC
+ *   dram_hit  the core's demand reads answered by DRAM (local or remote)
+ * and the nominal figures and bands behind them (the LLC miss percentage
+ * and the latencies are built from these). */
+struct chase_model {
+	enum chase_level lvl;     /* the level that serves the set */
+	uint32_t n;               /* lines of the set */
+	double hops;
+	int remote, wrap;         /* --break=wrap applies to this case */
+	struct chase_layout L;
+	struct chase_q lookups, misses, dram, llc_hit, dram_hit;
+	double nlookups, nmisses; /* nominal per hop */
+	double zero, keep, pfhi;  /* the bound of a zero; what a cache may keep; chase_pf_line_hi */
+	struct vband one, mb, conflict;
+	const char *nowhy, *mwhy, *mixwhy;
+	int derived, mixed, pfbound;
+	uint64_t slice_lines;     /* lines that reach the LLC each pass */
+	int lat_skip;             /* the latency not checked (lat_why) */
+	const char *lat_why;
+	double inserts;           /* requests the latency window times (0: none reach the LLC) */
+	const uint8_t *lat_lost, *lat_within;
+	double lat_keep;
+};
+/* 0, or -1 with x->err (the layout could not be read).  The case must run
+ * (chase_run_level >= 0).  chase_model_free releases the layout. */
+int chase_model(const struct vgeom *g, const struct chase_case *k, struct vxset *x,
+		struct chase_model *m);
+void chase_model_free(struct chase_model *m);
+/* The mean lifetime of the requests of the latency window (hops hops):
+ * the supplier's documented latency sup in UCLK cycles (a whole cycle), or
+ * with lines of overfull LLC sets mixed with DRAM's by their share of the
+ * window's hops.  *want and its band; 0, or -1 when a latency is unknown. */
+int chase_lat_expect(const struct vgeom *g, const struct chase_case *k, const struct chase_model *m,
+		     enum vsup sup, uint64_t hops, double *want, struct vband *b);
+
 #endif
