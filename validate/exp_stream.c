@@ -130,6 +130,7 @@ static int stream_run(struct vctx *c, const char *prefix, int home, unsigned mas
 			s.nt = nt;
 			struct stream_case sc = { .k = (enum stream_kernel)k, .nt = nt, .home = home,
 						  .req = req, .elems = elems, .threads = c->nthreads,
+						  .cpus = c->cpus,
 						  .hw = c->hw, .brk = c->o.brk,
 						  .link_util = req != home && k == SK_TRIAD && !nt };
 			snprintf(sc.kname, sizeof(sc.kname), "%s", kname);

@@ -78,8 +78,8 @@ double stream_pf_extra(const struct vgeom *g, enum stream_kernel k, int nt, uint
 	uint64_t ahead = req + (streamer ? PF_STREAMER_AHEAD : adj ? 1 : 0);
 	uint64_t behind = adj ? 1 : 0, span = 2 * ahead + behind + 1;
 	uint64_t l2_sets = g->l2_ways > 0 ? g->l2_bytes / 64 / (uint64_t)g->l2_ways : 0;
-	uint64_t llc_sets = g->llc_ways > 0 && g->cores > 0
-			    ? g->llc_bytes / (uint64_t)g->cores / 64 / (uint64_t)g->llc_ways : 0;
+	uint64_t llc_sets = g->llc_ways > 0 && vgeom_slices(g) > 0
+			    ? g->llc_bytes / (uint64_t)vgeom_slices(g) / 64 / (uint64_t)g->llc_ways : 0;
 
 	if (span_per_set(span, l2_sets) * (uint64_t)fetched > (uint64_t)g->l2_ways ||
 	    span_per_set(span, llc_sets) * (uint64_t)fetched > (uint64_t)g->llc_ways)

@@ -70,6 +70,20 @@ void vgeom_from_hw(const struct pmon_machine *m, struct vgeom *g)
 		g->channels = 1;
 	int ncpus = pmon_machine_ncpus(m);
 	g->threads = g->sockets > 0 && ncpus / g->sockets > g->cores ? 2 : 1;
+	/* Nehalem-EP / Westmere-EP: one uncore PMU a socket, no CBos; cores
+	 * from the CPUs (two threads a core when their number is even). */
+	for (int gen = VG_NHMEP; gen <= VG_WSMEP; gen++) {
+		int pmu = pmon_pmu_find(gen == VG_NHMEP ? "nhm_unc" : "wsm_unc");
+		if (pmu < 0 || pmon_machine_pmu_present(m, pmu, 0) <= 0)
+			continue;
+		int per = g->sockets > 0 ? ncpus / g->sockets : ncpus;
+		g->gen = gen;
+		g->slices = 1;
+		g->channels = 3;
+		g->nt_erratum = 1;
+		g->threads = per > 1 && per % 2 == 0 ? 2 : 1;
+		g->cores = per / g->threads > 0 ? per / g->threads : 1;
+	}
 	g->llc_bytes = sc(_SC_LEVEL3_CACHE_SIZE, 20u << 20);
 	g->l1_bytes = sc(_SC_LEVEL1_DCACHE_SIZE, 32u << 10);
 	g->l2_bytes = sc(_SC_LEVEL2_CACHE_SIZE, 256u << 10);
@@ -81,11 +95,38 @@ void vgeom_from_hw(const struct pmon_machine *m, struct vgeom *g)
 	g->pclk_hz = 800e6;              /* the PCU clock is a constant 800 MHz */
 }
 
+int vgeom_slices(const struct vgeom *g)
+{
+	return g->slices > 0 ? g->slices : g->cores;
+}
+
+void vgeom_nhm(struct vgeom *g, int gen)
+{
+	int wsm = gen == VG_WSMEP;
+	g->gen = gen;
+	g->sockets = 2;
+	g->cores = wsm ? 6 : 4;
+	g->threads = 2;
+	g->channels = 3;
+	g->slices = 1;
+	g->llc_bytes = (wsm ? 12ull : 8ull) << 20;
+	g->llc_ways = 16;
+	g->l1_bytes = 32u << 10;
+	g->l2_bytes = 256u << 10;
+	g->l1_ways = g->l2_ways = 8;
+	g->uclk_hz = 2.66e9;
+	g->qclk_hz = 0.8e9;
+	g->dclk_hz = 0.667e9;
+	g->tsc_hz = 2.93e9;
+	g->pclk_hz = 0;
+	g->nt_erratum = 1;
+}
+
 int vgeom_llc_slice(const struct vgeom *g, uint64_t paddr)
 {
 	uint64_t line = paddr / 64;
 	uint64_t h = (line * 0x9E3779B97F4A7C15ull) >> 32;    /* wraps mod 2^64 */
-	return (int)((h * (uint64_t)g->cores) >> 32);
+	return (int)((h * (uint64_t)vgeom_slices(g)) >> 32);
 }
 
 int vgeom_dram_locate(const struct vgeom *g, uint64_t addr, struct vdram_loc *out)

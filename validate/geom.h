@@ -10,6 +10,9 @@
 
 enum vsup { VSUP_L1, VSUP_L2, VSUP_LLC, VSUP_DRAM, VSUP_RDRAM, VSUP_RCACHE, VSUP_N };
 
+/* The uncore generation the expectations are written for (vgen.h). */
+enum vgen_id { VG_SNBEP, VG_NHMEP, VG_WSMEP };
+
 struct vgeom {
 	int sockets, cores, threads, channels;
 	uint64_t llc_bytes;              /* per socket */
@@ -22,7 +25,25 @@ struct vgeom {
 	uint64_t mem_bytes;              /* DRAM per socket; 0: unknown (silicon) */
 	double dclk_hz, uclk_hz, qclk_hz, pclk_hz, tsc_hz;   /* 0: unknown */
 	double lat_ns[VSUP_N];           /* 0: unknown */
+	/* The uncore: SNB-EP (one LLC slice and CBo a core, 4 channels, PCI
+	 * boxes) or Nehalem-EP / Westmere-EP (no slices: one LLC and one
+	 * uncore PMU per socket, 3 channels, MSRs only). */
+	int gen;                         /* enum vgen_id */
+	int slices;                      /* LLC slices per socket (0: one a core) */
+	int nt_erratum;                  /* Nehalem: streaming stores to local lines answer
+					    OTHER_CORE_HIT_SNP, not LOCAL_DRAM (guide, seed 000
+					    L768-L795); 0: the documented answer */
 };
+
+/* LLC slices per socket: g->slices, or one a core when 0. */
+int vgeom_slices(const struct vgeom *g);
+/* The Nehalem-EP (gen VG_NHMEP) or Westmere-EP (VG_WSMEP) machine's
+ * documented geometry (Xeon X5570 / X5670): 2 sockets of 4 (6) cores of 2
+ * threads, an 8 (12) MiB 16-way inclusive LLC without slices, 3 DDR3
+ * channels, 32 KiB 8-way L1D and 256 KiB 8-way L2, UCLK 2.66 GHz, QPI
+ * 6.4 GT/s (QCLK 800 MHz), DCLK 667 MHz, TSC 2.93 GHz; the erratum on as
+ * silicon.  Latencies are left as g had them (the shape's). */
+void vgeom_nhm(struct vgeom *g, int gen);
 
 struct pmon_sim;
 /* From the emulated machine's shape. */

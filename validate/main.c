@@ -16,6 +16,7 @@
 #include "vknown.h"
 #include "vplan.h"
 #include "vrepeat.h"
+#include "vgen.h"
 #include "vrun.h"
 
 static void usage(FILE *f)
@@ -377,6 +378,18 @@ int main(int argc, char **argv)
 	}
 	if ((rc = vopen_backend(c)) != 0)
 		goto out;
+	/* The experiments the machine's generation has expectations for. */
+	const struct vgen *gen = vgen_of(c);
+	if (c->o.kernels & ~gen->kernels) {
+		char left[160] = "";
+		for (int k = 0; k < VK_N; k++)
+			if ((c->o.kernels & ~gen->kernels) >> k & 1)
+				snprintf(left + strlen(left), sizeof(left) - strlen(left), "%s%s",
+					 left[0] ? "," : "", vkernel_name[k]);
+		vnote(c, "%s uncore: no expectations for %s (their boxes are SNB-EP's): not run",
+		      gen->name, left);
+		c->o.kernels &= gen->kernels;
+	}
 	rc = 2;
 	if (c->o.idle_ms < 0)
 		c->o.idle_ms = c->hw ? 20 : 2;

@@ -2,6 +2,7 @@
  * vexp.c - expectations as data (building a set) and the runner that counts
  * them (vexp.h).
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,6 +111,28 @@ struct vxck *vx_quot(struct vxwin *w, const int *num, const int *den, int n, dou
 	return k;
 }
 
+struct vxck *vx_diff(struct vxwin *w, const int *pos, int npos, const int *neg, int nneg,
+		     double per, double expected, struct vband b, double bound, const char *unit,
+		     const char *what, ...)
+{
+	struct vxck *k = nneg <= VX_IDX ? ck_new(w, VX_DIFF, pos, npos) : NULL;
+	va_list ap;
+	if (!k)
+		return NULL;
+	memcpy(k->den, neg, sizeof(*neg) * (size_t)nneg);
+	k->nden = nneg;
+	va_start(ap, what);
+	vsnprintf(k->what, sizeof(k->what), what, ap);
+	va_end(ap);
+	snprintf(k->unit, sizeof(k->unit), "%s", unit);
+	k->per = per;
+	k->expected = expected;
+	k->bound = bound;
+	k->b = b;
+	set_why(k, b.why);
+	return k;
+}
+
 struct vxck *vx_skip(struct vxwin *w, int nskip, const char *fmt, ...)
 {
 	struct vxck *k = ck_new(w, VX_SKIP, NULL, 0);
@@ -199,6 +222,29 @@ static void map(const struct vxlive *L, int win, const int *ev, int n, int *out)
 		out[i] = L->idx[win][ev[i]];
 }
 
+/* An identity between counts: (sum of pos - sum of neg) / per. */
+static void diff(struct vctx *c, struct vevents *e, const char *kname, const struct vxck *k,
+		 const int *pos, const int *neg, struct vband b)
+{
+	int all[2 * VX_IDX];
+	for (int i = 0; i < k->n; i++)
+		if (pos[i] < 0)
+			return;
+	for (int i = 0; i < k->nden; i++)
+		if (neg[i] < 0)
+			return;
+	double m = (vev_sum(e, pos, k->n, NULL) - vev_sum(e, neg, k->nden, NULL)) / k->per;
+	struct vcheck *v = k->expected != 0 ?
+		vcheck_rel(&c->checks, kname, k->what, k->unit, k->expected, m, b.lo, b.hi, b.why) :
+		vcheck_abs(&c->checks, kname, k->what, k->unit, fabs(m), k->bound, k->why);
+	if (!v)
+		return;
+	v->per = k->per;
+	memcpy(all, pos, sizeof(*pos) * (size_t)k->n);
+	memcpy(all + k->n, neg, sizeof(*neg) * (size_t)k->nden);
+	vcheck_events(v, e, all, k->n + k->nden);
+}
+
 static void check(struct vctx *c, const char *kname, struct vxlive *L, int wi,
 		  const struct vxck *k, double seconds, uint64_t handled, const char **nosec)
 {
@@ -218,6 +264,10 @@ static void check(struct vctx *c, const char *kname, struct vxlive *L, int wi,
 	case VX_QUOT:
 		map(L, wi, k->den, k->n, den);
 		vcheck_quot(c, e, kname, k->what, k->unit, idx, den, k->n, k->expected, b);
+		break;
+	case VX_DIFF:
+		map(L, wi, k->den, k->nden, den);
+		diff(c, e, kname, k, idx, den, b);
 		break;
 	case VX_SKIP:
 		vskip_n(c, k->nskip, "%s", k->why);

@@ -30,6 +30,9 @@ enum vx_kind {
 	VX_METRIC,   /* metric (pmon/metric.h) over terms t[0..nt) against expected */
 	VX_WRAP,     /* VX_SUM of ev[0] read as libpmon totals it across the
 			counter's wrap (--break=wrap presets it near the top) */
+	VX_DIFF,     /* (sum of ev - sum of den[0..nden)) / per against expected
+			within b, or, expected 0, within +-bound (an identity
+			between counts) */
 };
 
 /* A metric's term: the sum of events ev[0..n) of window win (-1: the
@@ -46,7 +49,8 @@ struct vxck {
 	char what[96];
 	char unit[16];
 	int ev[VX_IDX], n;       /* events of the window (indexes into its ev[]) */
-	int den[VX_IDX];         /* VX_QUOT: n denominators */
+	int den[VX_IDX];         /* VX_QUOT: n denominators; VX_DIFF: nden subtracted */
+	int nden;
 	double per, expected, bound;
 	struct vband b;          /* lo, hi (its why is why) */
 	char why[320];
@@ -108,6 +112,9 @@ struct vxck *vx_zero(struct vxwin *w, const int *ev, int n, double per, double b
 struct vxck *vx_quot(struct vxwin *w, const int *num, const int *den, int n, double expected,
 		     struct vband b, const char *unit, const char *what, ...)
 	__attribute__((format(printf, 8, 9)));
+struct vxck *vx_diff(struct vxwin *w, const int *pos, int npos, const int *neg, int nneg,
+		     double per, double expected, struct vband b, double bound, const char *unit,
+		     const char *what, ...) __attribute__((format(printf, 11, 12)));
 struct vxck *vx_skip(struct vxwin *w, int nskip, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 struct vxck *vx_skipm(struct vxwin *w, const int *ev, int n, double per, int nskip,

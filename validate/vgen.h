@@ -15,6 +15,7 @@ struct stream_case;
 
 struct vgen {
 	const char *name;        /* "snbep" */
+	unsigned kernels;        /* the experiments it has expectations for (bit per enum vkernel) */
 	/* 0, or -1 with x->err. */
 	int (*chase)(const struct vgeom *g, const struct chase_case *k, struct vxset *x);
 	int (*stream)(const struct vgeom *g, const struct stream_case *k, struct vxset *x);
@@ -23,9 +24,15 @@ struct vgen {
 /* The generation of the machine the suite validates. */
 const struct vgen *vgen_of(const struct vctx *c);
 
-extern const struct vgen vgen_snbep;
+extern const struct vgen vgen_snbep, vgen_nhm;
 
 int snbep_chase(const struct vgeom *g, const struct chase_case *k, struct vxset *x);
 int snbep_stream(const struct vgeom *g, const struct stream_case *k, struct vxset *x);
+int nhm_chase(const struct vgeom *g, const struct chase_case *k, struct vxset *x);
+int nhm_stream(const struct vgeom *g, const struct stream_case *k, struct vxset *x);
+/* The Nehalem / Westmere uncore PMU ("nhm_unc", "wsm_unc") and core PMU
+ * ("nhm", "wsm_dp") of the geometry's generation. */
+const char *nhm_unc_pmu(const struct vgeom *g);
+const char *nhm_core_pmu(const struct vgeom *g);
 
 #endif

@@ -33,10 +33,11 @@ long chase_priv_conflicts(const uint64_t *line, uint64_t n, uint64_t sets, int w
 }
 
 /* Each line's LLC set of all slices is slice * sets + its set: one cache of
- * slices * sets sets for overfull_lines. */
+ * slices * sets sets for overfull_lines (one slice on Nehalem). */
 long chase_llc_conflicts(const struct vgeom *g, const uint64_t *line, uint64_t n, uint8_t *lostmap)
 {
-	uint64_t sets = g->llc_bytes / (uint64_t)g->cores / 64 / (uint64_t)g->llc_ways;
+	int slices = vgeom_slices(g);
+	uint64_t sets = g->llc_bytes / (uint64_t)slices / 64 / (uint64_t)g->llc_ways;
 	uint64_t *cell = malloc(sizeof(*cell) * (n ? n : 1));
 	long lost = -1;
 	if (!cell || sets == 0) {
@@ -45,13 +46,13 @@ long chase_llc_conflicts(const struct vgeom *g, const uint64_t *line, uint64_t n
 	}
 	for (uint64_t i = 0; i < n; i++) {
 		int sl = vgeom_llc_slice(g, line[i] * 64);
-		if (sl < 0 || sl >= g->cores) {
+		if (sl < 0 || sl >= slices) {
 			free(cell);
 			return -1;
 		}
 		cell[i] = (uint64_t)sl * sets + line[i] % sets;
 	}
-	lost = overfull_lines(cell, n, sets * (uint64_t)g->cores, g->llc_ways, lostmap);
+	lost = overfull_lines(cell, n, sets * (uint64_t)slices, g->llc_ways, lostmap);
 	free(cell);
 	return lost;
 }

@@ -23,6 +23,7 @@ struct stream_case {
 	int req;                  /* the threads' socket */
 	uint64_t elems;           /* elements per array (whole pages) */
 	int threads;
+	const int *cpus;          /* the threads' CPUs */
 	int hw;
 	enum vbreak brk;
 	int link_util;            /* the remote Triad's QPI link utilisation window follows */
