@@ -291,10 +291,17 @@ asan-tests: all $(ASAN_CTESTS) $(ASAN_PTESTS)
 # temporary DESTDIR and builds an outside program with pkg-config.
 # The output is one result line per program (its whole output when it
 # fails, or with PMON_TEST_VERBOSE=1) and the total last.
+# run.sh runs the programs in the order given, as many at once as CPUs:
+# the longest ones (CPU time, or wall time spent waiting) go first, so that
+# none of them starts last and runs alone.
+CHECK_FIRST := test_vshapes test_vbreak test_vsuite test_vbase test_stat test_runfiles \
+	test_sim_invariants test_sim_paths test_vdgemm_order test_journal_fuzz
+longest_first = $(foreach t,$(CHECK_FIRST),$(filter %/$(t),$(1))) \
+	$(filter-out $(addprefix %/,$(CHECK_FIRST)),$(1))
 check: all
 	@$(MAKE) -k -s --no-print-directory $(CTESTS) $(PTESTS) $(VALIDATE) $(VAL_TESTS) || \
 		echo "check: some test programs did not build"
-	@sh ctests/run.sh $(VAL_CHECK) --group $(CTESTS) tools/build/install-check.sh \
+	@sh ctests/run.sh $(VAL_CHECK) --group $(call longest_first,$(CTESTS)) tools/build/install-check.sh \
 		tools/build/runner-check.sh tools/build/apt-src-check.sh \
 		--group -e PMON_BACKEND=sim $(PTESTS) tools/build/papi-smoke.sh
 
@@ -307,7 +314,7 @@ $(LSAN_PROBE): $(B)/asan/obj/tools/build/lsan-probe.o
 check-asan: all
 	@$(MAKE) -k -s --no-print-directory $(LSAN_PROBE) $(ASAN_CTESTS) $(ASAN_PTESTS) $(ASAN_VALIDATE) \
 		$(ASAN_VAL_TESTS) || echo "check-asan: some test programs did not build"
-	@sh ctests/run.sh --lsan-probe $(LSAN_PROBE) $(ASAN_VAL_CHECK) --group $(ASAN_CTESTS) \
+	@sh ctests/run.sh --lsan-probe $(LSAN_PROBE) $(ASAN_VAL_CHECK) --group $(call longest_first,$(ASAN_CTESTS)) \
 		--group -e PMON_BACKEND=sim $(ASAN_PTESTS)
 
 # -------------------------------------------------------------- benchmarks
@@ -404,9 +411,9 @@ validate-break: lib $(VALIDATE)
 # What make check / check-asan run of the suite: its unit tests, the short
 # suite and the breakage test (validate/tests/test_vsuite.c runs the program).
 VAL_CHECK = --group -e PMON_VALIDATE=$(TOP)/$(VALIDATE) \
-	-e PMON_VALIDATE_OUT=$(TOP)/$(B)/validate-check $(VAL_TESTS)
+	-e PMON_VALIDATE_OUT=$(TOP)/$(B)/validate-check $(call longest_first,$(VAL_TESTS))
 ASAN_VAL_CHECK = --group -e PMON_VALIDATE=$(TOP)/$(ASAN_VALIDATE) \
-	-e PMON_VALIDATE_OUT=$(TOP)/$(B)/asan/validate-check $(ASAN_VAL_TESTS)
+	-e PMON_VALIDATE_OUT=$(TOP)/$(B)/asan/validate-check $(call longest_first,$(ASAN_VAL_TESTS))
 
 # Benchmarks of the kernels (bench/validate/*.c): native STREAM beside
 # McCalpin's reference STREAM (compiled from ../shared/reference/stream at

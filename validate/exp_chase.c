@@ -73,33 +73,34 @@ static int chase_build(struct chase_el *x, uint32_t n, int page, uint64_t run_se
 		for (uint32_t r = np * 64; r < n; r++)     /* partial last page */
 			order[k++] = r;
 	}
+	/* Every element once in the order: then the links below make one
+	 * cycle through all n.  (Checked on the order, read in sequence:
+	 * walking the links to check them cost a host cache miss a hop, 8% of
+	 * the quick suite's time.) */
+	unsigned char *seen = calloc(n, 1);
+	uint32_t distinct = 0;
+	if (!seen) {
+		free(order);
+		free(succ);
+		snprintf(why, len, "out of memory");
+		return -1;
+	}
+	for (uint32_t k = 0; k < n; k++)
+		if (order[k] < n && !seen[order[k]]) {
+			seen[order[k]] = 1;
+			distinct++;
+		}
+	free(seen);
+	if (distinct != n) {
+		free(order);
+		free(succ);
+		snprintf(why, len, "the chase order holds %u distinct of %u elements", distinct, n);
+		return -1;
+	}
 	for (uint32_t k = 0; k < n; k++)
 		x[order[k]].next = &x[order[(k + 1) % n]];
 	free(order);
 	free(succ);
-
-	/* Visited-every-element check: n hops from element 0 mark n distinct
-	 * elements and come back to 0. */
-	unsigned char *seen = calloc(n, 1);
-	if (!seen) {
-		snprintf(why, len, "out of memory");
-		return -1;
-	}
-	struct chase_el *p = &x[0];
-	uint32_t distinct = 0;
-	for (uint32_t h = 0; h < n; h++) {
-		size_t i = (size_t)(p - x);
-		if (i >= n || seen[i])
-			break;
-		seen[i] = 1;
-		distinct++;
-		p = p->next;
-	}
-	free(seen);
-	if (distinct != n || p != &x[0]) {
-		snprintf(why, len, "cycle visits %u of %u elements", distinct, n);
-		return -1;
-	}
 	return 0;
 }
 
