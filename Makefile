@@ -409,7 +409,8 @@ validate-break: lib $(VALIDATE)
 	PMON_VALIDATE_OUT=$(B)/validate-break sh validate/break-all.sh $(VALIDATE) $(VALIDATE_BREAK_ARGS)
 
 # What make check / check-asan run of the suite: its unit tests, the short
-# suite and the breakage test (validate/tests/test_vsuite.c runs the program).
+# suite and the breakage test (validate/tests/test_vsuite.c, test_vshapes.c
+# and test_vbreak.c run the program).
 VAL_CHECK = --group -e PMON_VALIDATE=$(TOP)/$(VALIDATE) \
 	-e PMON_VALIDATE_OUT=$(TOP)/$(B)/validate-check $(call longest_first,$(VAL_TESTS))
 ASAN_VAL_CHECK = --group -e PMON_VALIDATE=$(TOP)/$(ASAN_VALIDATE) \
