@@ -10,6 +10,9 @@
 
 #define IA32_PERF_GLOBAL_CTRL 0x38f
 
+static int reg_exists(const struct pmon_box_regs *r, enum pmon_reg_kind k, int idx);
+static int allowed_address(const struct pmon_box_regs *r, enum pmon_reg_kind k, int idx);
+
 int pmon_regs_resolve(const struct pmon_machine *m, int pmu, int socket, int cpu,
 		      struct pmon_box_regs *r)
 {
@@ -37,7 +40,7 @@ static uint32_t msr_addr(const struct pmon_box_regs *r, enum pmon_reg_kind k, in
 	case REG_FIXED_CTL: return t->fixed_ctl;
 	case REG_FIXED_CTR: return t->fixed_ctr;
 	case REG_FILTER: return t->fregs[idx].msr + base;
-	case REG_GLOBAL_CTL: return IA32_PERF_GLOBAL_CTRL;
+	case REG_GLOBAL_CTL: return t->msr_glb_ctl;
 	}
 	return 0;
 }
@@ -123,7 +126,7 @@ int pmon_reg_read(struct pmon_machine *m, const struct pmon_box_regs *r,
 {
 	struct pmon_access *a = m->acc;
 	int rc;
-	if (k == REG_GLOBAL_CTL && r->t->space != PMON_SPACE_CORE)
+	if (k == REG_GLOBAL_CTL && !r->t->msr_glb_ctl)
 		return PMON_EINVAL;
 	if (r->t->space != PMON_SPACE_PCI) {
 		rc = a->ops->msr_read(a, r->cpu, msr_addr(r, k, idx), val, why, whylen);
@@ -407,8 +410,12 @@ int pmon_reg_write(struct pmon_machine *m, const struct pmon_box_regs *r,
 		   enum pmon_reg_kind k, int idx, uint64_t val, char *why, size_t whylen)
 {
 	struct pmon_access *a = m->acc;
-	if (k == REG_GLOBAL_CTL && r->t->space != PMON_SPACE_CORE)
-		return PMON_EINVAL;
+	if (!reg_exists(r, k, idx) || !allowed_address(r, k, idx)) {
+		char name[160];
+		pmon_reg_name(r, k, idx, name, sizeof(name));
+		return pmon_why(why, whylen, PMON_EINVAL, "%s is outside the PMON registers pmon may "
+				"write: not written", name);
+	}
 	if (r->t->space != PMON_SPACE_PCI)
 		return a->ops->msr_write(a, r->cpu, msr_addr(r, k, idx), val, why, whylen);
 	uint16_t lo, hi;
@@ -438,7 +445,7 @@ static int reg_exists(const struct pmon_box_regs *r, enum pmon_reg_kind k, int i
 	case REG_FIXED_CTL: case REG_FIXED_CTR: return idx == 0 && t->has_fixed;
 	case REG_FILTER:
 		return idx >= 0 && idx < t->nfregs && (!t->fregs[idx].extra_dev || r->has_extra);
-	case REG_GLOBAL_CTL: return idx == 0 && t->space == PMON_SPACE_CORE;
+	case REG_GLOBAL_CTL: return idx == 0 && t->msr_glb_ctl;
 	}
 	return 0;
 }
@@ -451,23 +458,36 @@ uint64_t pmon_reg_writable(const struct pmon_box_regs *r, enum pmon_reg_kind k, 
 	case REG_CTL: return (uint64_t)t->ctl_valid | PMON_CTL_EN;
 	case REG_FIXED_CTL: return (uint64_t)t->fixed_en | t->fixed_rst;
 	case REG_FILTER: return t->fregs[idx].valid;
-	case REG_GLOBAL_CTL: return pmon_bits(t->ncounters) | 7ull << 32;
+	case REG_GLOBAL_CTL: return pmon_bits(t->ncounters) | t->glb_fixed_bit;
 	case REG_CTR: case REG_FIXED_CTR: break;
 	}
 	return 0;
 }
+
+/* The uncore PMON MSRs of the SDM: SNB-EP's boxes (0xC00-0xDFF); the Xeon
+ * 5500/5600 uncore PMU (vol. 3B's uncore facility, vol. 4's MSR list): its
+ * global control, status, overflow control, fixed counter and fixed
+ * control (0x391-0x395), the QHL address/opcode matcher (0x396), the
+ * counters (0x3B0-0x3B7), the event selects (0x3C0-0x3C7) and
+ * MSR_GQ_SNOOP_MESF (0x301). */
+static const struct { uint32_t lo, hi; } uncore_msrs[] = {
+	{ 0xc00, 0xdff }, { 0x301, 0x301 }, { 0x391, 0x396 }, { 0x3b0, 0x3b7 }, { 0x3c0, 0x3c7 },
+};
 
 /* Is the register's address in the documented PMON set (regs.h)? */
 static int allowed_address(const struct pmon_box_regs *r, enum pmon_reg_kind k, int idx)
 {
 	if (r->t->space == PMON_SPACE_CORE) {
 		uint32_t a = msr_addr(r, k, idx);
-		return (a >= 0x186 && a <= 0x18d) || a == 0x38d || a == IA32_PERF_GLOBAL_CTRL ||
-		       a == 0x1a6 || a == 0x1a7;
+		return (a >= 0x186 && a <= 0x18d) || (a >= 0xc1 && a <= 0xc4) || a == 0x38d ||
+		       a == IA32_PERF_GLOBAL_CTRL || a == 0x1a6 || a == 0x1a7;
 	}
 	if (r->t->space == PMON_SPACE_MSR) {
 		uint32_t a = msr_addr(r, k, idx);
-		return a >= 0xc00 && a < 0xe00;
+		for (int i = 0; i < PMON_ARRAY_SIZE(uncore_msrs); i++)
+			if (a >= uncore_msrs[i].lo && a <= uncore_msrs[i].hi)
+				return 1;
+		return 0;
 	}
 	uint16_t lo, hi;
 	int extra;
@@ -496,6 +516,10 @@ int pmon_reg_check(const struct pmon_box_regs *r, enum pmon_reg_kind k, int idx,
 			return pmon_why(why, whylen, PMON_EINVAL, "%s: mask 0x%llx holds bits that enable "
 					"no counter of %s (0x%llx)", name, (unsigned long long)mask,
 					pmu, (unsigned long long)w);
+		if (mask && (value & ~mask))
+			return pmon_why(why, whylen, PMON_EINVAL, "%s: value 0x%llx sets bits outside "
+					"its mask 0x%llx, which are not pmon's", name,
+					(unsigned long long)value, (unsigned long long)mask);
 		return PMON_OK;
 	}
 	if (!mask)
@@ -525,7 +549,10 @@ int pmon_reg_name(const struct pmon_box_regs *r, enum pmon_reg_kind k, int idx, 
 	case REG_FIXED_CTL: snprintf(reg, sizeof(reg), "FIXED_CTL"); break;
 	case REG_FIXED_CTR: snprintf(reg, sizeof(reg), "FIXED_CTR"); break;
 	case REG_FILTER: snprintf(reg, sizeof(reg), "%s", r->t->fregs[idx].name); break;
-	case REG_GLOBAL_CTL: snprintf(reg, sizeof(reg), "IA32_PERF_GLOBAL_CTRL"); break;
+	case REG_GLOBAL_CTL:
+		snprintf(reg, sizeof(reg), "%s", r->t->space == PMON_SPACE_CORE ? "IA32_PERF_GLOBAL_CTRL"
+			 : "PERF_GLOBAL_CTRL");
+		break;
 	}
 	if (r->t->space != PMON_SPACE_PCI || k == REG_GLOBAL_CTL) {
 		snprintf(where, sizeof(where), "MSR 0x%x", msr_addr(r, k, idx));

@@ -10,7 +10,9 @@
 
 #include "machine.h"
 
-/* REG_GLOBAL_CTL: IA32_PERF_GLOBAL_CTRL of the core PMU's CPU (core boxes only). */
+/* REG_GLOBAL_CTL: the global control that enables a PMU's counters (the
+ * core PMU's IA32_PERF_GLOBAL_CTRL, the Nehalem uncore's 0x391: box types
+ * with msr_glb_ctl). */
 enum pmon_reg_kind { REG_BOX_CTL, REG_CTL, REG_CTR, REG_FIXED_CTL, REG_FIXED_CTR, REG_FILTER,
 		     REG_GLOBAL_CTL };
 
@@ -188,12 +190,14 @@ int pmon_reg_read_config(struct pmon_access *a, pmon_pci_addr_t d, uint32_t off,
 
 /* The PMON allowlist: is (k, idx) a register of box r that pmon writes (a
  * control, the fixed control, a filter, the box control, or a core PMU's
- * IA32_PERF_GLOBAL_CTRL), at an address in the documented PMON set (uncore
- * MSRs 0xc00-0xdff; a core PMU's IA32_PERFEVTSELx, IA32_FIXED_CTR_CTRL,
+ * global control), at an address in the documented PMON set (uncore
+ * MSRs 0xc00-0xdff, the Xeon 5500/5600 uncore's 0x301, 0x391-0x396,
+ * 0x3b0-0x3b7, 0x3c0-0x3c7; a core PMU's IA32_PERFEVTSELx, IA32_FIXED_CTR_CTRL,
  * IA32_PERF_GLOBAL_CTRL and MSR_OFFCORE_RSP_x; PCI configuration space past
  * the standard header, 0x40-0x2ff, dword-aligned), does value hold only bits
  * software may set in it, and is mask (the bits of it that are pmon's) all
- * ones, or for IA32_PERF_GLOBAL_CTRL only counter enable bits?  PMON_OK, or
+ * ones, or for a global control only counter enable bits (and value within
+ * them)?  PMON_OK, or
  * PMON_EINVAL with why saying which test fails.  Counters are refused:
  * pmon never writes one. */
 int pmon_reg_check(const struct pmon_box_regs *r, enum pmon_reg_kind k, int idx, uint64_t value,

@@ -29,8 +29,8 @@
  *
  * Registers pmon has no record of are written only with PMON_RESET_ALL:
  * every uncore box of the socket the journal did not name gets its PMON
- * controls, fixed control, filters and box control set to their power-on
- * value 0, but a box with a control enabled (another agent counting) is
+ * controls, fixed control, filters, box control and global control's
+ * enable bits set to their power-on value 0, but a box with a control enabled (another agent counting) is
  * left alone and named (PMON_RESET_FORCE clears it too).  The core PMU is
  * never cleared so (perf and the NMI watchdog share it).
  */
@@ -205,6 +205,11 @@ static int check_line(struct pmon_machine *m, int s, const struct pmon_journal_e
 	}
 	if (pmon_regs_resolve(m, pmu, s, e->cpu, r))
 		return pmon_why(why, len, PMON_ENODEV, "%s is not present on socket %d", e->box, s);
+	/* a global control's line: what pmon wrote is its enable bits (mask) */
+	if (e->kind == REG_GLOBAL_CTL && e->mask && e->has_wrote && (e->wrote & ~e->mask))
+		return pmon_why(why, len, PMON_EINVAL, "a global control's line wrote 0x%llx, bits "
+				"outside its mask 0x%llx", (unsigned long long)e->wrote,
+				(unsigned long long)e->mask);
 	return pmon_reg_check(r, e->kind, e->idx, e->value, e->mask, why, len);
 }
 
@@ -356,6 +361,17 @@ static void clear_all(struct pmon_machine *m, int s, unsigned flags, const struc
 		for (int f = 0; f < bt->nfregs; f++)
 			if (!bt->fregs[f].extra_dev || r.has_extra)
 				CLEAR(REG_FILTER, f);
+		/* the global control's enable bits (its other bits are not pmon's) */
+		if (bt->msr_glb_ctl) {
+			if ((rc = get(m, &r, REG_GLOBAL_CTL, 0, &v, why, sizeof(why))) ||
+			    (rc = put(m, &r, REG_GLOBAL_CTL, 0, v, 0,
+				      pmon_reg_writable(&r, REG_GLOBAL_CTL, 0), why, sizeof(why)))) {
+				pmon_reg_name(&r, REG_GLOBAL_CTL, 0, name, sizeof(name));
+				failed(t, name, why, rc);
+			} else {
+				n++;
+			}
+		}
 #undef CLEAR
 		t->all_cleared += n;
 		pmon_why_add(t->cleared, sizeof(t->cleared), ", ", "%s%s", pmus[p].name,

@@ -9,12 +9,13 @@
  *         counter found so is avoided, like an enabled one).  Then freeze the boxes
  *         (frz_en|frz), write filters and controls (with the enable bit),
  *         take each counter's starting value while frozen, program the UBox
- *         last (it cannot be frozen), enable the core counters in
- *         IA32_PERF_GLOBAL_CTRL, unfreeze.
+ *         last (it cannot be frozen), enable the counters of a PMU under a
+ *         global control there (the core PMU's IA32_PERF_GLOBAL_CTRL, the
+ *         Nehalem uncore's 0x391), unfreeze.
  * read:   per counter, delta = (raw - last) mod 2^width, total += delta; so a
  *         counter may wrap once between reads and the 64-bit total stays exact.
- * stop:   freeze, final read, write back every saved register, release the
- *         boxes.  Counters themselves are never written (totals come from
+ * stop:   freeze (the global controls: the session's enable bits cleared),
+ *         final read, write back every saved register, release the boxes.  Counters themselves are never written (totals come from
  *         deltas, no reset needed).
  *
  * The rest of the protocol lives in rooms of its own (session_internal.h
@@ -153,8 +154,11 @@ int sess_global_update(pmon_session_t *s, struct sess_box *bx, int enable)
 		g |= enable ? bx->global_bits : bx->global_saved;
 		rc = pmon_reg_write(s->m, &bx->regs, REG_GLOBAL_CTL, 0, g, why, sizeof why);
 	}
-	if (rc)
-		pmon_why(s->err, sizeof(s->err), rc, "updating IA32_PERF_GLOBAL_CTRL failed: %s", why);
+	if (rc) {
+		char name[160];
+		pmon_reg_name(&bx->regs, REG_GLOBAL_CTL, 0, name, sizeof(name));
+		pmon_why(s->err, sizeof(s->err), rc, "updating %s failed: %s", name, why);
+	}
 	return rc;
 }
 
@@ -219,9 +223,26 @@ static int program(pmon_session_t *s, struct sess_event *e)
 	return wr(s, bx, REG_CTL, e->counter, e->enc.ctl | PMON_CTL_EN);
 }
 
-/* The UBox has no freeze and the core PMU is gated by GLOBAL_CTRL: both are
- * programmed after the starting values are taken. */
-static int late(const struct sess_box *bx) { return !freezable(bx) && !is_core(bx); }
+/* The UBox has neither freeze nor global control: it is programmed after
+ * the starting values are taken.  A gated box is programmed before them,
+ * its counters enabled in the global control after. */
+static int late(const struct sess_box *bx) { return !freezable(bx) && !gated(bx); }
+
+/* The stop's freeze of the gated boxes: the session's enable bits cleared
+ * (put back as they were), so the final read is of stopped counters. */
+static int disable_gated(pmon_session_t *s)
+{
+	for (int b = 0; b < s->nboxes; b++) {
+		struct sess_box *bx = &s->boxes[b];
+		if (!gated(bx) || !bx->global_on)
+			continue;
+		int rc = sess_global_update(s, bx, 0);
+		if (rc)
+			return rc;
+		bx->global_on = 0;
+	}
+	return PMON_OK;
+}
 
 static int start_locked(pmon_session_t *s)
 {
@@ -247,7 +268,7 @@ static int start_locked(pmon_session_t *s)
 		if (late(&s->boxes[s->ev[i].box]) && (rc = program(s, &s->ev[i])))
 			goto undo;
 	for (int b = 0; b < s->nboxes; b++) {
-		if (is_core(&s->boxes[b]) && s->boxes[b].global_bits &&
+		if (gated(&s->boxes[b]) && s->boxes[b].global_bits &&
 		    (rc = sess_global_update(s, &s->boxes[b], 1)))
 			goto undo;
 		s->boxes[b].global_on = s->boxes[b].global_bits != 0;
@@ -299,6 +320,8 @@ int pmon_session_stop(pmon_session_t *s, uint64_t *values)
 		rc = pmon_why(s->err, sizeof(s->err), s->fault, "%s", s->fault_msg);
 	if (!rc)
 		rc = freeze_all(s, PMON_BOX_FRZ_EN | PMON_BOX_FRZ);
+	if (!rc)
+		rc = disable_gated(s);
 	if (!rc && (rc = sess_check_and_fold(s, BY_OWNER, values, 1, NULL, s->err, sizeof(s->err))) == PMON_EBUSY) {
 		/* the final check stops at the first change: mark every one */
 		char why[sizeof(s->err)];

@@ -52,7 +52,7 @@ struct sess_box {
 	/* by reader (enum reader): */
 	uint64_t raw[2][PMON_MAX_COUNTERS + 1];  /* their values at the last read */
 	struct pmon_reg_also also[2][16];       /* saved[i], read beside the counters */
-	uint64_t global_bits;     /* core PMU: our enable bits in IA32_PERF_GLOBAL_CTRL */
+	uint64_t global_bits;     /* a gated box: our enable bits in its global control */
 	uint64_t global_saved;    /* their values before start */
 	int global_on;            /* start set them */
 	int global_taken;         /* found cleared by another agent (global_found) */
@@ -160,6 +160,9 @@ int sess_check_and_fold(pmon_session_t *s, enum reader who, uint64_t *values, in
 
 static inline int is_core(const struct sess_box *bx) { return bx->regs.t->space == PMON_SPACE_CORE; }
 static inline int freezable(const struct sess_box *bx) { return bx->regs.t->has_box_ctl && !is_core(bx); }
+/* A box whose counters a global control enables (tables.h: msr_glb_ctl):
+ * programmed before the starting values are read, enabled after. */
+static inline int gated(const struct sess_box *bx) { return bx->regs.t->msr_glb_ctl != 0; }
 
 static inline int same_box(const struct pmon_box_regs *a, const struct pmon_box_regs *b)
 {

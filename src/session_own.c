@@ -120,7 +120,7 @@ static int socket_lines(const pmon_session_t *s, int sock, int wrote, struct pmo
 			continue;
 		for (int i = 0; i <= bx->nsaved && i < 17; i++) {
 			int global = i == bx->nsaved;
-			if (global ? !(is_core(bx) && bx->global_bits) : wrote && !bx->saved[i].written)
+			if (global ? !(gated(bx) && bx->global_bits) : wrote && !bx->saved[i].written)
 				continue;
 			snprintf(e[n].box, sizeof(e[n].box), "%s", bx->name);
 			e[n].cpu = is_core(bx) ? bx->regs.cpu : -1;
@@ -210,12 +210,12 @@ static int check_saved(pmon_session_t *s, struct sess_box *bx, int i, enum reade
 		       "trustworthy and none is returned", name);
 }
 
-/* Does IA32_PERF_GLOBAL_CTRL of core box bx still enable the session's
+/* Does the global control of gated box bx still enable the session's
  * counters (once start set them)?  Else it is another agent's
  * (global_taken). */
 static int check_global(pmon_session_t *s, struct sess_box *bx, char *err, size_t errlen)
 {
-	if (!is_core(bx) || !bx->global_bits || !bx->global_on)
+	if (!gated(bx) || !bx->global_bits || !bx->global_on)
 		return PMON_OK;
 	uint64_t g;
 	char why[PMON_WHY_LEN], name[160];

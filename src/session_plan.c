@@ -220,8 +220,8 @@ int sess_prepare(pmon_session_t *s)
 				       e->counter < 0 ? "fixed counter" : "counter", bx->regs.socket,
 				       (unsigned long long)saved_value(bx, ck, idx),
 				       s->m->pmu_users[0] ? ". Seen on this machine: " : "", s->m->pmu_users);
-		if (is_core(bx))
-			bx->global_bits |= 1ull << e->counter;
+		if (gated(bx))
+			bx->global_bits |= e->counter < 0 ? bx->regs.t->glb_fixed_bit : 1ull << e->counter;
 		bx->ctr_mask |= e->counter < 0 ? PMON_FIXED_BIT : 1u << e->counter;
 	}
 	for (int b = 0; b < s->nboxes; b++) {
@@ -231,10 +231,13 @@ int sess_prepare(pmon_session_t *s)
 				return rc;
 		if (freezable(bx) && (rc = save(s, bx, REG_BOX_CTL, 0)))
 			return rc;
-		if (is_core(bx) && bx->global_bits) {
+		if (gated(bx) && bx->global_bits) {
 			uint64_t g;
-			if ((rc = pmon_reg_read(s->m, &bx->regs, REG_GLOBAL_CTL, 0, &g, why, sizeof why)))
-				return pmon_why(s->err, sizeof(s->err), rc, "reading IA32_PERF_GLOBAL_CTRL failed: %s", why);
+			char name[160];
+			if ((rc = pmon_reg_read(s->m, &bx->regs, REG_GLOBAL_CTL, 0, &g, why, sizeof why))) {
+				pmon_reg_name(&bx->regs, REG_GLOBAL_CTL, 0, name, sizeof(name));
+				return pmon_why(s->err, sizeof(s->err), rc, "reading %s failed: %s", name, why);
+			}
 			bx->global_saved = g & bx->global_bits;
 		}
 	}

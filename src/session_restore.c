@@ -143,7 +143,7 @@ int sess_restore_all(pmon_session_t *s, char *left, size_t len, char *kept, size
 			}
 			bad |= put_back(s, bx, r->kind, r->idx, r->value, left, len, &first) != 0;
 		}
-		if (is_core(bx) && bx->global_bits) {
+		if (gated(bx) && bx->global_bits) {
 			if (bx->global_taken)
 				keep_theirs(bx, REG_GLOBAL_CTL, 0, bx->global_found, kept, klen, theirs,
 					    &ntheirs);

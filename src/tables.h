@@ -246,10 +246,15 @@ struct pmon_box_type {
 	 * each logical CPU has its own (Sandy Bridge and later with HT on). */
 	uint8_t rsp_per_core;
 
-	/* Uncore PMUs under one global control instead of a box control
-	 * (Nehalem/Westmere: has_box_ctl 0): the MSRs of the global enable,
-	 * the overflow status and the overflow clear, and the bit of the fixed
-	 * counter in all three (general counter i is bit i).  0 = none. */
+	/* PMUs whose counters one global control enables (REG_GLOBAL_CTL):
+	 * the Nehalem/Westmere uncore (0x391, no box control) and the core PMU
+	 * (IA32_PERF_GLOBAL_CTRL 0x38f).  The MSRs of the global enable, of
+	 * the overflow status and of the overflow clear (0: pmon leaves the
+	 * overflows alone), and the fixed counters' bits in all three (general
+	 * counter i is bit i).  The engine enables a session's counters there
+	 * after taking their starting values, clears those bits before the
+	 * stop's final read, and puts back every bit it changed.  msr_glb_ctl
+	 * 0 = none. */
 	uint32_t msr_glb_ctl, msr_glb_status, msr_glb_ovf;
 	uint64_t glb_fixed_bit;
 };

@@ -142,6 +142,7 @@ extern const struct pmon_filter_field pmon_core_fields_snb[6];
 	.ncounters = 4, .width = 48, .thresh_bits = 8, .ctl_valid = OC_CTL_VALID, \
 	.has_box_ctl = 0, .has_rst_ctrs = 0, \
 	.msr_ctl0 = OC_MSR_PERFEVTSEL0, .msr_ctr0 = OC_MSR_PMC0, .msr_stride = 0, \
+	.msr_glb_ctl = 0x38f, .glb_fixed_bit = 7ull << 32, \
 	.mods = pmon_core_mods, .nmods = OC_NMODS
 
 extern const struct pmon_box_type pmon_core_nhm, pmon_core_nhm_ex,
