@@ -1,25 +1,20 @@
 /*
- * exp_clock.c - clocks against elapsed time: UBox UCLK (fixed), iMC DCLK
- * (fixed), CBo and HA UCLK, QPI QCLK, PCU PCLK over a window of known
- * length, at the frequencies of the machine's geometry.
+ * exp_clock.c - clocks against elapsed time: the generation's clocks
+ * (vgen.h; SNB-EP: UBox UCLK (fixed), iMC DCLK (fixed), CBo and HA UCLK,
+ * QPI QCLK, PCU PCLK; Nehalem: the fixed UCLK counter) over a window of
+ * known length, at the frequencies of the machine's geometry.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <time.h>
 
-#include "vrun.h"
+#include "vgen.h"
 
 int exp_clock(struct vctx *c)
 {
-	struct { const char *name, *what; double hz; } clk[] = {
-		{ "snbep_unc_ubo::UNC_U_CLOCKTICKS", "UBox UCLK (fixed)", c->g.uclk_hz },
-		{ "snbep_unc_imc0::UNC_M_CLOCKTICKS", "iMC0 DCLK (fixed)", c->g.dclk_hz },
-		{ "snbep_unc_cbo0::UNC_C_CLOCKTICKS", "CBo0 UCLK", c->g.uclk_hz },
-		{ "snbep_unc_ha::UNC_H_CLOCKTICKS", "HA UCLK", c->g.uclk_hz },
-		{ "snbep_unc_qpi0::UNC_Q_CLOCKTICKS", "QPI0 QCLK", c->g.qclk_hz },
-		{ "snbep_unc_pcu::UNC_P_CLOCKTICKS", "PCU PCLK", c->g.pclk_hz },
-	};
-	enum { NCLK = sizeof(clk) / sizeof(clk[0]) };
-	int idx[NCLK], s = c->o.socket, rc;
+	/* The generation's clocks (gen_dgemm.c). */
+	struct vclock clk[8];
+	int NCLK = vgen_of(c)->clocks(&c->g, clk, 8);
+	int idx[8], s = c->o.socket, rc;
 	struct vevents e;
 	double t0, t1;
 

@@ -1,15 +1,15 @@
 /*
  * exp_dgemm.c - blocked DGEMM (kern_dgemm.c) at a size whose matrices fit
- * in the LLC and one whose matrices exceed it; DRAM traffic (iMC CAS reads
- * and writes of the home socket) against dgemm_expect(): at least the
- * compulsory 3 n^2 x 8 bytes of reads, and the loop nest's formula.  The
- * product is checked against a naive triple loop on a small case first.
+ * in the LLC and one whose matrices exceed it, run for the generation's
+ * expectations (gen_dgemm.c: the home socket's DRAM reads and writes
+ * against dgemm_expect()), counted by the runner (vx_run).  The product is
+ * checked against a naive triple loop on a small case first.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "vrun.h"
+#include "vgen.h"
 
 #define BK 64
 
@@ -99,6 +99,13 @@ static int dgemm_selftest(struct vctx *c)
 	return rc;
 }
 
+/* A window of DGEMM: the whole product. */
+static int dgemm_window(struct vctx *c, void *arg, const struct vxwin *w)
+{
+	(void)w;
+	return vpar(c, c->nthreads, c->cpus, dgemm_work, arg);
+}
+
 static int dgemm_one(struct vctx *c, size_t n)
 {
 	const char *tag = 3.0 * n * n * 8 <= (double)c->g.llc_bytes ? "fits" : "exceeds";
@@ -106,10 +113,16 @@ static int dgemm_one(struct vctx *c, size_t n)
 	struct karr *arrs[3] = { &arr[0], &arr[1], &arr[2] };
 	struct darg d;
 	struct dgemm_expect x;
-	char kname[40], what[96];
-	int rc, ch = c->g.channels, s = vhome(c), rd[4], wr[4];
-	double t0, t1, w0 = vnow_ns();
+	struct vxres res;
+	char kname[40];
+	int rc;
+	double w0 = vnow_ns();
+	struct vxset *xs = malloc(sizeof(*xs));
 
+	if (!xs) {
+		snprintf(c->err, sizeof(c->err), "dgemm: out of memory");
+		return -1;
+	}
 	snprintf(kname, sizeof(kname), "dgemm-%zu-%s%s", n, tag, c->o.place_remote ? "-remote" : "");
 	if ((rc = dgemm_alloc(c, &d, arr, n)) != 0 || (rc = vpar(c, c->nthreads, c->cpus, touch_work, &d)))
 		goto out;
@@ -122,52 +135,23 @@ static int dgemm_one(struct vctx *c, size_t n)
 				b[i * n + j] = elem_b(i, j);
 			}
 	}
-	struct vevents e;
-	vev_init(&e, c->m);
-	for (int i = 0; i < ch; i++) {
-		rd[i] = vadd(c, &e, kname, "snbep_unc_imc%d::UNC_M_CAS_COUNT:RD:socket=%d", i, s);
-		wr[i] = vadd(c, &e, kname, "snbep_unc_imc%d::UNC_M_CAS_COUNT:WR:socket=%d", i, s);
-		if (rd[i] == -2 || wr[i] == -2) {
-			rc = -1;
-			goto out_ev;
-		}
+	struct dgemm_case k = { n, BK, c->nthreads, c->hw, vhome(c) };
+	struct vxkern kern = { dgemm_window, &d, arrs, 3 };
+	if ((rc = vgen_of(c)->dgemm(&c->g, &k, xs)) != 0) {
+		snprintf(c->err, sizeof(c->err), "%s", xs->err);
+		goto out;
 	}
-	if ((rc = vwin_clean(c, arrs, 3)) || (rc = vwin_start(c, &e, &t0)) ||
-	    (rc = vpar(c, c->nthreads, c->cpus, dgemm_work, &d)) ||
-	    (rc = vwin_stop(c, &e, 1, arrs, 3, &t1)))
-		goto out_ev;
-
+	if ((rc = vx_run(c, kname, xs, &kern, &res)) != 0)
+		goto out;
 	dgemm_expect(&c->g, n, BK, c->nthreads, c->hw, &x);
-	snprintf(what, sizeof(what), "CAS_COUNT.RD s%d >= compulsory 3n^2", s);
-	vcheck_sum(c, &e, kname, what, "lines", rd, ch, 1, x.compulsory_rd,
-		   (struct vband){ 1, INFINITY, "every element of A, B and C is read at least once" });
-	if (x.set_risk > 5e-3) {
-		/* Few LLC ways: sets overflow (or keep lines) often enough that
-		 * the formula's count is not pinned; the measured count shown. */
-		int ok = 1;
-		for (int i = 0; i < ch; i++)
-			ok &= rd[i] >= 0 && wr[i] >= 0;
-		if (ok)
-			vskip_n(c, 2, "%s CAS_COUNT.RD/WR s%d nest formula: not checked (measured %.0f / %.0f "
-			      "lines, formula %.0f / %.0f): %d-way LLC sets that defeat fits/exceeds "
-			      "may move the reads by %.1f%%", kname, s, vev_sum(&e, rd, ch, NULL),
-			      vev_sum(&e, wr, ch, NULL), x.rd, x.wr, c->g.llc_ways, 100 * x.set_risk);
-	} else {
-		snprintf(what, sizeof(what), "CAS_COUNT.RD s%d nest formula", s);
-		vcheck_sum(c, &e, kname, what, "lines", rd, ch, 1, x.rd, (struct vband){ x.lo, x.hi, x.why });
-		snprintf(what, sizeof(what), "CAS_COUNT.WR s%d nest formula", s);
-		vcheck_sum(c, &e, kname, what, "lines", wr, ch, 1, x.wr,
-			   (struct vband){ x.lo, x.wr_hi, x.why });
-	}
 	vprogress(c, "  %-24s %5.2f s  (n=%zu, %.1f MiB of matrices = %.2f x LLC, C %s, %.2f GFLOP/s%s)\n",
 		  kname, (vnow_ns() - w0) * 1e-9, n, 3.0 * n * n * 8 / 1048576, 3.0 * n * n * 8 / c->g.llc_bytes,
 		  x.c_fits == 1 ? "fits" : x.c_fits == 0 ? "re-read per panel" : "borderline",
-		  2.0 * n * n * n / (t1 - t0), c->sim ? " feeding the model" : "");
-out_ev:
-	vev_free(&e);
+		  2.0 * n * n * n / (res.t1[0] - res.t0[0]), c->sim ? " feeding the model" : "");
 out:
 	for (int i = 0; i < 3; i++)
 		varr_free(c, &arr[i]);
+	free(xs);
 	return rc;
 }
 

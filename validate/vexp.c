@@ -162,6 +162,23 @@ struct vxck *vx_skipm(struct vxwin *w, const int *ev, int n, double per, int nsk
 	return k;
 }
 
+struct vxck *vx_skipm2(struct vxwin *w, const int *a, int na, const int *b, int nb, int nskip,
+		       const char *why, const char *what, ...)
+{
+	struct vxck *k = nb <= VX_IDX ? ck_new(w, VX_SKIPM2, a, na) : NULL;
+	va_list ap;
+	if (!k)
+		return NULL;
+	memcpy(k->den, b, sizeof(*b) * (size_t)nb);
+	k->nden = nb;
+	va_start(ap, what);
+	vsnprintf(k->what, sizeof(k->what), what, ap);
+	va_end(ap);
+	k->nskip = nskip;
+	set_why(k, why);
+	return k;
+}
+
 struct vxck *vx_metric(struct vxwin *w, const char *metric, const char *where,
 		       const struct vxterm *t, int nt, double expected, struct vband b)
 {
@@ -203,7 +220,8 @@ int vx_count(const struct vxset *x)
 	int n = 0;
 	for (int i = 0; i < x->nw; i++)
 		for (int j = 0; j < x->w[i].nck; j++)
-			n += x->w[i].ck[j].kind == VX_SKIP || x->w[i].ck[j].kind == VX_SKIPM ?
+			n += x->w[i].ck[j].kind == VX_SKIP || x->w[i].ck[j].kind == VX_SKIPM ||
+			     x->w[i].ck[j].kind == VX_SKIPM2 ?
 				x->w[i].ck[j].nskip : 1;
 	return n;
 }
@@ -264,6 +282,17 @@ static void check(struct vctx *c, const char *kname, struct vxlive *L, int wi,
 	case VX_QUOT:
 		map(L, wi, k->den, k->n, den);
 		vcheck_quot(c, e, kname, k->what, k->unit, idx, den, k->n, k->expected, b);
+		break;
+	case VX_SKIPM2:
+		map(L, wi, k->den, k->nden, den);
+		for (int i = 0; i < k->n; i++)
+			if (idx[i] < 0)
+				return;
+		for (int i = 0; i < k->nden; i++)
+			if (den[i] < 0)
+				return;
+		vskip_n(c, k->nskip, "%s %s: not checked (measured %.0f / %.0f lines, %s", kname, k->what,
+			vev_sum(e, idx, k->n, NULL), vev_sum(e, den, k->nden, NULL), k->why);
 		break;
 	case VX_DIFF:
 		map(L, wi, k->den, k->nden, den);

@@ -30,6 +30,8 @@ enum vx_kind {
 	VX_METRIC,   /* metric (pmon/metric.h) over terms t[0..nt) against expected */
 	VX_WRAP,     /* VX_SUM of ev[0] read as libpmon totals it across the
 			counter's wrap (--break=wrap presets it near the top) */
+	VX_SKIPM2,   /* skipped, the reason with two measured sums (ev, den[0..nden)):
+			"KNAME WHAT: not checked (measured A / B lines, WHY" */
 	VX_DIFF,     /* (sum of ev - sum of den[0..nden)) / per against expected
 			within b, or, expected 0, within +-bound (an identity
 			between counts) */
@@ -119,6 +121,8 @@ struct vxck *vx_skip(struct vxwin *w, int nskip, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 struct vxck *vx_skipm(struct vxwin *w, const int *ev, int n, double per, int nskip,
 		      const char *why, const char *what, ...) __attribute__((format(printf, 7, 8)));
+struct vxck *vx_skipm2(struct vxwin *w, const int *a, int na, const int *b, int nb, int nskip,
+		       const char *why, const char *what, ...) __attribute__((format(printf, 8, 9)));
 struct vxck *vx_metric(struct vxwin *w, const char *metric, const char *where,
 		       const struct vxterm *t, int nt, double expected, struct vband b);
 /* A progress note. */

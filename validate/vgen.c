@@ -3,12 +3,15 @@
  */
 #include "vgen.h"
 
-const struct vgen vgen_snbep = { "snbep", (1u << VK_N) - 1, snbep_chase, snbep_stream };
+const struct vgen vgen_snbep = { "snbep", (1u << VK_N) - 1, snbep_chase, snbep_stream, snbep_dgemm,
+				 snbep_clocks };
 
 /* Nehalem-EP and Westmere-EP: STREAM (ordinary and streaming stores, the
- * remote Triad) and the chase; the other experiments read SNB-EP boxes. */
-const struct vgen vgen_nhm = { "nhm", 1u << VK_STREAM | 1u << VK_NUMA | 1u << VK_CHASE, nhm_chase,
-			       nhm_stream };
+ * remote Triad), the chase, DGEMM and the clock; the other experiments
+ * read SNB-EP boxes. */
+const struct vgen vgen_nhm = { "nhm", 1u << VK_STREAM | 1u << VK_NUMA | 1u << VK_CHASE |
+			       1u << VK_DGEMM | 1u << VK_CLOCK, nhm_chase, nhm_stream, nhm_dgemm,
+			       nhm_clocks };
 
 const struct vgen *vgen_of(const struct vctx *c)
 {

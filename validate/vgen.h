@@ -13,12 +13,28 @@
 struct chase_case;
 struct stream_case;
 
+/* Blocked DGEMM of n x n matrices in bk panels on threads threads, the
+ * matrices on socket home. */
+struct dgemm_case {
+	uint64_t n, bk;
+	int threads, hw, home;
+};
+
+/* A counter that ticks at a frequency of the geometry (0: not known). */
+struct vclock {
+	const char *name, *what;
+	double hz;
+};
+
 struct vgen {
 	const char *name;        /* "snbep" */
 	unsigned kernels;        /* the experiments it has expectations for (bit per enum vkernel) */
 	/* 0, or -1 with x->err. */
 	int (*chase)(const struct vgeom *g, const struct chase_case *k, struct vxset *x);
 	int (*stream)(const struct vgeom *g, const struct stream_case *k, struct vxset *x);
+	int (*dgemm)(const struct vgeom *g, const struct dgemm_case *k, struct vxset *x);
+	/* The clocks (at most max into out); how many. */
+	int (*clocks)(const struct vgeom *g, struct vclock *out, int max);
 };
 
 /* The generation of the machine the suite validates. */
@@ -28,6 +44,10 @@ extern const struct vgen vgen_snbep, vgen_nhm;
 
 int snbep_chase(const struct vgeom *g, const struct chase_case *k, struct vxset *x);
 int snbep_stream(const struct vgeom *g, const struct stream_case *k, struct vxset *x);
+int snbep_dgemm(const struct vgeom *g, const struct dgemm_case *k, struct vxset *x);
+int snbep_clocks(const struct vgeom *g, struct vclock *out, int max);
+int nhm_dgemm(const struct vgeom *g, const struct dgemm_case *k, struct vxset *x);
+int nhm_clocks(const struct vgeom *g, struct vclock *out, int max);
 int nhm_chase(const struct vgeom *g, const struct chase_case *k, struct vxset *x);
 int nhm_stream(const struct vgeom *g, const struct stream_case *k, struct vxset *x);
 /* The Nehalem / Westmere uncore PMU ("nhm_unc", "wsm_unc") and core PMU
