@@ -88,7 +88,10 @@ struct pmon_sim_shape {
 	/* key gen: the machine's generation (enum pmon_sim_gen), default
 	 * snb-ep.  It sets the other keys' defaults and ranges (doc/sim-nhm.md):
 	 * nhm-ep and wsm-ep are Xeon 5500 / 5600 machines with the Nehalem
-	 * uncore PMU in MSR space and no PCI boxes. */
+	 * uncore PMU in MSR space and no PCI boxes (2 sockets x 4 (6) cores x 2
+	 * threads, an 8 (12) MiB 16-way LLC, 3 channels; pclk and nodeids are
+	 * refused).  Everything below this comment about registers, boxes and
+	 * the activity model is SNB-EP's; doc/sim-nhm.md has theirs. */
 	int gen;
 	/* key nt_erratum=on|off (nhm-ep and wsm-ep only, default on, as
 	 * silicon): a streaming store to a locally homed line counts in the

@@ -26,6 +26,13 @@
  *                                                           LOCAL_WRITES 0x20
  *   0x23 QHL_OCCUPANCY           each home request's        REMOTE 2 (lat_rdram),
  *                                lifetime                   LOCAL 4 (lat_dram)
+ *   0x06 / 0x07 SNP_RESP_TO_   a snoop of this LLC, to    I_STATE 1, S_STATE 2,
+ *        LOCAL / REMOTE_HOME the line's home (local:     FWD_S_STATE 4 (E/F, read),
+ *                            this socket)                FWD_I_STATE 8 (M, RFO), WB
+ *                                                        0x20 (M, read); CONFLICT
+ *                                                        0x10 never
+ *   0x0C GQ_SNOOP            a snoop finding the line    GOTO_S 1, GOTO_I 2; 4 / 8
+ *                                                        with MSR 0x301's transition
  *   0x2C IMC_NORMAL_READS        DRAM reads per channel     CH0-2 1/2/4
  *   0x2F IMC_WRITES              DRAM writes per channel    FULL 1/2/4, PARTIAL 8/0x10/0x20
  *   0x60 DRAM_OPEN               activates per channel      CH0-2
@@ -52,7 +59,8 @@ static const struct nhm_ev evs_nhm[] = {
 	{ 0x02, 0x21, 1 }, { 0x03, 0x63, 0 }, { 0x08, 0x07, 0 }, { 0x09, 0x07, 0 },
 	{ 0x0a, 0x0f, 0 }, { 0x0b, 0x17, 0 }, { 0x20, 0x3c, 0 }, { 0x23, 0x06, 1 },
 	{ 0x2c, 0x07, 0 }, { 0x2f, 0x3f, 0 }, { 0x60, 0x07, 0 }, { 0x62, 0x07, 0 },
-	{ 0x63, 0x15, 0 }, { 0x64, 0x15, 0 },
+	{ 0x63, 0x15, 0 }, { 0x64, 0x15, 0 }, { 0x06, 0x2f, 0 }, { 0x07, 0x2f, 0 },
+	{ 0x0c, 0x0f, 0 },
 };
 
 static const struct nhm_ev *ev_find(unsigned code)
@@ -70,7 +78,8 @@ static const struct nhm_ev *ev_find(unsigned code)
  * such command). */
 static unsigned ev_umask(const struct nhm_ev *e, unsigned umask, int wsm)
 {
-	unsigned extra = e->code == 0x63 || e->code == 0x64 ? 0x2a : e->code == 0x0b ? 0x08 : 0;
+	unsigned extra = e->code == 0x63 || e->code == 0x64 ? 0x2a : e->code == 0x0b ? 0x08
+		       : e->code == 0x06 || e->code == 0x07 ? 0x10 : 0;
 
 	if (!(umask & e->bits) || (umask & ~(e->bits | extra)))
 		return 0;
@@ -105,7 +114,8 @@ static const unsigned st_out[] = { [SIM_M] = 0x01, [SIM_E] = 0x02, [SIM_S] = 0x0
 /* What the event (key k of box b) is to a counter of code `code`, umask um:
  * the events it counts (*occ for occupancy events: the cycles to add). */
 static uint64_t count_of(const struct pmon_sim *sim, const struct sim_box *b, uint64_t k,
-			 unsigned code, unsigned um, uint64_t n, uint64_t occ, int *is_occ)
+			 unsigned code, unsigned um, uint64_t n, uint64_t occ, int *is_occ,
+			 uint64_t mesf)
 {
 	unsigned a = (unsigned)(k >> 16) & 0xff, st = (unsigned)(k >> 8) & 0xff;
 
@@ -120,6 +130,22 @@ static uint64_t count_of(const struct pmon_sim *sim, const struct sim_box *b, ui
 		if (code == 0x03 && t == 4)
 			return sel(um, 0x40, n);
 		return 0;
+	}
+	case SIM_PK_SNP: {        /* st = the socket's state, bit 4 invalidating, bit 0 home here */
+		static const unsigned mesf_bit[] = { [SIM_M] = 0x01, [SIM_E] = 0x02, [SIM_S] = 0x04,
+						     [SIM_F] = 0x08 };
+		unsigned inval = (unsigned)(k >> 4) & 1, here = (unsigned)k & 1, rsp;
+		if (code == 0x06 || code == 0x07) {
+			if ((code == 0x06) != here)
+				return 0;
+			rsp = st == SIM_I ? 0x01 : st == SIM_S ? 0x02 : st == SIM_M ? (inval ? 0x08 : 0x20)
+			    : inval ? 0 : 0x04;
+			return sel(um, rsp, n);
+		}
+		if (code != 0x0c || st == SIM_I || st > SIM_F)
+			return 0;
+		return sel(um, inval ? 0x02 : 0x01, n) +
+		       ((um & (inval ? 0x08 : 0x04)) && (mesf & (mesf_bit[st] << (inval ? 4 : 0))) ? n : 0);
 	}
 	case SIM_PK_FILL:
 		return code == 0x0a && st <= SIM_F ? sel(um, st_in[st], n) : 0;
@@ -189,7 +215,7 @@ void sim_nhm_replay(struct pmon_sim *sim, const struct sim_box *b, uint64_t k, u
 
 		if (!c->active)
 			continue;
-		m = count_of(sim, b, k, c->sig & 0xff, c->arg, n, occ, &is_occ);
+		m = count_of(sim, b, k, c->sig & 0xff, c->arg, n, occ, &is_occ, u->mesf);
 		if (!m)
 			continue;
 		if (!is_occ)
@@ -213,7 +239,7 @@ void sim_nhm_subscribe(struct pmon_sim *sim, int s)
 		on |= u->ctr[i].active;
 	u->active = on;
 	for (int i = 0; i < sim->shape.cores; i++) {
-		k->cbo[i].mon = on ? SIM_SIG_LLC_VICTIM | SIM_SIG_LLC_FILL : 0;
+		k->cbo[i].mon = on ? SIM_SIG_LLC_VICTIM | SIM_SIG_LLC_FILL | SIM_SIG_SNP_RSP : 0;
 		k->cbo[i].rel = on ? ~0u : 0;
 	}
 	k->ha.mon = on ? SIM_SIG_HA_REQ : 0;

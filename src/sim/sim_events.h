@@ -78,7 +78,8 @@ static inline __attribute__((always_inline)) void sim_pend_add(struct pmon_sim *
 /* Keys: bits 63:56 the event, the rest its arguments. */
 #define SIM_PK(ev) ((uint64_t)(ev) << 56)
 enum { SIM_PK_LOOKUP = 1, SIM_PK_VICTIM, SIM_PK_TOR, SIM_PK_HA_REQ, SIM_PK_HA_IMC_WR,
-       SIM_PK_HA_TXR_BL, SIM_PK_QPI, SIM_PK_IMC, SIM_PK_R3, SIM_PK_FILL };
+       SIM_PK_HA_TXR_BL, SIM_PK_QPI, SIM_PK_IMC, SIM_PK_R3, SIM_PK_FILL,
+       SIM_PK_SNP };
 
 /* Finer than mon, for the events most accesses raise: a CBo's lookups by
  * request type and its TOR entries by class and miss, a QPI port's messages
@@ -109,6 +110,17 @@ static inline void sim_cbo_fill(struct pmon_sim *sim, struct sim_box *b, int sta
 {
 	if (b->mon & SIM_SIG_LLC_FILL)
 		sim_pend_add(sim, &b->pq, SIM_PK(SIM_PK_FILL) | (unsigned)state << 8, 0, n);
+}
+/* n snoops of b's socket found the line in a state (M when dirty anywhere
+ * in the socket); inval: the snoop invalidates (an RFO's, a streaming
+ * store's), else it leaves the line Shared; here: the line's home is this
+ * socket (only the Nehalem uncore counts them). */
+static inline void sim_cbo_snoop_rsp(struct pmon_sim *sim, struct sim_box *b, int state, int inval,
+				     int here, uint64_t n)
+{
+	if (b->mon & SIM_SIG_SNP_RSP)
+		sim_pend_add(sim, &b->pq, SIM_PK(SIM_PK_SNP) | (unsigned)state << 8 |
+			     (unsigned)inval << 4 | (unsigned)here, 0, n);
 }
 static inline void sim_cbo_tor(struct pmon_sim *sim, struct sim_box *b, enum sim_tor_class cls,
 			       unsigned opc, int miss, int nid, uint64_t occ_cycles, uint64_t n)

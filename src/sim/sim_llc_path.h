@@ -149,9 +149,10 @@ SIM_HOT int socket_snoop(struct pmon_sim *sim, int socket, const struct sim_at *
 	st = i >= 0 ? e_st(set.e[i]) : SIM_I;
 	s->slice_truth[slice].snoops++;
 	sim_cbo_lookup(sim, &s->cbo[slice], SIM_LOOKUP_SNOOP, st, nid_of(sim, a->home), 1);
-	if (i < 0)
-		return SIM_I;
-	return snoop_found(sim, socket, &set, i, st, inval);
+	if (i >= 0)
+		st = snoop_found(sim, socket, &set, i, st, inval);
+	sim_cbo_snoop_rsp(sim, &s->cbo[slice], st, inval, a->home == socket, 1);
+	return st;
 }
 
 /* A read found the line Modified in socket o, which forwards it Shared:

@@ -50,6 +50,7 @@ enum sim_clock { SIM_UCLK, SIM_DCLK, SIM_PCLK, SIM_QCLK, SIM_TSC, SIM_NCLOCKS };
 /* Raised for the Nehalem uncore only (nhm_sim.h; no SNB-EP event asks). */
 #define SIM_SIG_LLC_FILL     (1u << 22)   /* CBo: a line filled into the LLC, by state */
 #define SIM_SIG_IMC_WR_FULL  (1u << 23)   /* iMC: a full-line write at its channel */
+#define SIM_SIG_SNP_RSP      (1u << 24)   /* CBo: a snoop's answer, by state and kind */
 
 /* Offcore-response MSR bits (Intel's SNB-EP matrix bit definitions). */
 #define SIM_RSP_VALID            0x3fffff8fffull

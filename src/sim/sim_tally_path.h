@@ -100,6 +100,7 @@ static void clean_count(struct pmon_sim *sim, int req, int home, unsigned slice,
 			qpi_msgs(sim, home, o, link, SIM_QPI_SNP, n);
 		sim->sock[o].slice_truth[slice].snoops += n;
 		sim_cbo_lookup(sim, &sim->sock[o].cbo[slice], SIM_LOOKUP_SNOOP, SIM_I, nid, n);
+		sim_cbo_snoop_rsp(sim, &sim->sock[o].cbo[slice], SIM_I, rfo, o == home, n);
 		if (o != home)
 			qpi_msgs(sim, o, home, link, SIM_QPI_HOM_NONREQ, n);
 	}
