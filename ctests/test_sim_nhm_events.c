@@ -183,6 +183,38 @@ static void offcore_erratum(void)
 		     "WSM-EP DMND_DATA_RD.LOCAL_DRAM_AND_REMOTE_CACHE_HIT");
 }
 
+/* Westmere-EP: six cores, its own code 0x02 (GC_OCCUPANCY, the read
+ * tracker) and OFFCORE_RESPONSE_1 (0xBB) with RSP_1 (0x1A7). */
+static void westmere(void)
+{
+	const uint64_t N = 600;
+	static const struct ev e[] = {
+		{ 0x2c, 0x07, "IMC_NORMAL_READS" }, { 0x02, 0x01, "GC_OCCUPANCY" },
+		{ 0x20, 0x10, "QHL_REQUESTS" },
+	};
+	const uint64_t no_filt[2] = { 0, 0 }, bit14[2] = { 0x4001, 0 };
+
+	machine("gen=wsm-ep");
+	program(0, e, 3);
+	wrmsr_ok(10, 0x1a7, 0x2001);          /* core 5: DMND_DATA_RD.REMOTE_DRAM */
+	wrmsr_ok(10, 0x186, 0x01bb | 1ull << 16 | EN);
+	wrmsr_ok(10, 0x38f, 1);
+	traffic(10, 0, PMON_SIM_LOAD, N);     /* CPU 10: core 5 of socket 0 */
+	const uint64_t want[] = { N, N * UCLK_OF(80), N };
+	expect(0, e, 3, want, "WSM-EP local stream by core 5");
+	CHECK_EQ_U64(rdmsr(10, 0xc1), 0, "RSP_1 remote DRAM: local reads are not");
+	traffic(11, MEM, PMON_SIM_LOAD, N);   /* its sibling thread, remote lines */
+	CHECK_EQ_U64(rdmsr(10, 0xc1), 0, "the sibling's reads: not without AnyThread");
+	wrmsr_ok(10, 0x186, 0x01bb | 1ull << 16 | 1ull << 21 | EN);
+	traffic(11, MEM + 64 * N, PMON_SIM_LOAD, N);
+	CHECK_EQ_U64(rdmsr(10, 0xc1), N, "AnyThread: the sibling's remote reads, under the shared RSP_1");
+	CHECK_EQ_INT(acc->ops->event_modeled(acc, "wsm_unc", 0x0102, no_filt), 1, "GC_OCCUPANCY");
+	CHECK_EQ_INT(acc->ops->event_modeled(acc, "wsm_unc", 0x2002, no_filt), 0,
+		     "0x02 umask 0x20: not Westmere's");
+	CHECK_EQ_INT(acc->ops->event_modeled(acc, "core", 0x01bb, bit14), 0,
+		     "RSP bit 14 (OTHER_LLC_MISS): meaning unsure, refused");
+}
+
 static void refused(void)
 {
 	const uint64_t no_filt[2] = { 0, 0 }, rsp[2] = { 0x4001, 0 };
@@ -228,6 +260,7 @@ int main(void)
 	remote_stream();
 	writes();
 	offcore_erratum();
+	westmere();
 	refused();
 	sim_teardown();
 	return check_done("test_sim_nhm_events");
