@@ -6,7 +6,9 @@
  *  - a start programs the event selects, the fixed control and the QHL
  *    matcher, takes the starting values, then sets the session's enable
  *    bits in the global control (its other bits kept); the stop clears
- *    them before its final read and puts every register back; counts fold
+ *    them before its final read and puts every register back, clearing
+ *    through MSR 0x393 the overflow bits its counting set and no other;
+ *    counts fold
  *    across 48-bit wraps, read after read;
  *  - every MSR access of a start/read/stop cycle failing once (EIO): the
  *    call that met it fails with an error, and every register ends as
@@ -17,8 +19,8 @@
  *  - two processes: the second is refused the socket's PMU while the first
  *    counts (nothing written), counts on the other socket meanwhile, and
  *    gets it once the first stopped;
- *  - crafted journal lines for the new registers (a global control's mask,
- *    value or wrote outside its enable bits, a filter past the table, a
+ *  - crafted journal lines for the new registers (a global control's or
+ *    overflow line's mask, value or wrote outside its enable bits, a filter past the table, a
  *    counter, an uncore line with a CPU): each named and skipped, the good
  *    line put back;
  *  - the shared filters MSR 0x396 (QHL matcher) and MSR 0x301 (snoop MESF
@@ -159,6 +161,7 @@ static void preset(void)
 	for (int r = 0; r < NREGS; r++)
 		nput(0, regs[r], before[r] = regs[r] == GLB_CTL ? FOREIGN : 0);
 	nput(0, CTL0 + 7, before[NREGS - 1] = 0x00000b);   /* another's, disabled */
+	nput(0, GLB_STAT, 0);
 }
 
 static int all_as_before(const char *what)
@@ -219,6 +222,7 @@ static void program_and_count(pmon_machine_t *m)
 	uint64_t v[3];
 	preset();
 	nput(0, FIXED_CTR, 1000);
+	nput(0, GLB_STAT, 1ull << 7);       /* another's overflow, left set */
 	pmon_session_t *s = session_of(m, events, 3);
 	if (!s)
 		return;
@@ -250,6 +254,7 @@ static void program_and_count(pmon_machine_t *m)
 		want += (next[i] - at) & 0xffffffffffffull;
 		at = next[i];
 		nput(0, ctr, at);
+		nput(0, GLB_STAT, 1ull << 7 | 1ull << c0);    /* the wrap set our overflow bit */
 		nput(0, FIXED_CTR, 1000 + 800000ull * (uint64_t)(i + 1));
 		CHECK_EQ_INT(pmon_session_read(s, v), PMON_OK, pmon_session_errmsg(s));
 		CHECK_EQ_U64(v[0], want, "LLC_MISS: the deltas folded, across the 48-bit wrap");
@@ -261,6 +266,10 @@ static void program_and_count(pmon_machine_t *m)
 	CHECK_EQ_U64(v[0], want, "the stop's total");
 	int off = find_op(0, 'w', GLB_CTL, 0, FOREIGN), fin = last_op('r', ctr);
 	CHECK(off >= 0 && fin > off, "stop: enable bits cleared (%d) before the final read (%d)", off, fin);
+	int ovf = find_op(0, 'w', GLB_OVF, 1, 0);
+	CHECK(ovf >= 0 && oplog[ovf].v == 1ull << c0 && find_op(ovf + 1, 'w', GLB_OVF, 1, 0) < 0,
+	      "stop: the overflow its counting set cleared through MSR 0x393 (0x%llx), another's "
+	      "bit 7 not", ovf >= 0 ? (unsigned long long)oplog[ovf].v : 0ull);
 	all_as_before("after the stop");
 	pmon_session_destroy(s);
 }
@@ -450,9 +459,13 @@ static void crafted_journal(pmon_machine_t *m)
 	/* what a killed process left: CTL0 and the global control enabled */
 	nput(0, CTL0, 0x400109);
 	nput(0, GLB_CTL, FOREIGN | 1);
+	nput(0, GLB_STAT, 1ull << 7 | 1);    /* counter 0 overflowed; bit 7 another's */
 	const uint64_t en = 0xffull | 1ull << 32;
 	add_line(text, sizeof(text), &at, dead, "nhm_unc", -1, REG_CTL, 0, 0, 0x400109, ~0ull);
 	add_line(text, sizeof(text), &at, dead, "nhm_unc", -1, REG_GLOBAL_CTL, 0, 0, 1, 1);
+	add_line(text, sizeof(text), &at, dead, "nhm_unc", -1, REG_GLOBAL_OVF, 0, 0, 1, 1);
+	add_line(text, sizeof(text), &at, dead, "nhm_unc", -1, REG_GLOBAL_OVF, 0, 0, 1, 1ull << 40);
+	add_line(text, sizeof(text), &at, dead, "nhm_unc", -1, REG_GLOBAL_OVF, 0, 0x80, 1, 1);
 	/* hostile: bits past the enables, a value or wrote outside the mask,
 	 * a filter past the table, a counter, an uncore line with a CPU */
 	add_line(text, sizeof(text), &at, dead, "nhm_unc", -1, REG_GLOBAL_CTL, 0, 0, 0, en | 1ull << 63);
@@ -471,21 +484,18 @@ static void crafted_journal(pmon_machine_t *m)
 	nlog = 0;
 	int rc = pmon_machine_reset(m, 0, out, sizeof(out));
 	CHECK_EQ_INT(rc, PMON_EINVAL, "bad lines make the reset's result an error");
-	CHECK(strstr(out, "2 register(s) put back"), "the two good lines put back: %s", out);
-	static const char *const named[] = {
-		"enable no counter", "outside its mask 0x1", "wrote 0x3", "filter register 2",
-		"outside the PMON registers pmon may write: value 0x100", "never writes one",
-		"register 8", "cpu 1", "kind 0", "PMI",
-	};
-	(void)named;
+	CHECK(strstr(out, "3 register(s) put back"), "the three good lines put back: %s", out);
 	int skipped = 0;
 	for (const char *p = out; (p = strstr(p, "the line of nhm_unc")); p++)
 		skipped++;
-	CHECK_EQ_INT(skipped, 10, "ten hostile lines named and skipped");
+	CHECK_EQ_INT(skipped, 12, "twelve hostile lines named and skipped");
 	all_as_before("after the crafted journal's reset");
 	for (int i = 0; i < nlog; i++)
-		CHECK(oplog[i].op == 'r' || oplog[i].msr == CTL0 || oplog[i].msr == GLB_CTL,
-		      "the reset wrote only CTL0 and the global control (MSR 0x%x)", oplog[i].msr);
+		CHECK(oplog[i].op == 'r' || oplog[i].msr == CTL0 || oplog[i].msr == GLB_CTL ||
+		      (oplog[i].msr == GLB_OVF && oplog[i].v == 1),
+		      "the reset wrote only CTL0, the global control and counter 0's overflow "
+		      "(MSR 0x%x = 0x%llx)", oplog[i].msr, (unsigned long long)oplog[i].v);
+	CHECK(find_op(0, 'w', GLB_OVF, 0, 1) >= 0, "counter 0's overflow cleared");
 	CHECK(!journal_exists(0), "the journal is gone");
 }
 

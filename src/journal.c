@@ -24,7 +24,7 @@
 static const char *const kind_names[] = {
 	[REG_BOX_CTL] = "box_ctl", [REG_CTL] = "ctl", [REG_CTR] = "ctr",
 	[REG_FIXED_CTL] = "fixed_ctl", [REG_FIXED_CTR] = "fixed_ctr",
-	[REG_FILTER] = "filter", [REG_GLOBAL_CTL] = "global_ctrl",
+	[REG_FILTER] = "filter", [REG_GLOBAL_CTL] = "global_ctrl", [REG_GLOBAL_OVF] = "global_ovf",
 };
 #define NKINDS ((int)(sizeof(kind_names) / sizeof(kind_names[0])))
 

@@ -14,7 +14,11 @@
  * box or of MSR 0x1A4, -1 for uncore
  * boxes; value: the register's original value; wrote: what pmon wrote in it
  * ("-" until the start that journaled it has written it); mask: the bits
- * of the register that are pmon's, all ones but for IA32_PERF_GLOBAL_CTRL.
+ * of the register that are pmon's, all ones but for a global control
+ * (reg=global_ctrl: the session's enable bits) and a global overflow
+ * status (reg=global_ovf, the Nehalem uncore's 0x392/0x393: value the
+ * session's overflow bits set before it started; `pmon reset` clears the
+ * others of mask through the overflow control).
  * A mask of 0 marks a register another agent took over while pmon counted
  * (found changed from what pmon wrote; value: what was found): no bit of it
  * is pmon's, so neither the stop nor `pmon reset` writes it, and the line

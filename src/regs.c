@@ -41,8 +41,16 @@ static uint32_t msr_addr(const struct pmon_box_regs *r, enum pmon_reg_kind k, in
 	case REG_FIXED_CTR: return t->fixed_ctr;
 	case REG_FILTER: return t->fregs[idx].msr + base;
 	case REG_GLOBAL_CTL: return t->msr_glb_ctl;
+	case REG_GLOBAL_OVF: return t->msr_glb_ovf;      /* written; read: msr_read_addr */
 	}
 	return 0;
+}
+
+/* Where a read of (k, idx) goes: the overflow bits are read from the
+ * status register, written (cleared) through the overflow control. */
+static uint32_t msr_read_addr(const struct pmon_box_regs *r, enum pmon_reg_kind k, int idx)
+{
+	return k == REG_GLOBAL_OVF ? r->t->msr_glb_status : msr_addr(r, k, idx);
 }
 
 static int counter_width(const struct pmon_box_regs *r, enum pmon_reg_kind k)
@@ -68,7 +76,7 @@ static void pci_offsets(const struct pmon_box_regs *r, enum pmon_reg_kind k, int
 		*hi = t->fregs[idx].hi_off;
 		*extra = t->fregs[idx].extra_dev;
 		break;
-	case REG_GLOBAL_CTL: *lo = 0; break;   /* refused before */
+	case REG_GLOBAL_CTL: case REG_GLOBAL_OVF: *lo = 0; break;   /* refused before */
 	}
 }
 
@@ -126,10 +134,10 @@ int pmon_reg_read(struct pmon_machine *m, const struct pmon_box_regs *r,
 {
 	struct pmon_access *a = m->acc;
 	int rc;
-	if (k == REG_GLOBAL_CTL && !r->t->msr_glb_ctl)
+	if ((k == REG_GLOBAL_CTL || k == REG_GLOBAL_OVF) && !reg_exists(r, k, idx))
 		return PMON_EINVAL;
 	if (r->t->space != PMON_SPACE_PCI) {
-		rc = a->ops->msr_read(a, r->cpu, msr_addr(r, k, idx), val, why, whylen);
+		rc = a->ops->msr_read(a, r->cpu, msr_read_addr(r, k, idx), val, why, whylen);
 		if (!rc && (k == REG_CTR || k == REG_FIXED_CTR))
 			*val &= pmon_bits((unsigned)counter_width(r, k));
 		return rc;
@@ -446,6 +454,7 @@ static int reg_exists(const struct pmon_box_regs *r, enum pmon_reg_kind k, int i
 	case REG_FILTER:
 		return idx >= 0 && idx < t->nfregs && (!t->fregs[idx].extra_dev || r->has_extra);
 	case REG_GLOBAL_CTL: return idx == 0 && t->msr_glb_ctl;
+	case REG_GLOBAL_OVF: return idx == 0 && t->msr_glb_ctl && t->msr_glb_ovf && t->msr_glb_status;
 	}
 	return 0;
 }
@@ -458,7 +467,7 @@ uint64_t pmon_reg_writable(const struct pmon_box_regs *r, enum pmon_reg_kind k, 
 	case REG_CTL: return (uint64_t)t->ctl_valid | PMON_CTL_EN;
 	case REG_FIXED_CTL: return (uint64_t)t->fixed_en | t->fixed_rst;
 	case REG_FILTER: return t->fregs[idx].valid;
-	case REG_GLOBAL_CTL: return pmon_bits(t->ncounters) | t->glb_fixed_bit;
+	case REG_GLOBAL_CTL: case REG_GLOBAL_OVF: return pmon_bits(t->ncounters) | t->glb_fixed_bit;
 	case REG_CTR: case REG_FIXED_CTR: break;
 	}
 	return 0;
@@ -511,7 +520,7 @@ int pmon_reg_check(const struct pmon_box_regs *r, enum pmon_reg_kind k, int idx,
 		return pmon_why(why, whylen, PMON_EINVAL, "%s is outside the PMON registers pmon may "
 				"write", name);
 	uint64_t w = pmon_reg_writable(r, k, idx);
-	if (k == REG_GLOBAL_CTL) {
+	if (k == REG_GLOBAL_CTL || k == REG_GLOBAL_OVF) {
 		if (mask & ~w)
 			return pmon_why(why, whylen, PMON_EINVAL, "%s: mask 0x%llx holds bits that enable "
 					"no counter of %s (0x%llx)", name, (unsigned long long)mask,
@@ -553,8 +562,12 @@ int pmon_reg_name(const struct pmon_box_regs *r, enum pmon_reg_kind k, int idx, 
 		snprintf(reg, sizeof(reg), "%s", r->t->space == PMON_SPACE_CORE ? "IA32_PERF_GLOBAL_CTRL"
 			 : "PERF_GLOBAL_CTRL");
 		break;
+	case REG_GLOBAL_OVF: snprintf(reg, sizeof(reg), "PERF_GLOBAL_OVF_CTRL"); break;
 	}
-	if (r->t->space != PMON_SPACE_PCI || k == REG_GLOBAL_CTL) {
+	if (k == REG_GLOBAL_OVF) {
+		snprintf(where, sizeof(where), "MSR 0x%x, status 0x%x", msr_addr(r, k, idx),
+			 msr_read_addr(r, k, idx));
+	} else if (r->t->space != PMON_SPACE_PCI || k == REG_GLOBAL_CTL) {
 		snprintf(where, sizeof(where), "MSR 0x%x", msr_addr(r, k, idx));
 	} else {
 		uint16_t lo, hi;

@@ -12,9 +12,11 @@
 
 /* REG_GLOBAL_CTL: the global control that enables a PMU's counters (the
  * core PMU's IA32_PERF_GLOBAL_CTRL, the Nehalem uncore's 0x391: box types
- * with msr_glb_ctl). */
+ * with msr_glb_ctl).  REG_GLOBAL_OVF: the counters' overflow bits of such a
+ * PMU (msr_glb_ovf): read from its status register (0x392), cleared by
+ * writing ones to its overflow control (0x393). */
 enum pmon_reg_kind { REG_BOX_CTL, REG_CTL, REG_CTR, REG_FIXED_CTL, REG_FIXED_CTR, REG_FILTER,
-		     REG_GLOBAL_CTL };
+		     REG_GLOBAL_CTL, REG_GLOBAL_OVF };
 
 #define PMON_MAX_COUNTERS 8       /* general counters of any box type */
 #define PMON_FIXED_BIT (1u << PMON_MAX_COUNTERS)

@@ -17,7 +17,10 @@
  * pmon wrote, which a stop killed after its freeze leaves) gets its
  * original value back; one that holds
  * something else is another agent's now, named and left as it is (unless
- * PMON_RESET_FORCE).  A line of mask 0 (a register another agent took
+ * PMON_RESET_FORCE).  A global overflow line (reg=global_ovf) has its
+ * counters' overflow bits that are set now but were not before (not in
+ * its value) cleared through the overflow control; no other bit is
+ * written.  A line of mask 0 (a register another agent took
  * over while pmon counted) is not written, is named and stays; the others
  * go from the journal once handled, but for registers whose access failed.
  *
@@ -206,7 +209,8 @@ static int check_line(struct pmon_machine *m, int s, const struct pmon_journal_e
 	if (pmon_regs_resolve(m, pmu, s, e->cpu, r))
 		return pmon_why(why, len, PMON_ENODEV, "%s is not present on socket %d", e->box, s);
 	/* a global control's line: what pmon wrote is its enable bits (mask) */
-	if (e->kind == REG_GLOBAL_CTL && e->mask && e->has_wrote && (e->wrote & ~e->mask))
+	if ((e->kind == REG_GLOBAL_CTL || e->kind == REG_GLOBAL_OVF) && e->mask && e->has_wrote &&
+	    (e->wrote & ~e->mask))
 		return pmon_why(why, len, PMON_EINVAL, "a global control's line wrote 0x%llx, bits "
 				"outside its mask 0x%llx", (unsigned long long)e->wrote,
 				(unsigned long long)e->mask);
@@ -232,6 +236,24 @@ static int from_line(struct pmon_machine *m, const struct pmon_journal_entry *e,
 	if (rc) {
 		failed(t, name, why, rc);
 		return 1;
+	}
+	if (e->kind == REG_GLOBAL_OVF) {
+		/* the overflow bits of the line's counters set since (not in
+		 * value): cleared by writing them to the overflow control */
+		uint64_t clear = cur & e->mask & ~e->value;
+		if (!clear) {
+			t->already++;
+			return 0;
+		}
+		for (int i = 0; i < 3; i++)
+			if (!(rc = pmon_reg_write(m, r, REG_GLOBAL_OVF, 0, clear, why, sizeof(why))))
+				break;
+		if (rc) {
+			failed(t, name, why, rc);
+			return 1;
+		}
+		t->written++;
+		return 0;
 	}
 	/* what is compared: the bits of the line's mask (a box control's
 	 * freeze bits: the others act once and read back 0) */

@@ -57,6 +57,7 @@ struct sess_box {
 	int global_on;            /* start set them */
 	int global_taken;         /* found cleared by another agent (global_found) */
 	uint64_t global_found;
+	uint64_t ovf_saved;       /* our counters' overflow bits set before start (ovf_kept) */
 	char lock[80];            /* boxlock name */
 	int locked;               /* 1: holds a reference on the box lock */
 	int drop_lines;           /* restore_all: its journal lines are to go */
@@ -163,6 +164,12 @@ static inline int freezable(const struct sess_box *bx) { return bx->regs.t->has_
 /* A box whose counters a global control enables (tables.h: msr_glb_ctl):
  * programmed before the starting values are read, enabled after. */
 static inline int gated(const struct sess_box *bx) { return bx->regs.t->msr_glb_ctl != 0; }
+/* A gated box whose counters' overflow bits pmon clears (REG_GLOBAL_OVF):
+ * those its counting set, so the status is as before the session. */
+static inline int ovf_kept(const struct sess_box *bx)
+{
+	return gated(bx) && bx->global_bits && bx->regs.t->msr_glb_ovf && bx->regs.t->msr_glb_status;
+}
 
 static inline int same_box(const struct pmon_box_regs *a, const struct pmon_box_regs *b)
 {

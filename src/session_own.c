@@ -107,10 +107,12 @@ int sess_take_locks(pmon_session_t *s)
 	return PMON_OK;
 }
 
-/* The journal lines of socket sock's boxes (room for nboxes * 17 in e):
- * what they held before (wrote 0: every register saved, and the session's
- * bits of IA32_PERF_GLOBAL_CTRL), or what the start wrote (wrote 1: the
- * registers it wrote).  Their count. */
+/* The journal lines of socket sock's boxes (room for nboxes * LINES_PER_BOX
+ * in e): what they held before (wrote 0: every register saved, the
+ * session's bits of a global control and of its overflow status), or what
+ * the start wrote (wrote 1: the registers it wrote; the overflow bits its
+ * counting may set).  Their count. */
+#define LINES_PER_BOX 18
 static int socket_lines(const pmon_session_t *s, int sock, int wrote, struct pmon_journal_entry *e)
 {
 	int n = 0;
@@ -118,19 +120,20 @@ static int socket_lines(const pmon_session_t *s, int sock, int wrote, struct pmo
 		const struct sess_box *bx = &s->boxes[b];
 		if (bx->regs.socket != sock)
 			continue;
-		for (int i = 0; i <= bx->nsaved && i < 17; i++) {
-			int global = i == bx->nsaved;
-			if (global ? !(gated(bx) && bx->global_bits) : wrote && !bx->saved[i].written)
+		for (int i = 0; i <= bx->nsaved + 1 && i < LINES_PER_BOX; i++) {
+			int global = i == bx->nsaved, ovf = i == bx->nsaved + 1;
+			if (global ? !(gated(bx) && bx->global_bits) : ovf ? !ovf_kept(bx)
+			    : wrote && !bx->saved[i].written)
 				continue;
 			snprintf(e[n].box, sizeof(e[n].box), "%s", bx->name);
 			e[n].cpu = is_core(bx) ? bx->regs.cpu : -1;
-			e[n].kind = global ? REG_GLOBAL_CTL : bx->saved[i].kind;
-			e[n].idx = global ? 0 : bx->saved[i].idx;
+			e[n].kind = global ? REG_GLOBAL_CTL : ovf ? REG_GLOBAL_OVF : bx->saved[i].kind;
+			e[n].idx = global || ovf ? 0 : bx->saved[i].idx;
 			if (wrote) {
-				e[n].wrote = global ? bx->global_bits : bx->saved[i].wrote;
+				e[n].wrote = global || ovf ? bx->global_bits : bx->saved[i].wrote;
 			} else {
-				e[n].value = global ? bx->global_saved : bx->saved[i].value;
-				e[n].mask = global ? bx->global_bits : ~0ull;
+				e[n].value = global ? bx->global_saved : ovf ? bx->ovf_saved : bx->saved[i].value;
+				e[n].mask = global || ovf ? bx->global_bits : ~0ull;
 			}
 			n++;
 		}
@@ -154,7 +157,7 @@ static int journal_sockets(pmon_session_t *s, int wrote)
 			dup = s->boxes[b].regs.socket == sock;
 		if (dup)
 			continue;
-		struct pmon_journal_entry *e = calloc((size_t)s->nboxes * 17, sizeof(*e));
+		struct pmon_journal_entry *e = calloc((size_t)s->nboxes * LINES_PER_BOX, sizeof(*e));
 		if (!e)
 			return pmon_why(s->err, sizeof(s->err), PMON_ENOMEM, "out of memory");
 		int n = socket_lines(s, sock, wrote, e);

@@ -240,6 +240,15 @@ int sess_prepare(pmon_session_t *s)
 			}
 			bx->global_saved = g & bx->global_bits;
 		}
+		if (ovf_kept(bx)) {
+			uint64_t st;
+			char name[160];
+			if ((rc = pmon_reg_read(s->m, &bx->regs, REG_GLOBAL_OVF, 0, &st, why, sizeof why))) {
+				pmon_reg_name(&bx->regs, REG_GLOBAL_OVF, 0, name, sizeof(name));
+				return pmon_why(s->err, sizeof(s->err), rc, "reading %s failed: %s", name, why);
+			}
+			bx->ovf_saved = st & bx->global_bits;
+		}
 	}
 	return PMON_OK;
 }

@@ -42,6 +42,30 @@ static int put_back(pmon_session_t *s, struct sess_box *bx, enum pmon_reg_kind k
 	return rc;
 }
 
+/* The overflow bits the session's counting set in bx's global status (not
+ * those set before it started): cleared through the overflow control.
+ * A failure is named in left[] like put_back's. */
+static int clear_overflows(pmon_session_t *s, struct sess_box *bx, char *left, size_t len, int *first)
+{
+	uint64_t st = 0;
+	char why[PMON_WHY_LEN] = "";
+	int rc = PMON_OK;
+	for (int t = 0; t < 3; t++)
+		if (!(rc = pmon_reg_read(s->m, &bx->regs, REG_GLOBAL_OVF, 0, &st, why, sizeof why)))
+			break;
+	uint64_t clear = st & bx->global_bits & ~bx->ovf_saved;
+	if (!rc)
+		return clear ? put_back(s, bx, REG_GLOBAL_OVF, 0, clear, left, len, first) : PMON_OK;
+	size_t n = strlen(left);
+	char name[160];
+	pmon_reg_name(&bx->regs, REG_GLOBAL_OVF, 0, name, sizeof(name));
+	if (n < len)
+		snprintf(left + n, len - n, "%s%s (%s)", n ? "; " : "", name, why);
+	if (!*first)
+		*first = rc;
+	return rc;
+}
+
 /* A register of bx another agent took over: named in kept[] with what was
  * found in it, and journaled as not pmon's (e[*n], journal.h). */
 static void keep_theirs(struct sess_box *bx, enum pmon_reg_kind k, int idx, uint64_t found,
@@ -151,6 +175,8 @@ int sess_restore_all(pmon_session_t *s, char *left, size_t len, char *kept, size
 				bad |= put_back(s, bx, REG_GLOBAL_CTL, 0, 0, left, len, &first) != 0;
 			bx->global_on = 0;
 		}
+		if (ovf_kept(bx) && !bx->global_taken)
+			bad |= clear_overflows(s, bx, left, len, &first) != 0;
 		/* `pmon reset` must not put the original back over the other
 		 * agent's value either */
 		if (ntheirs && !s->m->emulated) {
