@@ -1,0 +1,133 @@
+/*
+ * test_vgen.c - the short suite on the second generation: the emulated
+ * Nehalem-EP and Westmere-EP machines (PMON_SIM gen=nhm-ep, gen=wsm-ep), a
+ * small shape, the remote Triad, the chase, DGEMM and the clock (the local
+ * STREAM kernels run in make validate; see doc/validate.md), and the
+ * breakages that must fail exactly the checks they mis-program.
+ */
+#include <math.h>
+
+#include "vsuite.h"
+
+/* 2 cores, a 1 MiB LLC, 16 KiB L1 and 64 KiB L2: the chase's levels apart,
+ * small arrays. */
+#define NSHAPE ",cores=2,llc=1M,l1=16K,l2=64K"
+#define NKERNELS "--kernels=numa,chase,dgemm,clock"
+
+/* Every check passes; each kernel group is there; the events are the
+ * generation's own (its uncore PMU, its core PMU), none of SNB-EP's. */
+static void test_gen(const char *gen, const char *unc, const char *core)
+{
+	char shape[96], sub[32];
+	snprintf(shape, sizeof(shape), "gen=%s" NSHAPE, gen);
+	snprintf(sub, sizeof(sub), "gen-%s", gen);
+	const char *args[] = { "--shape", shape, NKERNELS, "--dgemm=128,256", "--strict", NULL };
+	CHECK_EQ_INT(run(sub, args), 0, "short suite exit status");
+	json_t *j = load(sub);
+	if (!j)
+		return;
+	json_t *checks = json_object_get(j, "checks");
+	CHECK_EQ_INT(json_integer_value(json_object_get(j, "failed")), 0, "failed checks");
+	CHECK_EQ_INT(json_integer_value(json_object_get(j, "planned_checks")), json_array_size(checks),
+		     "as many checks as planned");
+	const char *groups[] = { "numa-remote-triad", "chase-line-l1", "chase-line-llc", "chase-page-mem",
+				 "chase-line-mem-remote", "dgemm-128-fits", "dgemm-256-exceeds", "clock" };
+	for (size_t g = 0; g < sizeof(groups) / sizeof(groups[0]); g++)
+		CHECK(count_kernel(checks, groups[g]) > 0, "%s: checks of %s", gen, groups[g]);
+	size_t i, other = 0;
+	json_t *c;
+	json_array_foreach(checks, i, c) {
+		const char *ev = str(c, "events");
+		other += strstr(ev, "snbep_") != NULL || strstr(ev, "snb_ep::") != NULL;
+		if (!prefix(ev, unc) && !prefix(ev, core)) {
+			other++;
+			fprintf(stderr, "  %s: %s %s counts %s\n", gen, str(c, "kernel"), str(c, "event"), ev);
+		}
+	}
+	CHECK_EQ_INT(other, 0, "checks counting another generation's events");
+	/* the guide's quantities, each checked and passing */
+	const char *want[][2] = {
+		{ "numa-remote-triad", "QHL_REQUESTS.REMOTE_READS s1 (home)" },
+		{ "numa-remote-triad", "IMC_NORMAL_READS.CH2 s1 (quarter)" },
+		{ "numa-remote-triad", "uncacheable writes (QHL_RD local+remote - IMC_RD) s1" },
+		{ "chase-line-mem", "LLC_MISS.READ s0" },
+		{ "chase-line-mem", "QHL_OCCUPANCY.LOCAL/QHL_REQUESTS.LOCAL_READS s0 latency" },
+		{ "clock", NULL },
+	};
+	for (size_t k = 0; k < sizeof(want) / sizeof(want[0]); k++) {
+		if (!want[k][1])
+			continue;
+		c = find_check(j, want[k][0], want[k][1]);
+		CHECK(c && strcmp(str(c, "result"), "PASS") == 0, "%s: %s %s: %s", gen, want[k][0],
+		      want[k][1], c ? str(c, "result") : "missing");
+	}
+	json_decref(j);
+}
+
+/* --break=socket: the remote Triad's home events counted on the
+ * requester (marked broken): each such check that expects traffic FAILs,
+ * every check without a broken event PASSes.  (A broken check expecting
+ * none, the identity or the home's local requests, reads 0 on either
+ * socket.)  --break=umask:UNC_LLC_MISS: the LLC misses' umask cleared as a
+ * wrong table entry would program it; the emulated machine refuses it, and
+ * exactly the checks that count it FAIL. */
+static void test_gen_break(void)
+{
+	const char *a1[] = { "--shape", "gen=nhm-ep" NSHAPE, "--kernels=numa", "--break=socket", NULL };
+	CHECK_EQ_INT(run("gen-break-socket", a1), 1, "socket breakage exit status");
+	json_t *j = load("gen-break-socket");
+	size_t i, nfail = 0, wrong = 0;
+	json_t *c;
+	if (j) {
+		json_array_foreach(json_object_get(j, "checks"), i, c) {
+			int fail = strcmp(str(c, "result"), "FAIL") == 0;
+			int broken = json_is_true(json_object_get(c, "broken"));
+			int traffic = num(c, "expected") > 0;
+			nfail += fail;
+			if (fail != (broken && traffic)) {
+				wrong++;
+				fprintf(stderr, "  break socket: %s %s: %s broken %d\n", str(c, "kernel"),
+					str(c, "event"), str(c, "result"), broken);
+			}
+		}
+		CHECK_EQ_INT(wrong, 0, "socket breakage: checks not as it implies");
+		/* IMC reads and writes, QHL remote reads and writes at the
+		 * home, 3 + 3 channels */
+		CHECK_EQ_INT(nfail, 10, "socket breakage: failed checks");
+		json_decref(j);
+	}
+	const char *a2[] = { "--shape", "gen=wsm-ep" NSHAPE, "--kernels=chase",
+			     "--break=umask:UNC_LLC_MISS", NULL };
+	CHECK_EQ_INT(run("gen-break-umask", a2), 1, "umask breakage exit status");
+	j = load("gen-break-umask");
+	size_t uses = 0;
+	wrong = 0;
+	if (j) {
+		json_array_foreach(json_object_get(j, "checks"), i, c) {
+			int use = strstr(str(c, "events"), "UNC_LLC_MISS") != NULL;
+			int fail = strcmp(str(c, "result"), "FAIL") == 0;
+			uses += use;
+			if (use != fail || (use && !strstr(str(c, "refused"), "UNC_LLC_MISS"))) {
+				wrong++;
+				fprintf(stderr, "  break umask: %s %s: %s\n", str(c, "kernel"),
+					str(c, "event"), str(c, "result"));
+			}
+		}
+		CHECK_EQ_INT(wrong, 0, "umask breakage: checks not as it implies");
+		/* lookups (hits + misses) and misses of each of the 8 chases
+		 * (line and page orders, 4 levels; the remote one needs numa) */
+		CHECK_EQ_INT(uses, 16, "umask breakage: checks that count UNC_LLC_MISS");
+		CHECK_EQ_INT(json_integer_value(json_object_get(j, "skipped_checks")), 0, "skipped");
+		json_decref(j);
+	}
+}
+
+int main(void)
+{
+	if (vsuite_init("test_vgen") == 0) {
+		test_gen("nhm-ep", "nhm_unc::", "nhm::");
+		test_gen("wsm-ep", "wsm_unc::", "wsm_dp::");
+		test_gen_break();
+	}
+	return check_done("test_vgen");
+}
