@@ -16,6 +16,8 @@
  *  - killed (SIGKILL) after each MSR write of a start and stop in turn:
  *    `pmon reset` puts every register back, the global control's foreign
  *    bits kept, and the journal is gone;
+ *  - two sessions of one process killed (both counting, or the first
+ *    stopped): `pmon reset` puts back both sessions' enable bits;
  *  - two processes: the second is refused the socket's PMU while the first
  *    counts (nothing written), counts on the other socket meanwhile, and
  *    gets it once the first stopped;
@@ -374,6 +376,44 @@ static void killed_at_each_write(pmon_machine_t *m)
 	CHECK(k > 8 && !killed, "a start and stop make more than 8 writes, all tried (%d)", k - 1);
 }
 
+/* Two sessions of one process share the PMU (each its own enable bits in
+ * the global control), killed with both counting, or after the first
+ * stopped: `pmon reset` puts back both sessions' bits, the foreign one
+ * kept (the journal merges their lines bit by bit). */
+static void two_sessions_killed(pmon_machine_t *m)
+{
+	char why[512], out[8192];
+	for (int first_stopped = 0; first_stopped <= 1; first_stopped++) {
+		preset();
+		pid_t a = fork();
+		if (a == 0) {
+			pmon_machine_t *ma;
+			pmon_session_t *s1, *s2;
+			if (pmon_machine_open(&ma, "msr", why, sizeof(why)) ||
+			    !(s1 = session_of(ma, events, 1)) || !(s2 = session_of(ma, events + 1, 1)) ||
+			    pmon_session_start(s1) || pmon_session_start(s2))
+				_exit(2);
+			if (nget(0, GLB_CTL) == FOREIGN)
+				_exit(3);
+			if (first_stopped && pmon_session_stop(s1, NULL))
+				_exit(4);
+			raise(SIGKILL);
+			_exit(5);
+		}
+		int st = 0;
+		waitpid(a, &st, 0);
+		CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL, "%s: killed counting (0x%x)",
+		      first_stopped ? "one stopped" : "both counting", st);
+		CHECK(nget(0, GLB_CTL) == (first_stopped ? FOREIGN | 1ull << 32 : FOREIGN | 1ull << 32 | 1),
+		      "left enabled: 0x%llx", (unsigned long long)nget(0, GLB_CTL));
+		int rc = pmon_machine_reset(m, 0, out, sizeof(out));
+		CHECK(rc == PMON_OK, "reset: %s", out);
+		all_as_before(first_stopped ? "two sessions, one stopped, killed, reset"
+			      : "two sessions killed, reset");
+		CHECK(!journal_exists(0), "the journal is gone");
+	}
+}
+
 /* ------------------------------------------------------ two processes */
 
 static void two_processes(pmon_machine_t *m)
@@ -588,6 +628,7 @@ int main(void)
 		two_processes(m);
 		crafted_journal(m);
 		killed_at_each_write(m);
+		two_sessions_killed(m);
 		each_access_fails_once(m);
 		pmon_machine_close(m);
 	}

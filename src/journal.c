@@ -36,6 +36,14 @@ static int dead_owner_line(const struct pmon_journal_entry *cur, int ncur,
 
 enum how { ADD, WROTE, DISOWN };
 
+/* A register whose bits belong to sessions one by one (a global control,
+ * its overflow status: mask the sessions' counters): the entries of one
+ * process merge bit by bit, as several of its sessions share the register. */
+static int bitwise(const struct pmon_journal_entry *e)
+{
+	return e->kind == REG_GLOBAL_CTL || e->kind == REG_GLOBAL_OVF;
+}
+
 /* Merge e[0..n) into a socket's journal under its lock; a register not
  * there yet is appended (but by WROTE).  One already there: ADD keeps its
  * entry (the oldest value) unless that is another agent's (mask 0), which
@@ -71,10 +79,22 @@ static int merge(const char *dir, int socket, const struct pmon_journal_entry *e
 				j++;
 			if (how == WROTE) {
 				if (j < ncur && cur[j].mask && pmon_owner_same(&cur[j].owner, self)) {
-					changed |= !cur[j].has_wrote || cur[j].wrote != e[i].wrote;
-					cur[j].wrote = e[i].wrote;
+					uint64_t w = e[i].wrote;
+					if (bitwise(&cur[j]) && cur[j].has_wrote)
+						w |= cur[j].wrote & ~e[i].wrote;   /* the others' bits */
+					changed |= !cur[j].has_wrote || cur[j].wrote != w;
+					cur[j].wrote = w;
 					cur[j].has_wrote = 1;
 				}
+				continue;
+			}
+			/* another session of this process adds its bits */
+			if (how == ADD && j < ncur && cur[j].mask && bitwise(&cur[j]) &&
+			    pmon_owner_same(&cur[j].owner, self)) {
+				uint64_t nb = e[i].mask & ~cur[j].mask;
+				cur[j].value |= e[i].value & nb;
+				cur[j].mask |= nb;
+				changed |= nb != 0;
 				continue;
 			}
 			/* add: a register another agent had is pmon's again */

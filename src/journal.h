@@ -80,7 +80,10 @@ int pmon_owner_alive(const struct pmon_owner *o);
 
 /* Add the entries (owner: this process) not yet in the socket's journal
  * (same box, cpu, kind and idx: the first value stays, it is the oldest,
- * unless its mask is 0: then the new entry replaces it).  PMON_EBUSY,
+ * unless its mask is 0: then the new entry replaces it; a global control's
+ * or overflow line of this process gains the new entry's bits, value and
+ * mask, as another of its sessions shares the register; pmon_journal_wrote
+ * then adds what it wrote there to the others').  PMON_EBUSY,
  * adding nothing, when a box of e[] has lines of an owner that died (naming
  * the journal, the box and the owner, and `pmon reset`); PMON_EIO for a
  * journal with a line that is not an entry.  PMON_OK or an error with why. */

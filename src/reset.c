@@ -262,6 +262,24 @@ static int from_line(struct pmon_machine *m, const struct pmon_journal_entry *e,
 		t->already++;
 		return 0;
 	}
+	if (e->kind == REG_GLOBAL_CTL && e->has_wrote && !(flags & PMON_RESET_FORCE)) {
+		/* bit by bit (sessions own its bits one by one, and one that
+		 * stopped put its own back): a bit holding what pmon wrote gets
+		 * its original; one holding neither is another agent's, left */
+		uint64_t diff = (cur ^ e->value) & e->mask, ours = diff & ~(cur ^ e->wrote);
+		if (diff & ~ours)
+			pmon_why_add(t->theirs, sizeof(t->theirs), "; ", "%s bits 0x%llx hold neither what "
+				     "pmon wrote nor their original", name,
+				     (unsigned long long)(diff & ~ours));
+		if (!ours)
+			return 0;
+		if ((rc = put(m, r, e->kind, e->idx, cur, e->value, ours, why, sizeof(why)))) {
+			failed(t, name, why, rc);
+			return 1;
+		}
+		t->written++;
+		return 0;
+	}
 	/* what pmon wrote: for a box control also its frozen form, which a
 	 * stop writes first (to read the counts at one instant) and a process
 	 * killed in that stop leaves */
