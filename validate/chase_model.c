@@ -260,5 +260,8 @@ int chase_lat_expect(const struct vgeom *g, const struct chase_case *k, const st
 		b->why = "hits live the LLC's latency, misses of overfull LLC sets DRAM's: mixed by "
 			 "the window's share of those lines";
 	}
+	/* A UCLK the run measured (exp_clock.c): its uncertainty too. */
+	b->lo -= g->clk_tol;
+	b->hi += g->clk_tol;
 	return 0;
 }

@@ -3,11 +3,131 @@
  * (vgen.h; SNB-EP: UBox UCLK (fixed), iMC DCLK (fixed), CBo and HA UCLK,
  * QPI QCLK, PCU PCLK; Nehalem: the fixed UCLK counter) over a window of
  * known length, at the frequencies of the machine's geometry.
+ *
+ * On SNB-EP hardware only the PCU's clock is documented (800 MHz): UCLK, DCLK
+ * and QCLK are measured first (vclock_measure, before the plan), each as its
+ * count over a window of the machine's time, and every later check uses the
+ * measured frequency with the measurement's uncertainty added to its
+ * tolerance.  The measurement itself is a check: a frequency outside the
+ * range Intel documents for the clock (a counter that does not count, a
+ * wrong event) FAILs, and the checks that need it are then not made.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <string.h>
 #include <time.h>
 
 #include "vgen.h"
+
+/* The measured clocks: the fixed counters of the UBox and iMC0 and QPI0's
+ * clock, and the range each runs in on an E5-2600 (the uncore's UCLK from
+ * 1.2 GHz up to the cores' turbo; DCLK half of DDR3-800 to DDR3-1866's
+ * transfer rate; QCLK an eighth of QPI's 6.4 to 8 GT/s), widened a little. */
+static const struct {
+	const char *ev, *what;
+	double lo, hi;
+} mclk[VCLK_N] = {
+	{ "snbep_unc_ubo::UNC_U_CLOCKTICKS", "UCLK (UBox fixed)", 1.0e9, 4.0e9 },
+	{ "snbep_unc_imc0::UNC_M_CLOCKTICKS", "DCLK (iMC0 fixed)", 0.3e9, 1.1e9 },
+	{ "snbep_unc_qpi0::UNC_Q_CLOCKTICKS", "QCLK (QPI0)", 0.5e9, 1.1e9 },
+};
+
+static double *mclk_hz(struct vgeom *g, int i)
+{
+	return i == VCLK_UCLK ? &g->uclk_hz : i == VCLK_DCLK ? &g->dclk_hz : &g->qclk_hz;
+}
+
+static void sleep_ms(double ms)
+{
+	struct timespec ts = { (time_t)(ms / 1000), (long)((ms - 1000 * (time_t)(ms / 1000)) * 1e6) };
+	nanosleep(&ts, NULL);
+}
+
+int vclock_measure(struct vctx *c)
+{
+	struct vclkm *k = &c->hwinfo.clk;
+	struct vevents e;
+	int idx[VCLK_N], need = c->o.measure_clocks, rc;
+
+	for (int i = 0; i < VCLK_N; i++)
+		need |= *mclk_hz(&c->g, i) <= 0;
+	memset(k, 0, sizeof(*k));
+	/* SNB-EP's clock events (a Nehalem's unknown clocks stay unknown) */
+	if (!need || vgen_of(c) != &vgen_snbep)
+		return 0;
+	k->measured = 1;
+	k->broken = c->o.brk == VB_CLOCK;
+	vev_init(&e, c->m);
+	for (int i = 0; i < VCLK_N; i++) {
+		*mclk_hz(&c->g, i) = 0;      /* from here on: the measurement's, or none */
+		idx[i] = vev_add(&e, "%s:socket=%d", mclk[i].ev, c->o.socket);
+		if (idx[i] < 0)
+			snprintf(k->why[i], sizeof(k->why[i]), "not counted: %.180s", e.err);
+	}
+	if ((rc = vev_start(&e)) != 0) {
+		for (int i = 0; i < VCLK_N; i++)
+			if (idx[i] >= 0)
+				snprintf(k->why[i], sizeof(k->why[i]), "not counted: %.180s", e.err);
+		vev_free(&e);
+		return 0;
+	}
+	/* The machine's time of the counts (pmon_session_read_ns): the same
+	 * window the totals cover. */
+	uint64_t m0 = pmon_session_read_ns(e.s);
+	sleep_ms(c->o.clock_ms);
+	rc = vev_stop(&e);
+	uint64_t m1 = pmon_session_read_ns(e.s);
+	k->sec = m1 > m0 ? (double)(m1 - m0) * 1e-9 : 0;
+	/* The boxes start and stop one after another, apart from the
+	 * session's reading of the machine's time: up to 1 ms either way (as
+	 * the metrics over a window allow). */
+	k->tol = k->sec > 0 ? 1e-3 / k->sec : 0;
+	for (int i = 0; i < VCLK_N; i++) {
+		if (idx[i] < 0)
+			continue;
+		if (rc != 0 || k->sec <= 0) {
+			snprintf(k->why[i], sizeof(k->why[i]), "not counted: %.180s",
+				 rc ? e.err : "no machine time for the window");
+			continue;
+		}
+		k->count[i] = e.val[idx[i]];
+		double hz = k->hz[i] = (double)k->count[i] / k->sec;
+		if (i == VCLK_UCLK && k->broken)
+			hz = k->hz[i] *= 1.1;    /* --break=clock: recorded wrong on purpose */
+		if (hz < mclk[i].lo || hz > mclk[i].hi) {
+			snprintf(k->why[i], sizeof(k->why[i]), "%.4g GHz, outside the %.3g-%.3g GHz "
+				 "documented: not used", hz * 1e-9, mclk[i].lo * 1e-9, mclk[i].hi * 1e-9);
+			continue;
+		}
+		k->used[i] = 1;
+		*mclk_hz(&c->g, i) = hz;
+	}
+	c->g.clk_tol = k->tol;
+	vev_free(&e);
+	fprintf(stderr, "pmon-validate: clocks measured over %.0f ms: UCLK %.4g, DCLK %.4g, QCLK %.4g "
+		"GHz (+-%.2g%%)%s\n", k->sec * 1e3, k->hz[0] * 1e-9, k->hz[1] * 1e-9, k->hz[2] * 1e-9,
+		100 * k->tol, k->broken ? ", UCLK 10% high on purpose (--break=clock)" : "");
+	return 0;
+}
+
+/* The measurement as checks: each measured frequency within its
+ * documented range (the range's middle expected, its ends the band). */
+static void measured_checks(struct vctx *c)
+{
+	const struct vclkm *k = &c->hwinfo.clk;
+	for (int i = 0; i < VCLK_N && k->measured; i++) {
+		char what[96], why[160];
+		double mid = (mclk[i].lo + mclk[i].hi) / 2;
+		snprintf(what, sizeof(what), "%s s%d measured", mclk[i].what, c->o.socket);
+		snprintf(why, sizeof(why), "count over %.0f ms of machine time, in the documented range%s%s",
+			 k->sec * 1e3, k->why[i][0] ? ": " : "", k->why[i]);
+		struct vcheck *v = vcheck_rel(&c->checks, "clock", what, "Hz", mid, k->hz[i], mclk[i].lo / mid,
+					      mclk[i].hi / mid, why);
+		if (v) {
+			const char *name = mclk[i].ev;
+			vcheck_set_events(v, &name, 1);
+		}
+	}
+}
 
 int exp_clock(struct vctx *c)
 {
@@ -18,11 +138,13 @@ int exp_clock(struct vctx *c)
 	struct vevents e;
 	double t0, t1;
 
+	measured_checks(c);
 	vev_init(&e, c->m);
 	for (int i = 0; i < NCLK; i++) {
 		idx[i] = -1;
 		if (clk[i].hz <= 0) {
-			vskip(c, "clock: %s: frequency not known on this machine", clk[i].what);
+			vskip(c, "clock: %s: frequency not known on this machine%s", clk[i].what,
+			      c->hwinfo.clk.measured && clk[i].measured ? " (its measurement FAILed)" : "");
 			continue;
 		}
 		idx[i] = vadd(c, &e, "clock", "%s:socket=%d", clk[i].name, s);
@@ -31,11 +153,9 @@ int exp_clock(struct vctx *c)
 			return -1;
 		}
 	}
-	struct timespec ts = { (time_t)(c->o.clock_ms / 1000),
-			       (long)((c->o.clock_ms - 1000 * (time_t)(c->o.clock_ms / 1000)) * 1e6) };
 	if ((rc = vwin_start(c, &e, &t0)) == 0) {
 		if (!c->planning)
-			nanosleep(&ts, NULL);
+			sleep_ms(c->o.clock_ms);
 		rc = vwin_stop(c, &e, 0, NULL, 0, &t1);
 	}
 	if (rc == 0) {
@@ -43,9 +163,16 @@ int exp_clock(struct vctx *c)
 		struct vband b = clock_band(ns, c->hw);
 		for (int i = 0; i < NCLK; i++) {
 			char what[96];
+			struct vband bi = b;
+			if (clk[i].measured && c->g.clk_tol > 0) {
+				bi.lo -= c->g.clk_tol;
+				bi.hi += c->g.clk_tol;
+				bi.why = "counters run at least the elapsed time inside the session (20 ms "
+					 "for its edges); the frequency measured first, its uncertainty added";
+			}
 			snprintf(what, sizeof(what), "%s s%d @ %.4g GHz", clk[i].what, s, clk[i].hz * 1e-9);
 			vcheck_sum(c, &e, "clock", what, "cycles", &idx[i], 1, 1,
-				   clock_expect(clk[i].hz, ns), b);
+				   clock_expect(clk[i].hz, ns), bi);
 		}
 		vprogress(c, "  %-24s %.0f ms window\n", "clock", ns * 1e-6);
 	}

@@ -17,6 +17,7 @@
  * sleep while the suite waits: not known before running, so skipped there.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <math.h>
 #include <time.h>
 
 #include "vrun.h"
@@ -46,7 +47,9 @@ int exp_power(struct vctx *c)
 		      "machine (turbo, P-states, idle cores)");
 		return 0;
 	}
-	unsigned f = (unsigned)(c->g.uclk_hz / 1e8);
+	/* the ratio: a whole multiple of 100 MHz (rounded: a measured clock
+	 * may be a hair below it) */
+	unsigned f = (unsigned)lround(c->g.uclk_hz / 1e8);
 	unsigned band[4] = { f, f + 1, f / 2, 255 };
 	/* --break=pcu: band 0 one step above the clock, C0 counted as C6 */
 	int brk = c->o.brk == VB_PCU;

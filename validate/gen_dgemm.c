@@ -76,12 +76,12 @@ int nhm_dgemm(const struct vgeom *g, const struct dgemm_case *k, struct vxset *x
 int snbep_clocks(const struct vgeom *g, struct vclock *out, int max)
 {
 	const struct vclock clk[] = {
-		{ "snbep_unc_ubo::UNC_U_CLOCKTICKS", "UBox UCLK (fixed)", g->uclk_hz },
-		{ "snbep_unc_imc0::UNC_M_CLOCKTICKS", "iMC0 DCLK (fixed)", g->dclk_hz },
-		{ "snbep_unc_cbo0::UNC_C_CLOCKTICKS", "CBo0 UCLK", g->uclk_hz },
-		{ "snbep_unc_ha::UNC_H_CLOCKTICKS", "HA UCLK", g->uclk_hz },
-		{ "snbep_unc_qpi0::UNC_Q_CLOCKTICKS", "QPI0 QCLK", g->qclk_hz },
-		{ "snbep_unc_pcu::UNC_P_CLOCKTICKS", "PCU PCLK", g->pclk_hz },
+		{ "snbep_unc_ubo::UNC_U_CLOCKTICKS", "UBox UCLK (fixed)", g->uclk_hz, 1 },
+		{ "snbep_unc_imc0::UNC_M_CLOCKTICKS", "iMC0 DCLK (fixed)", g->dclk_hz, 1 },
+		{ "snbep_unc_cbo0::UNC_C_CLOCKTICKS", "CBo0 UCLK", g->uclk_hz, 1 },
+		{ "snbep_unc_ha::UNC_H_CLOCKTICKS", "HA UCLK", g->uclk_hz, 1 },
+		{ "snbep_unc_qpi0::UNC_Q_CLOCKTICKS", "QPI0 QCLK", g->qclk_hz, 1 },
+		{ "snbep_unc_pcu::UNC_P_CLOCKTICKS", "PCU PCLK", g->pclk_hz, 0 },
 	};
 	int n = 0;
 	for (size_t i = 0; i < sizeof(clk) / sizeof(clk[0]) && n < max; i++)
@@ -98,6 +98,6 @@ int nhm_clocks(const struct vgeom *g, struct vclock *out, int max)
 		return 0;
 	out[0] = (struct vclock){ g->gen == VG_WSMEP ? "wsm_unc::UNC_CLK_UNHALTED"
 						     : "nhm_unc::UNC_CLK_UNHALTED",
-				  "uncore UCLK (fixed)", g->uclk_hz };
+				  "uncore UCLK (fixed)", g->uclk_hz, 0 };
 	return 1;
 }

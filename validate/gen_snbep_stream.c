@@ -203,6 +203,9 @@ static void link_util(const struct vgeom *g, const struct stream_case *k, struct
 				    "credits, snoop traffic of other agents) add" };
 		thi = 0;
 	}
+	/* a QCLK the run measured (exp_clock.c): its uncertainty too */
+	b.lo -= g->clk_tol;
+	b.hi += g->clk_tol;
 	snprintf(where, sizeof(where), "s%d (requester) both links", req);
 	struct vxterm t[3] = { vx_term(dat, 2), vx_term(nd, 2), vx_term(clk, 2) };
 	struct vxck *m = vx_metric(w, "QPI_LINK_UTIL", where, t, 3, flits, b);

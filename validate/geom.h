@@ -24,6 +24,8 @@ struct vgeom {
 					    line, 3 DCU IP stride) */
 	uint64_t mem_bytes;              /* DRAM per socket; 0: unknown (silicon) */
 	double dclk_hz, uclk_hz, qclk_hz, pclk_hz, tsc_hz;   /* 0: unknown */
+	double clk_tol;                  /* relative uncertainty of UCLK, DCLK and QCLK when
+					    the run measured them (hwinfo.h), else 0 */
 	double lat_ns[VSUP_N];           /* 0: unknown */
 	/* The uncore: SNB-EP (one LLC slice and CBo a core, 4 channels, PCI
 	 * boxes) or Nehalem-EP / Westmere-EP (no slices: one LLC and one

@@ -145,6 +145,33 @@ static json_t *hz(double v)
 	return v > 0 ? json_real(v) : json_null();
 }
 
+/* The clocks the run measured (exp_clock.c), or null when it knew them. */
+static json_t *clocks_measured(const struct vclkm *k)
+{
+	static const char *const name[VCLK_N] = { "uclk", "dclk", "qclk" };
+	static const char *const ev[VCLK_N] = { "snbep_unc_ubo::UNC_U_CLOCKTICKS",
+						"snbep_unc_imc0::UNC_M_CLOCKTICKS",
+						"snbep_unc_qpi0::UNC_Q_CLOCKTICKS" };
+	if (!k->measured)
+		return json_null();
+	json_t *o = json_object();
+	json_object_set_new(o, "window_s", json_real(k->sec));
+	json_object_set_new(o, "tolerance", json_real(k->tol));
+	if (k->broken)
+		json_object_set_new(o, "break", json_string("--break=clock: UCLK recorded 10% high"));
+	for (int i = 0; i < VCLK_N; i++) {
+		json_t *c = json_object();
+		json_object_set_new(c, "event", json_string(ev[i]));
+		json_object_set_new(c, "count", json_integer((json_int_t)k->count[i]));
+		json_object_set_new(c, "hz", k->hz[i] > 0 ? json_real(k->hz[i]) : json_null());
+		json_object_set_new(c, "used", json_boolean(k->used[i]));
+		if (k->why[i][0])
+			json_object_set_new(c, "why", json_string(k->why[i]));
+		json_object_set_new(o, name[i], c);
+	}
+	return o;
+}
+
 json_t *vhwinfo_json(const struct vhwinfo *h, const struct vpf *pf, const struct vgeom *g)
 {
 	json_t *o = json_object(), *p = json_object(), *cpus = json_array();
@@ -200,7 +227,8 @@ json_t *vhwinfo_json(const struct vhwinfo *h, const struct vpf *pf, const struct
 		if (!h->idle[0])
 			json_object_set_new(o, "cpuidle_error", json_string(h->idle_why));
 	}
-	/* The clocks the suite knows (the emulated shape's, or documented). */
+	/* The clocks the suite used (the emulated shape's, documented, or
+	 * measured: clocks_measured). */
 	json_t *clk = json_object();
 	json_object_set_new(clk, "dram_hz", hz(g->dclk_hz));
 	json_object_set_new(clk, "uncore_hz", hz(g->uclk_hz));
@@ -208,5 +236,6 @@ json_t *vhwinfo_json(const struct vhwinfo *h, const struct vpf *pf, const struct
 	json_object_set_new(clk, "pcu_hz", hz(g->pclk_hz));
 	json_object_set_new(clk, "tsc_hz", hz(g->tsc_hz));
 	json_object_set_new(o, "clocks", clk);
+	json_object_set_new(o, "clocks_measured", clocks_measured(&h->clk));
 	return o;
 }

@@ -10,7 +10,8 @@
  * opened machine (the emulated machine answers for its own registers or
  * refuses with a reason); a value that cannot be read is recorded with
  * why, never guessed.  The host's cpufreq, cpuidle and microcode are not
- * the emulated machine's: recorded only on the hardware.
+ * the emulated machine's: recorded only on the hardware.  The clocks
+ * measured, when the run measured them, as "clocks_measured".
  */
 #ifndef PMON_VALIDATE_HWINFO_H
 #define PMON_VALIDATE_HWINFO_H
@@ -36,6 +37,22 @@ struct vfreq {
 	char governor[32];
 };
 
+/* The clocks a run measures when their frequency is not known (on the
+ * hardware: the PCU's 800 MHz is documented, the others are not): each
+ * one's count over a window of the machine's time (exp_clock.c). */
+enum { VCLK_UCLK, VCLK_DCLK, VCLK_QCLK, VCLK_N };
+struct vclkm {
+	int measured;                     /* 1: the run measured them */
+	double sec;                       /* the window's machine time */
+	double tol;                       /* relative uncertainty of each frequency */
+	uint64_t count[VCLK_N];
+	double hz[VCLK_N];                /* count / sec as recorded (UCLK 10% high with
+					     --break=clock) */
+	int used[VCLK_N];                 /* 1: hz taken as the clock's frequency, else why */
+	int broken;                       /* --break=clock */
+	char why[VCLK_N][200];
+};
+
 struct vhwinfo {
 	int hw;
 	char kernel[400];                 /* uname: sysname release version machine */
@@ -47,6 +64,7 @@ struct vhwinfo {
 	struct vfreq freq[16];
 	char idle[256];                   /* the first CPU's cpuidle states "C1 on, C6 off"; "" unknown */
 	char idle_why[128];
+	struct vclkm clk;                 /* the clocks measured (vclock_measure) */
 };
 
 /* Read it all for the CPUs cpus[0..n) of the run; sysfs_cpu (default

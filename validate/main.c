@@ -62,6 +62,8 @@ static void usage(FILE *f)
 "                              metrics' formulas with a wrong constant;\n"
 "                              baseline: the idle background measured but\n"
 "                              not subtracted (with load= or noise=);\n"
+"                              clock: the measured UCLK recorded 10%% high\n"
+"                              (with --measure-clocks, or on hardware);\n"
 "                              code:EVENT, umask:EVENT or filter:EVENT change\n"
 "                              that field of every event whose name contains\n"
 "                              EVENT, as a wrong table entry would\n"
@@ -69,6 +71,10 @@ static void usage(FILE *f)
 "                              0x1A4 bits 0-3 on each CPU of the run; root on\n"
 "                              hardware) and put them back at the end; without\n"
 "                              it MSR 0x1A4 is only read\n"
+"      --measure-clocks        measure UCLK, DCLK and QCLK first (each one's\n"
+"                              count over --clock-ms of the machine's time)\n"
+"                              and use them, not the shape's; always so on\n"
+"                              hardware, where only the PCU's is documented\n"
 "      --idle-ms=MS            the idle probe before each counting window\n"
 "                              (default 2 on the emulated machine, 20 on\n"
 "                              hardware; 0: no idle baseline); when it counts\n"
@@ -201,7 +207,7 @@ int main(int argc, char **argv)
 		{ "clock-ms", required_argument, 0, 3 }, { "break", required_argument, 0, 4 },
 		{ "strict", no_argument, 0, 5 }, { "list", no_argument, 0, 6 },
 		{ "prefetch", required_argument, 0, 7 },
-		{ "seed", required_argument, 0, 20 },
+		{ "seed", required_argument, 0, 20 }, { "measure-clocks", no_argument, 0, 27 },
 		{ "known", required_argument, 0, 21 }, { "record-known", required_argument, 0, 22 },
 		{ "compare", no_argument, 0, 23 },
 		{ "idle-ms", required_argument, 0, 24 }, { "repeat", required_argument, 0, 25 },
@@ -297,7 +303,7 @@ int main(int argc, char **argv)
 				}
 			if (!found) {
 				fprintf(stderr, "pmon-validate: --break=%s: want umask, channel, socket, wrap, "
-					"lose, snoop, state, victim, r3, pcu, dram, metric, lock, partial, pfreq, baseline, or code:EVENT, umask:EVENT, filter:EVENT\n", optarg);
+					"lose, snoop, state, victim, r3, pcu, dram, metric, lock, partial, pfreq, baseline, clock, or code:EVENT, umask:EVENT, filter:EVENT\n", optarg);
 				goto out;
 			}
 			break;
@@ -337,6 +343,7 @@ int main(int argc, char **argv)
 		}
 		case 25: if (parse_long("repeat", optarg, 1, 99, &v)) goto out; c->o.repeat = (int)v; break;
 		case 26: c->o.break_once = 1; break;
+		case 27: c->o.measure_clocks = 1; break;
 		case 'h': usage(stdout); rc = 0; goto out;
 		default: usage(stderr); goto out;
 		}
@@ -423,6 +430,13 @@ int main(int argc, char **argv)
 		c->g.prefetch = 0;       /* the expectations: no prefetcher on */
 		fprintf(stderr, "pmon-validate: --prefetch=off: MSR 0x1A4 bits 0-3 set on the run's "
 			"%d CPU(s), put back at the end\n", c->pf.n);
+	}
+
+	/* UCLK, DCLK and QCLK measured before the plan when not known (the
+	 * hardware) or asked: every check after uses what was measured. */
+	if (vclock_measure(c) != 0) {
+		fprintf(stderr, "pmon-validate: %s\n", c->err);
+		goto out;
 	}
 
 	static const struct vstep steps[] = {

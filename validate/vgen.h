@@ -24,6 +24,8 @@ struct dgemm_case {
 struct vclock {
 	const char *name, *what;
 	double hz;
+	int measured;            /* its frequency one the run measures where not known
+				    (UCLK, DCLK, QCLK: exp_clock.c), 0: documented */
 };
 
 struct vgen {

@@ -25,7 +25,7 @@ const char *const vkernel_name[VK_N] = { "stream", "dgemm", "chase", "numa", "ch
 const char *const vbreak_name[VB_N] = { "none", "umask", "channel", "socket", "wrap", "lose",
 						  "snoop", "state", "victim", "r3",
 						  "pcu", "dram", "metric", "lock", "partial",
-						  "pfreq", "baseline" };
+						  "pfreq", "baseline", "clock" };
 const char *const vbfield_name[VBF_N] = { "none", "code", "umask", "filter" };
 
 int vbreak_field(enum vbfield f, const char *pattern, pmon_encoding_t *enc)

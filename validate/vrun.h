@@ -32,7 +32,7 @@ extern const char *const vkernel_name[VK_N];
  * of socket-wide events must FAIL). */
 enum vbreak { VB_NONE, VB_UMASK, VB_CHANNEL, VB_SOCKET, VB_WRAP, VB_LOSE, VB_SNOOP,
 	      VB_STATE, VB_VICTIM, VB_R3, VB_PCU, VB_DRAM, VB_METRIC, VB_LOCK, VB_PARTIAL, VB_PFREQ,
-	      VB_BASELINE, VB_N };
+	      VB_BASELINE, VB_CLOCK, VB_N };
 extern const char *const vbreak_name[VB_N];
 /* Generic breakage of one field of every event whose name contains a
  * pattern, as a wrong entry in the event tables would program it
@@ -75,6 +75,7 @@ struct vopts {
 	int repeat;              /* --repeat N: every window run N times, the median checked */
 	int break_once;          /* --break-once: the breakage in the first run of N only */
 	int verbose;
+	int measure_clocks;      /* --measure-clocks: UCLK, DCLK, QCLK measured, not the shape's */
 };
 
 struct vskip {
@@ -260,6 +261,11 @@ int exp_chase(struct vctx *c);
 int exp_dgemm(struct vctx *c);
 int exp_chan(struct vctx *c);
 int exp_clock(struct vctx *c);
+/* Before the plan: measure UCLK, DCLK and QCLK when their frequency is not
+ * known (the hardware) or --measure-clocks asks (the emulated machine), and
+ * take them (c->g, its clk_tol) for every later check; recorded in
+ * c->hwinfo.clk.  0, or -1 when the run cannot go on (c->err). */
+int vclock_measure(struct vctx *c);
 int exp_share(struct vctx *c);
 int exp_power(struct vctx *c);
 int exp_dram(struct vctx *c);

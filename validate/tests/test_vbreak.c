@@ -120,6 +120,41 @@ static void test_break_run(const char *sub, const char *shape, const char *kind,
 	json_decref(j);
 }
 
+/* --break=clock with the clocks measured as on the hardware
+ * (--measure-clocks): UCLK recorded 10% high.  Exactly the checks that use
+ * the UCLK frequency FAIL (the UBox, CBo and HA clocks against it, the TOR
+ * latencies in UCLK cycles of the chase's four LLC and memory sets), the
+ * measurement's own range check and everything else PASS. */
+static void test_break_clock(void)
+{
+	const char *args[] = { "--shape", QSHAPE, "--measure-clocks", "--break=clock",
+			       "--kernels=clock,chase", NULL };
+	CHECK_EQ_INT(run("break-clock", args), 1, "--break=clock: exit status");
+	json_t *j = load("break-clock");
+	if (!j)
+		return;
+	size_t i, fail = 0, wrong = 0;
+	json_t *c;
+	json_array_foreach(json_object_get(j, "checks"), i, c) {
+		const char *k = str(c, "kernel"), *ev = str(c, "event");
+		int aff = (!strcmp(k, "clock") && strstr(ev, "UCLK") && strstr(ev, " @ ")) ||
+			  (prefix(k, "chase-") && prefix(ev, "TOR_OCC/TOR_INSERTS."));
+		int f = !strcmp(str(c, "result"), "FAIL");
+		fail += f;
+		if (f != aff) {
+			wrong++;
+			fprintf(stderr, "  break clock: %s %s: %s, affected %d\n", k, ev, str(c, "result"), aff);
+		}
+	}
+	CHECK(wrong == 0 && fail == 7, "--break=clock: %zu FAIL (want the 3 UCLK clocks and 4 latencies), "
+	      "%zu not as the breakage implies", fail, wrong);
+	json_t *u = json_object_get(json_object_get(json_object_get(j, "hardware"), "clocks_measured"), "uclk");
+	double hz = json_number_value(json_object_get(u, "hz"));
+	CHECK(fabs(hz / 2.97e9 - 1) < 0.01 && json_is_true(json_object_get(u, "used")),
+	      "the recorded UCLK is 10%% above the shape's 2.7 GHz: %g", hz);
+	json_decref(j);
+}
+
 static void test_break_on(const char *shape, const char *suffix, const char *kind, const char *kernels,
 			  size_t want)
 {
@@ -287,6 +322,7 @@ int main(void)
 	 * 100% LLC miss percentage) fail, nothing else (an LLC set's 0% miss
 	 * percentage stays 0: --break=state covers it) */
 	test_break("metric", "stream,numa,chase", 28);
+	test_break_clock();
 	test_break("r3", "share", 1);
 	test_break("pcu", "power", 2);
 	test_break("dram", "dram", 2);

@@ -14,6 +14,14 @@
  *     microcode from cpuinfo, cpufreq and cpuidle from a fake sysfs, an
  *     unreadable MSR recorded with its reason.
  *
+ *   - the clocks on the hardware path: the geometry knows only the PCU's
+ *     800 MHz; UCLK, DCLK and QCLK are measured first, and a measurement
+ *     outside the documented range (the fake counters do not tick; the UBox
+ *     counter's file overlaps its control's, whose write it reads back)
+ *     FAILs as a check,
+ *     is recorded with why in "clocks_measured", and the clock checks that
+ *     need it are not made (never checked against a guessed frequency).
+ *
  * The fake MSR files overlap MSRs less than 8 apart: 0x1A0's high half is
  * 0x1A4's low half, so turbo is planted on a CPU whose 0x1A4 stays 0.
  */
@@ -213,6 +221,58 @@ static void test_hwinfo(pmon_machine_t *m)
 	json_decref(j);
 }
 
+static void test_clocks_hw(pmon_machine_t *m)
+{
+	struct vctx *c = calloc(1, sizeof(*c));
+	if (!c) {
+		CHECK(0, "calloc");
+		return;
+	}
+	c->m = m;
+	c->hw = 1;
+	c->o.socket = 0;
+	c->o.clock_ms = 10;
+	c->o.idle_ms = 0;
+	c->cpus[0] = 0;
+	c->nthreads = 1;
+	vgeom_from_hw(m, &c->g);
+	CHECK(c->g.uclk_hz == 0 && c->g.dclk_hz == 0 && c->g.qclk_hz == 0 && c->g.pclk_hz == 800e6,
+	      "hardware geometry: only PCLK known (%g %g %g %g)", c->g.uclk_hz, c->g.dclk_hz,
+	      c->g.qclk_hz, c->g.pclk_hz);
+	CHECK_EQ_INT(vclock_measure(c), 0, "clocks measured");
+	const struct vclkm *k = &c->hwinfo.clk;
+	CHECK(k->measured && k->sec > 0 && k->tol > 0, "a window of machine time (%g s, tol %g)", k->sec,
+	      k->tol);
+	CHECK(!k->used[VCLK_UCLK] && !k->used[VCLK_DCLK] && !k->used[VCLK_QCLK] && c->g.uclk_hz == 0 &&
+	      c->g.dclk_hz == 0 && c->g.qclk_hz == 0, "counters that do not tick: no clock taken");
+	CHECK(strstr(k->why[VCLK_UCLK], "outside the 1-4 GHz documented") != NULL, "why: %s",
+	      k->why[VCLK_UCLK]);
+	CHECK_EQ_INT(exp_clock(c), 0, "the clock kernel runs");
+	size_t meas = 0, meas_fail = 0, other = 0;
+	for (size_t i = 0; i < c->checks.n; i++) {
+		const struct vcheck *v = &c->checks.v[i];
+		int is_meas = strstr(v->event, " measured") != NULL;
+		meas += is_meas;
+		meas_fail += is_meas && !v->pass && v->measured < 1e9 / 4;
+		other += !is_meas && !strstr(v->event, "PCU PCLK");
+	}
+	CHECK(meas == 3 && meas_fail == 3, "UCLK, DCLK, QCLK measured: %zu checks, %zu FAIL", meas, meas_fail);
+	CHECK_EQ_INT(other, 0, "no check of UBox, iMC, CBo, HA or QPI clocks at an unknown frequency");
+	CHECK(c->nskipped == 5 && c->nskips > 0 && strstr(c->skips[0].what, "its measurement FAILed"),
+	      "the 5 clocks that need a measured frequency skipped, saying so (%d: %s)", c->nskipped,
+	      c->nskips ? c->skips[0].what : "");
+	json_t *j = vhwinfo_json(&c->hwinfo, &c->pf, &c->g);
+	json_t *u = json_object_get(json_object_get(j, "clocks_measured"), "uclk");
+	json_t *d = json_object_get(json_object_get(j, "clocks_measured"), "dclk");
+	CHECK(u && json_is_false(json_object_get(u, "used")) &&
+	      strstr(json_string_value(json_object_get(u, "why")), "documented") &&
+	      json_integer_value(json_object_get(d, "count")) == 0 && json_is_null(json_object_get(d, "hz")),
+	      "clocks_measured: UCLK not used, why; DCLK counted 0");
+	json_decref(j);
+	vchecks_free(&c->checks);
+	free(c);
+}
+
 /* pmon-validate on the emulated machine with its prefetchers on: without
  * the option MSR 0x1A4 is recorded as found (0) and left; with
  * --prefetch=off the run's CPUs get bits 0-3 and the run passes with the
@@ -263,6 +323,7 @@ int main(void)
 		test_read_only(m);
 		test_off_restore(m);
 		test_hwinfo(m);
+		test_clocks_hw(m);
 		pmon_machine_close(m);
 	}
 	test_signal();

@@ -95,6 +95,48 @@ static void test_quick(void)
 	json_decref(j);
 }
 
+/* --measure-clocks (as on the hardware, where only the PCU's clock is
+ * documented): UCLK, DCLK and QCLK measured before the plan are the shape's
+ * (2.7 GHz, 800 MHz, 1 GHz) within the measurement's tolerance (1 ms of the
+ * window), recorded in hardware.clocks_measured; the clock checks and the
+ * QPI link utilisation (over QCLK) use them, with that tolerance added, and
+ * pass. */
+static void test_measured_clocks(void)
+{
+	const char *args[] = { "--shape", QSHAPE, "--measure-clocks", "--kernels=clock,numa", "--strict",
+			       NULL };
+	CHECK_EQ_INT(run("clocks-measured", args), 0, "--measure-clocks: exit status");
+	json_t *j = load("clocks-measured");
+	if (!j)
+		return;
+	json_t *m = json_object_get(json_object_get(j, "hardware"), "clocks_measured");
+	double tol = num(m, "tolerance"), win = num(m, "window_s");
+	CHECK(win >= 0.1 && tol > 0 && fabs(tol - 1e-3 / win) < 1e-9, "window %g s, tolerance %g", win, tol);
+	const char *name[3] = { "uclk", "dclk", "qclk" };
+	const double want[3] = { 2.7e9, 0.8e9, 1e9 };
+	for (int i = 0; i < 3; i++) {
+		json_t *k = json_object_get(m, name[i]);
+		double hz = num(k, "hz");
+		CHECK(json_is_true(json_object_get(k, "used")) && fabs(hz / want[i] - 1) <= tol,
+		      "%s measured %g Hz, the shape's %g within %g", name[i], hz, want[i], tol);
+	}
+	size_t i, ok = 0, meas = 0;
+	json_t *c;
+	json_array_foreach(json_object_get(j, "checks"), i, c) {
+		const char *ev = str(c, "event");
+		meas += !strcmp(str(c, "kernel"), "clock") && strstr(ev, " measured") &&
+			!strcmp(str(c, "result"), "PASS");
+		/* the clocks checked against the measured frequencies, the
+		 * tolerance widened by the measurement's below 1 - 0.1% */
+		ok += !strcmp(str(c, "kernel"), "clock") && strstr(ev, " @ ") && !strstr(ev, "PCU") &&
+		      num(c, "low") < 1 - 1e-3 - tol + 1e-9;
+		ok += prefix(ev, "QPI_LINK_UTIL ") && !strcmp(str(c, "result"), "PASS");
+	}
+	CHECK_EQ_INT(meas, 3, "the three measurements are checks that pass");
+	CHECK_EQ_INT(ok, 6, "5 clocks at the measured frequencies with their tolerance, 1 QPI link utilisation");
+	json_decref(j);
+}
+
 /* --strict: a skip (here the NUMA kernel on one socket, known before
  * running) fails the run; without it the run passes and counts the skipped
  * checks (10 + 2 x 4 channels of the remote Triad, with its QPI link
@@ -243,6 +285,7 @@ int main(void)
 		return check_done("test_vsuite");
 	test_quick();
 	test_same_seed();
+	test_measured_clocks();
 	test_strict();
 	test_record();
 	test_list();
