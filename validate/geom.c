@@ -36,10 +36,13 @@ void vgeom_from_sim(const struct pmon_sim *sim, struct vgeom *g)
 	g->mem_bytes = s->mem_bytes;
 	for (int i = 0; i < VSUP_N && i < PMON_SIM_NSUPPLIERS; i++)
 		g->lat_ns[i] = s->lat_ns[i];
-	/* The shape's generation (gen=nhm-ep, wsm-ep): one LLC, no slices. */
+	/* The shape's generation (gen=nhm-ep, wsm-ep).  Silicon's LLC is one
+	 * array; the emulated machine's is the hierarchy's per-core slices
+	 * (doc/sim-nhm.md, "what differs from silicon"): its documented
+	 * indexing is what decides which lines share a set here. */
 	if (s->gen == PMON_SIM_GEN_NHMEP || s->gen == PMON_SIM_GEN_WSMEP) {
 		g->gen = s->gen == PMON_SIM_GEN_NHMEP ? VG_NHMEP : VG_WSMEP;
-		g->slices = 1;
+		g->slices = s->cores;
 		g->nt_erratum = s->nt_erratum;
 		g->pclk_hz = 0;                  /* no PCU */
 	}
