@@ -203,6 +203,17 @@ int main(void)
 	CHECK(strstr(err, "/nonexistent/cpuinfo unreadable") && !strstr(err, "SNB-EP"),
 	      "names the file, assumes no generation: %s", err);
 	tools();
+	/* without a machine, an Intel name of both generations' PMUs is not a sum */
+	pmon_encoding_t e;
+	CHECK_EQ_INT(pmon_encode("UNC_LLC_MISS:READ", 0, 0, &e, err, sizeof(err)), PMON_EINVAL,
+		     "no machine: which generation is unknown");
+	CHECK(strstr(err, "several generations") && strstr(err, "nhm_unc::UNC_LLC_MISS:READ"),
+	      "says so, naming a PMU: %s", err);
+	char out[4096];
+	CHECK_EQ_INT(fake_run_tool("encode UNC_LLC_MISS:READ", out, sizeof(out)), 0, out);
+	CHECK(strstr(out, "= on the machine's generation: nhm_unc::UNC_LLC_MISS:READ\n"
+			  "    or wsm_unc::UNC_LLC_MISS:READ") && !strstr(out, "sum"),
+	      "pmon encode lists the generations' PMUs, not a sum: %s", out);
 	fake_rmtree(base);
 	return check_done("test_nhm_machine");
 }

@@ -574,6 +574,15 @@ int pmon_encode_table(const struct pmon_box_type *t, const char *pmu_name, const
 	return rc;
 }
 
+/* The box type of a pmon name "PMU::EVENT...", or NULL. */
+static const struct pmon_box_type *type_of(const char *pmon_name)
+{
+	char pmu[64];
+	snprintf(pmu, sizeof(pmu), "%.*s", (int)strcspn(pmon_name, ":"), pmon_name);
+	const struct pmon_pmu *p = pmon_catalog_pmu(pmon_catalog_find(pmu));
+	return p ? p->type : NULL;
+}
+
 int pmon_encode(const char *name, int nsockets, int ncpus, pmon_encoding_t *out,
 		char *err, size_t errlen)
 {
@@ -594,6 +603,16 @@ int pmon_encode(const char *name, int nsockets, int ncpus, pmon_encoding_t *out,
 		if (rc)
 			return rc;
 		if (map.form != PMON_FORM_PMON) {
+			size_t pl = strcspn(map.pmon[0], ":");
+			int gens = 0;
+			for (int i = 1; i < map.ninstances; i++)
+				gens |= type_of(map.pmon[i]) != type_of(map.pmon[0]);
+			if (gens)
+				return pmon_why(err, errlen, PMON_EINVAL,
+						"'%s' is an event of several generations' PMUs (%.*s, ...): "
+						"name the PMU (%s), or encode it on a machine, which "
+						"counts with its own", name, (int)pl, map.pmon[0],
+						map.pmon[0]);
 			if (map.ninstances > 1)
 				return pmon_why(err, errlen, PMON_EINVAL,
 						"'%s' names every box of its kind (%d, %s ...), counted "

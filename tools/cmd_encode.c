@@ -42,14 +42,28 @@ static void encode_text(const pmon_encoding_t *e, const pmon_pmu_info_t *pi)
 static const char *const form_names[] = { "pmon", "perf", "intel" };
 
 /* How a name of perf or Intel maps to pmon's, before its encodings. */
+/* The box type of a pmon name "PMU::EVENT" ("" when unknown). */
+static const char *box_of(const char *pmon_name)
+{
+	char pmu[64];
+	pmon_pmu_info_t pi;
+	snprintf(pmu, sizeof(pmu), "%.*s", (int)strcspn(pmon_name, ":"), pmon_name);
+	return pmon_pmu_get(pmon_pmu_find(pmu), &pi) == PMON_OK ? pi.box_type : "";
+}
+
 static void map_text(const char *input, const pmon_name_map_t *map)
 {
 	if (map->form == PMON_FORM_PMON)
 		return;
-	printf("%s (%s's name) = %s%s\n", input, form_names[map->form],
-	       map->ninstances > 1 ? "the sum of: " : "", map->pmon[0]);
+	/* an event of several generations' PMUs: a machine counts with its own */
+	int gens = 0;
 	for (int i = 1; i < map->ninstances; i++)
-		printf("    + %s\n", map->pmon[i]);
+		gens |= strcmp(box_of(map->pmon[i]), box_of(map->pmon[0])) != 0;
+	printf("%s (%s's name) = %s%s\n", input, form_names[map->form],
+	       gens ? "on the machine's generation: " : map->ninstances > 1 ? "the sum of: " : "",
+	       map->pmon[0]);
+	for (int i = 1; i < map->ninstances; i++)
+		printf("    %s %s\n", gens ? "or" : "+", map->pmon[i]);
 	if (map->perf_scale > 0)
 		printf("    perf scales it: count x %.10g = %s\n", map->perf_scale, map->perf_unit);
 	if (map->note[0])
