@@ -63,6 +63,10 @@ BENCH_SRCS := $(sort $(wildcard bench/*.c bench/interpose/*.c))
 
 OBJS := $(PMON_SRCS:%.c=$(B)/obj/%.o)
 ASAN_OBJS := $(PMON_SRCS:%.c=$(B)/asan/obj/%.o)
+# The emulated machine (src/sim/) is a library of its own, libpmon-sim, which
+# libpmon's sim backend loads (src/sim_load.h); libpmon.a holds both.
+SIM_OBJS := $(filter $(B)/obj/src/sim/%,$(OBJS))
+ASAN_SIM_OBJS := $(filter $(B)/asan/obj/src/sim/%,$(ASAN_OBJS))
 TOOL_OBJS := $(TOOL_SRCS:%.c=$(B)/obj/%.o)
 # tools/<name>_tool.c builds the program <name> (its source is not named
 # like include/pmon/pmon.h).
@@ -108,6 +112,14 @@ SONAME := libpmon.so.$(SOVER)
 LIB_SO := $(B)/lib/libpmon.so.$(LIBVER)
 LIB_A := $(B)/lib/libpmon.a
 ASAN_LIB_SO := $(B)/asan/lib/libpmon.so.$(LIBVER)
+SIM_SONAME := libpmon-sim.so.$(SOVER)
+SIM_SO := $(B)/lib/libpmon-sim.so.$(LIBVER)
+ASAN_SIM_SO := $(B)/asan/lib/libpmon-sim.so.$(LIBVER)
+# libpmon.a calls the emulator directly: sim_load.c built with PMON_SIM_STATIC.
+LIB_A_OBJS := $(filter-out $(B)/obj/src/sim_load.o,$(OBJS)) $(B)/obj/src/sim_load_a.o
+# Programs that use the emulator's API (pmon/sim.h) link libpmon-sim; the
+# others load it only through the sim backend.
+SIM_LINK := -Wl,--as-needed -lpmon-sim -Wl,--no-as-needed
 # -z defs: every symbol libpmon uses must resolve at link time.
 SO_LDFLAGS := -shared -Wl,-soname,$(SONAME) -Wl,-z,defs -Wl,-Bsymbolic-functions
 # Programs find libpmon.so in ../lib relative to themselves: in build/ and
@@ -115,7 +127,7 @@ SO_LDFLAGS := -shared -Wl,-soname,$(SONAME) -Wl,-z,defs -Wl,-Bsymbolic-functions
 ORIGIN_RPATH := -Wl,-rpath,'$$ORIGIN/../lib'
 
 all: lib tools examples papi
-lib: $(LIB_SO) $(LIB_A)
+lib: $(LIB_SO) $(SIM_SO) $(LIB_A)
 tools: $(TOOLS)
 examples: $(EXAMPLES)
 
@@ -124,31 +136,49 @@ examples: $(EXAMPLES)
 # bench/sim_mem about 3 % faster than -O2.
 $(B)/obj/src/sim/sim_path_%.o $(B)/asan/obj/src/sim/sim_path_%.o: OPT_CFLAGS = -O3
 
-$(LIB_SO): $(OBJS)
+$(LIB_SO): $(filter-out $(SIM_OBJS),$(OBJS))
 	@mkdir -p $(@D)
-	$(CC) $(SO_LDFLAGS) -o $@ $(OBJS) $(PKG_LIBS)
+	$(CC) $(SO_LDFLAGS) -o $@ $^ $(PKG_LIBS)
 	ln -sf $(@F) $(@D)/$(SONAME)
 	ln -sf $(SONAME) $(@D)/libpmon.so
 
-$(ASAN_LIB_SO): $(ASAN_OBJS)
+$(ASAN_LIB_SO): $(filter-out $(ASAN_SIM_OBJS),$(ASAN_OBJS))
 	@mkdir -p $(@D)
-	$(CC) $(SANFLAGS) $(SO_LDFLAGS) -o $@ $(ASAN_OBJS) $(PKG_LIBS)
+	$(CC) $(SANFLAGS) $(SO_LDFLAGS) -o $@ $^ $(PKG_LIBS)
 	ln -sf $(@F) $(@D)/$(SONAME)
 	ln -sf $(SONAME) $(@D)/libpmon.so
 
-$(LIB_A): $(OBJS)
+# libpmon-sim uses libpmon (pmon_why), found beside it.
+SIM_SO_LDFLAGS := -shared -Wl,-soname,$(SIM_SONAME) -Wl,-z,defs -Wl,-Bsymbolic-functions \
+	-Wl,-rpath,'$$ORIGIN'
+$(SIM_SO): $(SIM_OBJS) $(LIB_SO)
+	$(CC) $(SIM_SO_LDFLAGS) -o $@ $(SIM_OBJS) -L$(@D) -lpmon
+	ln -sf $(@F) $(@D)/$(SIM_SONAME)
+	ln -sf $(SIM_SONAME) $(@D)/libpmon-sim.so
+
+$(ASAN_SIM_SO): $(ASAN_SIM_OBJS) $(ASAN_LIB_SO)
+	$(CC) $(SANFLAGS) $(SIM_SO_LDFLAGS) -o $@ $(ASAN_SIM_OBJS) -L$(@D) -lpmon
+	ln -sf $(@F) $(@D)/$(SIM_SONAME)
+	ln -sf $(SIM_SONAME) $(@D)/libpmon-sim.so
+
+-include $(B)/obj/src/sim_load_a.d
+$(B)/obj/src/sim_load_a.o: src/sim_load.c
+	@mkdir -p $(@D)
+	$(COMPILE) -DPMON_SIM_STATIC -c $< -o $@
+
+$(LIB_A): $(LIB_A_OBJS)
 	@mkdir -p $(@D)
 	rm -f $@
-	$(AR) rcs $@ $(OBJS)
+	$(AR) rcs $@ $(LIB_A_OBJS)
 
 $(B)/bin/pmon: $(PMON_PART_OBJS)
 $(B)/bin/%: $(B)/obj/tools/%_tool.o $(LIB_SO)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $(filter %.o,$^) -L$(B)/lib -lpmon $(PKG_LIBS) $(JSON_LIBS) -lm $(ORIGIN_RPATH)
 
-$(B)/examples/%: $(B)/obj/doc/examples/%.o $(LIB_SO)
+$(B)/examples/%: $(B)/obj/doc/examples/%.o $(LIB_SO) $(SIM_SO)
 	@mkdir -p $(@D)
-	$(CC) -o $@ $< -L$(B)/lib -lpmon $(PKG_LIBS) -lm $(ORIGIN_RPATH)
+	$(CC) -o $@ $< -L$(B)/lib $(SIM_LINK) -lpmon $(PKG_LIBS) -lm $(ORIGIN_RPATH)
 
 # -------------------------------------------------------------------- PAPI
 # PAPI's sources go to build/papi (unpacked from Debian's orig tarball, or
@@ -257,28 +287,28 @@ $(ASAN_CHELP_A): $(ASAN_CHELP_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $(ASAN_CHELP_OBJS)
 
-$(B)/ctests/%: $(B)/obj/ctests/%.o $(CHELP_A) $(LIB_SO)
+$(B)/ctests/%: $(B)/obj/ctests/%.o $(CHELP_A) $(LIB_SO) $(SIM_SO)
 	@mkdir -p $(@D)
-	$(CC) -o $@ $< $(CHELP_A) -L$(B)/lib -lpmon $(TEST_LIBS) -Wl,-rpath,$(TOP)/$(B)/lib
+	$(CC) -o $@ $< $(CHELP_A) -L$(B)/lib $(SIM_LINK) -lpmon $(TEST_LIBS) -Wl,-rpath,$(TOP)/$(B)/lib
 
-$(B)/asan/ctests/%: $(B)/asan/obj/ctests/%.o $(ASAN_CHELP_A) $(ASAN_LIB_SO)
+$(B)/asan/ctests/%: $(B)/asan/obj/ctests/%.o $(ASAN_CHELP_A) $(ASAN_LIB_SO) $(ASAN_SIM_SO)
 	@mkdir -p $(@D)
-	$(CC) $(SANFLAGS) -o $@ $< $(ASAN_CHELP_A) -L$(B)/asan/lib -lpmon $(TEST_LIBS) \
+	$(CC) $(SANFLAGS) -o $@ $< $(ASAN_CHELP_A) -L$(B)/asan/lib $(SIM_LINK) -lpmon $(TEST_LIBS) \
 		-Wl,-rpath,$(TOP)/$(B)/asan/lib
 
 # PAPI-level tests: the program itself needs libpmon (--no-as-needed, even
 # when it calls no pmon function), ahead of libpapi, so that the copy it
 # loads is the one libpapi.so's dependency resolves to: one libpmon.
 PTEST_LDFLAGS := -Wl,--no-as-needed
-$(B)/ptests/%: $(B)/obj/components/pmon/tests/%.o $(LIB_SO) $(PAPI_STAMP)
+$(B)/ptests/%: $(B)/obj/components/pmon/tests/%.o $(LIB_SO) $(SIM_SO) $(PAPI_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(PTEST_LDFLAGS) -o $@ $< -L$(B)/lib -lpmon -lpapi $(PTEST_TESTLIB) $(PKG_LIBS) -lm \
+	$(CC) $(PTEST_LDFLAGS) -o $@ $< -L$(B)/lib $(SIM_LINK) -lpmon -lpapi $(PTEST_TESTLIB) $(PKG_LIBS) -lm \
 		-Wl,-rpath,$(TOP)/$(B)/lib
 
 # ASan: an instrumented program and libpmon, with PAPI itself not instrumented.
-$(B)/asan/ptests/%: $(B)/asan/obj/components/pmon/tests/%.o $(ASAN_LIB_SO) $(PAPI_STAMP)
+$(B)/asan/ptests/%: $(B)/asan/obj/components/pmon/tests/%.o $(ASAN_LIB_SO) $(ASAN_SIM_SO) $(PAPI_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(SANFLAGS) $(PTEST_LDFLAGS) -o $@ $< -L$(B)/asan/lib -lpmon -L$(B)/lib -lpapi $(PTEST_TESTLIB) \
+	$(CC) $(SANFLAGS) $(PTEST_LDFLAGS) -o $@ $< -L$(B)/asan/lib $(SIM_LINK) -lpmon -L$(B)/lib -lpapi $(PTEST_TESTLIB) \
 		$(PKG_LIBS) -lm -Wl,-rpath,$(TOP)/$(B)/asan/lib:$(TOP)/$(B)/lib
 
 tests: all $(CTESTS) $(PTESTS)
@@ -301,7 +331,7 @@ longest_first = $(foreach t,$(CHECK_FIRST),$(filter %/$(t),$(1))) \
 check: all
 	@$(MAKE) -k -s --no-print-directory $(CTESTS) $(PTESTS) $(VALIDATE) $(VAL_TESTS) || \
 		echo "check: some test programs did not build"
-	@sh ctests/run.sh $(VAL_CHECK) --group $(call longest_first,$(CTESTS)) tools/build/install-check.sh \
+	@sh ctests/run.sh $(VAL_CHECK) --group $(call longest_first,$(CTESTS)) tools/build/install-check.sh tools/build/simlib-check.sh \
 		tools/build/runner-check.sh tools/build/apt-src-check.sh \
 		--group -e PMON_BACKEND=sim $(PTESTS) tools/build/papi-smoke.sh
 
@@ -327,9 +357,9 @@ check-asan: all
 $(BENCH_OBJS): EXTRA_CFLAGS = -I$(B)/include -iquote ctests
 $(BENCH_OBJS): | $(PAPI_STAMP)
 
-$(B)/bench/%: $(B)/obj/bench/%.o $(LIB_SO) $(PAPI_STAMP)
+$(B)/bench/%: $(B)/obj/bench/%.o $(LIB_SO) $(SIM_SO) $(PAPI_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(PTEST_LDFLAGS) -o $@ $< -L$(B)/lib -lpmon -lpapi $(PKG_LIBS) -lm -ldl \
+	$(CC) $(PTEST_LDFLAGS) -o $@ $< -L$(B)/lib $(SIM_LINK) -lpmon -lpapi $(PKG_LIBS) -lm -ldl \
 		-Wl,-rpath,$(TOP)/$(B)/lib
 
 bench: all $(BENCHES)
@@ -379,23 +409,23 @@ $(B)/asan/obj/validate/emu/%.o: validate/%.c
 	@mkdir -p $(@D)
 	$(COMPILE) $(SANFLAGS) -DKERN_EMU -c $< -o $@
 
-$(VALIDATE): $(VAL_OBJS) $(LIB_SO)
+$(VALIDATE): $(VAL_OBJS) $(LIB_SO) $(SIM_SO)
 	@mkdir -p $(@D)
-	$(CC) -fopenmp -o $@ $(VAL_OBJS) -L$(B)/lib -lpmon $(VAL_LIBS) $(ORIGIN_RPATH)
+	$(CC) -fopenmp -o $@ $(VAL_OBJS) -L$(B)/lib $(SIM_LINK) -lpmon $(VAL_LIBS) $(ORIGIN_RPATH)
 
-$(ASAN_VALIDATE): $(ASAN_VAL_OBJS) $(ASAN_LIB_SO)
+$(ASAN_VALIDATE): $(ASAN_VAL_OBJS) $(ASAN_LIB_SO) $(ASAN_SIM_SO)
 	@mkdir -p $(@D)
-	$(CC) $(SANFLAGS) -fopenmp -o $@ $(ASAN_VAL_OBJS) -L$(B)/asan/lib -lpmon $(VAL_LIBS) \
+	$(CC) $(SANFLAGS) -fopenmp -o $@ $(ASAN_VAL_OBJS) -L$(B)/asan/lib $(SIM_LINK) -lpmon $(VAL_LIBS) \
 		-Wl,-rpath,$(TOP)/$(B)/asan/lib
 
-$(B)/validate-tests/%: $(B)/obj/validate/tests/%.o $(VAL_LIBOBJS) $(LIB_SO)
+$(B)/validate-tests/%: $(B)/obj/validate/tests/%.o $(VAL_LIBOBJS) $(LIB_SO) $(SIM_SO)
 	@mkdir -p $(@D)
-	$(CC) -fopenmp -o $@ $< $(VAL_LIBOBJS) -L$(B)/lib -lpmon $(VAL_LIBS) \
+	$(CC) -fopenmp -o $@ $< $(VAL_LIBOBJS) -L$(B)/lib $(SIM_LINK) -lpmon $(VAL_LIBS) \
 		-Wl,-rpath,$(TOP)/$(B)/lib
 
-$(B)/asan/validate-tests/%: $(B)/asan/obj/validate/tests/%.o $(ASAN_VAL_LIBOBJS) $(ASAN_LIB_SO)
+$(B)/asan/validate-tests/%: $(B)/asan/obj/validate/tests/%.o $(ASAN_VAL_LIBOBJS) $(ASAN_LIB_SO) $(ASAN_SIM_SO)
 	@mkdir -p $(@D)
-	$(CC) $(SANFLAGS) -fopenmp -o $@ $< $(ASAN_VAL_LIBOBJS) -L$(B)/asan/lib -lpmon $(VAL_LIBS) \
+	$(CC) $(SANFLAGS) -fopenmp -o $@ $< $(ASAN_VAL_LIBOBJS) -L$(B)/asan/lib $(SIM_LINK) -lpmon $(VAL_LIBS) \
 		-Wl,-rpath,$(TOP)/$(B)/asan/lib
 
 validate: lib $(VALIDATE)
@@ -444,9 +474,9 @@ $(B)/bench/validate/%: $(B)/obj/bench/validate/%.o $(VAL_NATIVE_KOBJS) \
 # The emulated kernels' benchmark feeds the emulated machine.
 VAL_EMU_KOBJS := $(VAL_KERN_SRCS:validate/%.c=$(B)/obj/validate/emu/%.o)
 $(B)/bench/validate/emu: $(B)/obj/bench/validate/emu.o $(B)/obj/validate/feed.o $(VAL_EMU_KOBJS) \
-		$(LIB_SO)
+		$(LIB_SO) $(SIM_SO)
 	@mkdir -p $(@D)
-	$(CC) -fopenmp -o $@ $< $(B)/obj/validate/feed.o $(VAL_EMU_KOBJS) -L$(B)/lib -lpmon \
+	$(CC) -fopenmp -o $@ $< $(B)/obj/validate/feed.o $(VAL_EMU_KOBJS) -L$(B)/lib $(SIM_LINK) -lpmon \
 		$(VAL_LIBS) -Wl,-rpath,$(TOP)/$(B)/lib
 bench-validate: lib $(VBENCHES)
 	@$(if $(MCCALPIN_SRC),,echo "bench: McCalpin STREAM reference skipped: ../shared/reference/stream/stream.c is absent")
@@ -471,6 +501,9 @@ install: all
 	install -m 755 $(LIB_SO) $(SROOT)/lib/
 	ln -sf $(notdir $(LIB_SO)) $(SROOT)/lib/$(SONAME)
 	ln -sf $(SONAME) $(SROOT)/lib/libpmon.so
+	install -m 755 $(SIM_SO) $(SROOT)/lib/
+	ln -sf $(notdir $(SIM_SO)) $(SROOT)/lib/$(SIM_SONAME)
+	ln -sf $(SIM_SONAME) $(SROOT)/lib/libpmon-sim.so
 	install -m 644 $(LIB_A) $(SROOT)/lib/
 	install -m 644 include/pmon/*.h $(SROOT)/include/pmon/
 	$(if $(TOOLS),install -m 755 $(TOOLS) $(SROOT)/bin/)

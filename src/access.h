@@ -160,7 +160,8 @@ void pmon_pci_close(struct pmon_pci_dev *p);
  * PMON_PCI_SYSFS, PMON_CPUINFO. */
 int pmon_hw_access_open(struct pmon_access **out, int ncpus, char *why, size_t whylen);
 
-/* The emulated machine's backend (sim/sim_access.c): uses pmon_sim_current(),
+/* The emulated machine's backend (sim/sim_access.c, in libpmon-sim: libpmon
+ * reaches both through sim_load.h, never directly): uses pmon_sim_current(),
  * creating it from $PMON_SIM when none exists yet.  A malformed $PMON_SIM is
  * an error that names the bad key. */
 int pmon_sim_access_open(struct pmon_access **out, char *why, size_t whylen);

@@ -8,6 +8,7 @@
 #include "access.h"
 #include "catalog.h"
 #include "generation.h"
+#include "sim_load.h"
 
 #define MAX_PMUS 64
 
@@ -174,7 +175,7 @@ static const struct pmon_event *event_at(int pmu, int ev, const struct pmon_pmu 
 static int sim_models(const char *box, uint64_t ctl, uint64_t filt0)
 {
 	const uint64_t filt[2] = { filt0, 0 };
-	return pmon_sim_access_ops.event_modeled(NULL, box, ctl, filt);
+	return pmon_sim_load_modeled(box, ctl, filt);
 }
 
 /* Umask um with umask um2 (-1: none) of another group, plus the defaults of

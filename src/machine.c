@@ -24,6 +24,7 @@
 #include "machine.h"
 #include "fold.h"
 #include "pmu_users.h"
+#include "sim_load.h"
 #include "cpuinfo.h"
 #include "encode.h"
 #include "env.h"
@@ -133,7 +134,7 @@ static void sim_dirs_clean(void)
 static int open_sim(struct pmon_machine *m, char *why, size_t whylen)
 {
 	char synth[128] = "synthetic:";
-	int rc = pmon_sim_access_open(&m->acc, why, whylen);
+	int rc = pmon_sim_load_open(&m->acc, why, whylen);
 	if (rc)
 		return rc;
 	m->emulated = 1;

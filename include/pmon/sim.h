@@ -7,6 +7,9 @@
  * validation suite drive it with emulated time and memory traffic and inspect
  * the log of every register access.
  *
+ * Its functions are in libpmon-sim (link -lpmon-sim -lpmon; libpmon.a holds
+ * them too), which libpmon's "sim" backend loads from libpmon's directory.
+ *
  * Shape string (environment variable PMON_SIM, all keys optional):
  *   "sockets=2,cores=8,threads=2,channels=4,llc=20M,mem=64G,dclk=800M,uclk=2.7G,tsc=2.7G"
  *   further keys: qclk, pclk (frequencies), nodeids (see below),

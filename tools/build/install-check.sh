@@ -2,7 +2,8 @@
 # install-check.sh - what a new user does after `make install`, in the style
 # of a test program: prints "install-check: N passed, N failed".
 #   - make install DESTDIR=<tmp> PREFIX=/usr/local installs libpmon.pc, the
-#     headers, both libraries, the pmon tool and the four manual pages;
+#     headers, both libraries and the emulated machine's (libpmon-sim.so),
+#     the pmon tool and the four manual pages;
 #   - an outside program builds with pkg-config and nothing else against the
 #     installed tree (PKG_CONFIG_SYSROOT_DIR, as for any staged install):
 #     shared, and then static once only libpmon.a is left (its private
@@ -28,7 +29,7 @@ root=$dest$prefix
 if make -s -C "$top" install DESTDIR="$dest" PREFIX="$prefix" >"$tmp/install.log" 2>&1; then ok; else
 	bad "make install failed:"; sed 's/^/    /' "$tmp/install.log" >&2
 fi
-for f in lib/pkgconfig/libpmon.pc lib/pkgconfig/libpmon-static.pc lib/libpmon.a lib/libpmon.so include/pmon/pmon.h \
+for f in lib/pkgconfig/libpmon.pc lib/pkgconfig/libpmon-static.pc lib/libpmon.a lib/libpmon.so lib/libpmon-sim.so include/pmon/pmon.h \
 	 include/pmon/sim.h include/pmon/metric.h bin/pmon share/man/man1/pmon.1 \
 	 share/man/man1/pmon-stat.1 share/man/man3/libpmon.3 \
 	 share/man/man7/pmon-events.7; do

@@ -1,0 +1,60 @@
+#!/bin/sh
+# simlib-check.sh - the emulated machine as a library of its own, in the
+# style of a test program (prints "simlib-check: N passed, N failed"):
+#   - libpmon.so exports no pmon_sim_* function, libpmon-sim.so exports them;
+#   - the pmon tool with PMON_BACKEND=sim loads libpmon-sim.so.<version> from
+#     the directory libpmon.so was loaded from (a copy of both in a temporary
+#     directory, taken through LD_LIBRARY_PATH), and refuses with a message
+#     naming the file when it is missing or a symbolic link, and, run as
+#     root, when the file or its directory can be written by group or others.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+lib=$top/build/lib
+pmon=$top/build/bin/pmon
+pass=0
+fail=0
+check() { if eval "$1"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL simlib-check: $2" >&2; fi; }
+
+version=$(sed -n 's/^#define PMON_VERSION_STRING "\(.*\)"/\1/p' "$top/include/pmon/pmon.h")
+so=libpmon-sim.so.$version
+
+n=$(nm -D --defined-only "$lib/libpmon.so.$version" | grep -c ' pmon_sim_')
+check "[ '$n' -eq 0 ]" "libpmon.so exports $n pmon_sim_* symbols"
+n=$(nm -D --defined-only "$lib/$so" | grep -c ' T pmon_sim_')
+check "[ '$n' -ge 40 ]" "$so exports $n pmon_sim_* functions, want 40 or more"
+
+tmp=$(mktemp -d)
+trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT INT TERM
+d=$tmp/lib
+mkdir "$d"
+chmod 755 "$d"
+cp "$lib/libpmon.so.$version" "$d/libpmon.so.0"
+run() { LD_LIBRARY_PATH=$d PMON_BACKEND=sim PMON_SIM= "$pmon" info 2>&1 | head -n 1; }
+
+out=$(run)
+check "[ \"\$out\" = 'pmon: the emulated machine'\"'\"'s library $d/$so: No such file or directory (it is built and installed beside libpmon)' ]" \
+	"missing library: '$out'"
+ln -s "$lib/$so" "$d/$so"
+out=$(run)
+check "[ \"\$out\" = 'pmon: the emulated machine'\"'\"'s library $d/$so is not a regular file' ]" \
+	"a symbolic link: '$out'"
+rm "$d/$so"
+cp "$lib/$so" "$d/$so"
+chmod 755 "$d/$so"
+out=$(run)
+check "[ \"\$out\" = 'backend: sim' ]" "the library beside libpmon: '$out'"
+if [ "$(id -u)" -eq 0 ]; then
+	chmod 775 "$d/$so"
+	out=$(run)
+	check "echo \"\$out\" | grep -q \"the file $d/$so belongs to uid 0 with mode 775; pmon runs with privileges\"" \
+		"a group-writable library as root: '$out'"
+	chmod 755 "$d/$so"
+	chmod 757 "$d"
+	out=$(run)
+	check "echo \"\$out\" | grep -q \"the directory $d belongs to uid 0 with mode 757; pmon runs with privileges\"" \
+		"a world-writable directory as root: '$out'"
+	chmod 755 "$d"
+fi
+
+echo "simlib-check: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
