@@ -459,11 +459,16 @@ $(VBENCH_OBJS): EXTRA_CFLAGS = $(VAL_KFLAGS) -iquote bench \
 	$(if $(MCCALPIN_SRC),-DHAVE_MCCALPIN)
 # McCalpin's STREAM: the same flags as the native kernels, its main renamed,
 # 3 passes a call (bench/validate/stream.c); its own warnings are its own
-# (no -Werror).  Rebuilt when these flags change.
+# (no -Werror).  Rebuilt when these flags change.  Its static arrays a, b, c
+# renamed mccalpin_a/_b/_c and made global: the native kernels run on them.
 $(B)/obj/bench/validate/mccalpin.o: $(MCCALPIN_SRC) Makefile
 	@mkdir -p $(@D)
 	$(CC) -std=gnu11 -g -fPIC $(VAL_KFLAGS) \
-		-DSTREAM_ARRAY_SIZE=20000000 -DNTIMES=3 -Dmain=mccalpin_main -w -c $< -o $@
+		-DSTREAM_ARRAY_SIZE=20000000 -DNTIMES=3 -Dmain=mccalpin_main -w -c $< -o $@.tmp
+	objcopy --redefine-sym a=mccalpin_a --redefine-sym b=mccalpin_b --redefine-sym c=mccalpin_c $@.tmp
+	objcopy --globalize-symbol=mccalpin_a --globalize-symbol=mccalpin_b \
+		--globalize-symbol=mccalpin_c $@.tmp $@
+	rm -f $@.tmp
 # Native benchmarks link the native kernels only.
 VAL_NATIVE_KOBJS := $(VAL_KERN_SRCS:%.c=$(B)/obj/%.o)
 $(B)/bench/validate/%: $(B)/obj/bench/validate/%.o $(VAL_NATIVE_KOBJS) \
