@@ -414,6 +414,56 @@ static void two_sessions_killed(pmon_machine_t *m)
 	}
 }
 
+/* Two sessions of one process share the global control; another agent
+ * clears the first's enable bit (bit 0) while both count, the first stops
+ * (PMON_EBUSY: its bit is the agent's now), the process is killed with the
+ * second counting: `pmon reset` still puts back the second's bit (32),
+ * leaves bit 0 as the agent set it and the foreign bit 48, and clears
+ * through MSR 0x393 the second's overflow bit, not the agent's counter 0's.
+ * The first's stop must disown only its own bits of the merged journal
+ * lines, not the second's. */
+static void one_session_taken_killed(pmon_machine_t *m)
+{
+	char why[512], out[8192];
+	preset();
+	pid_t a = fork();
+	if (a == 0) {
+		pmon_machine_t *ma;
+		pmon_session_t *s1, *s2;
+		if (pmon_machine_open(&ma, "msr", why, sizeof(why)) ||
+		    !(s1 = session_of(ma, events, 1)) || !(s2 = session_of(ma, events + 1, 1)) ||
+		    pmon_session_start(s1) || pmon_session_start(s2))
+			_exit(2);
+		if (nget(0, GLB_CTL) != (FOREIGN | 1ull << 32 | 1))
+			_exit(3);
+		nput(0, GLB_CTL, FOREIGN | 1ull << 32);     /* the agent takes counter 0 */
+		if (pmon_session_stop(s1, NULL) != PMON_EBUSY)
+			_exit(4);
+		raise(SIGKILL);
+		_exit(5);
+	}
+	int st = 0;
+	waitpid(a, &st, 0);
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL, "one taken: killed counting (0x%x)", st);
+	CHECK(nget(0, GLB_CTL) == (FOREIGN | 1ull << 32), "left enabled: 0x%llx",
+	      (unsigned long long)nget(0, GLB_CTL));
+	/* the agent's counter 0 overflowed, so did the second session's fixed counter */
+	nput(0, GLB_STAT, 1ull << 32 | 1);
+	nput(0, GLB_OVF, 0);
+	pmon_machine_reset(m, 0, out, sizeof(out));
+	CHECK(nget(0, GLB_OVF) == 1ull << 32, "one session's bit taken, the other killed, reset: "
+	      "MSR 0x393 written 0x%llx, not 0x%llx (the agent's counter 0 overflow is not pmon's)",
+	      (unsigned long long)nget(0, GLB_OVF), (unsigned long long)(1ull << 32));
+	CHECK(nget(0, GLB_CTL) == FOREIGN, "one session's bit taken, the other killed, reset: "
+	      "MSR 0x391 is 0x%llx, not 0x%llx (the second session's enable bit 32 left set): %s",
+	      (unsigned long long)nget(0, GLB_CTL), (unsigned long long)FOREIGN, out);
+	all_as_before("one session's bit taken, the other killed, reset");
+	/* the line of the bit the agent took stays (mask 0): gone for the next test */
+	char path[400];
+	snprintf(path, sizeof(path), "%s/socket0.journal", w.run);
+	unlink(path);
+}
+
 /* ------------------------------------------------------ two processes */
 
 static void two_processes(pmon_machine_t *m)
@@ -629,6 +679,7 @@ int main(void)
 		crafted_journal(m);
 		killed_at_each_write(m);
 		two_sessions_killed(m);
+		one_session_taken_killed(m);
 		each_access_fails_once(m);
 		pmon_machine_close(m);
 	}

@@ -97,6 +97,27 @@ static int merge(const char *dir, int socket, const struct pmon_journal_entry *e
 				changed |= nb != 0;
 				continue;
 			}
+			/* disown: another agent took these sessions' bits alone;
+			 * the bits of the process's other sessions stay its own */
+			if (how == DISOWN && j < ncur && cur[j].mask && bitwise(&cur[j]) &&
+			    pmon_owner_same(&cur[j].owner, self) && (cur[j].mask & ~e[i].mask)) {
+				uint64_t keep = cur[j].mask & ~e[i].mask;
+				changed |= keep != cur[j].mask;
+				cur[j].mask = keep;
+				cur[j].value &= keep;
+				cur[j].wrote &= keep;
+				continue;
+			}
+			/* an overflow line has no value to keep for the agent:
+			 * none of its bits left pmon's, it goes */
+			if (how == DISOWN && e[i].kind == REG_GLOBAL_OVF) {
+				if (j < ncur && pmon_owner_same(&cur[j].owner, self)) {
+					memmove(&cur[j], &cur[j + 1], sizeof(*cur) * (size_t)(ncur - j - 1));
+					ncur--;
+					changed = 1;
+				}
+				continue;
+			}
 			/* add: a register another agent had is pmon's again */
 			if (how == ADD && j < ncur && cur[j].mask)
 				continue;

@@ -94,7 +94,11 @@ int pmon_journal_add(const char *dir, int socket, const struct pmon_journal_entr
 int pmon_journal_wrote(const char *dir, int socket, const struct pmon_journal_entry *e, int n,
 		       char *why, size_t len);
 /* Mark these registers as another agent's: their entries (added if
- * missing) get mask 0 and the value found in them. */
+ * missing) get mask 0 and the value found in them.  For a global control
+ * or overflow line, e[i].mask holds the session's bits the agent took:
+ * only those leave this process's line (its other sessions' bits stay
+ * pmon's); the line gets mask 0 once no bit is left, but an overflow
+ * line (nothing of it to keep for the agent) is removed then. */
 int pmon_journal_disown(const char *dir, int socket, const struct pmon_journal_entry *e, int n,
 			char *why, size_t len);
 /* Before one register outside the boxes is written (MSR 0x1A4, the

@@ -80,6 +80,9 @@ static void keep_theirs(struct sess_box *bx, enum pmon_reg_kind k, int idx, uint
 	e[*n].kind = k;
 	e[*n].idx = idx;
 	e[*n].value = found;
+	/* a global control: the session's bits, those the agent took (journal.h) */
+	if (k == REG_GLOBAL_CTL)
+		e[*n].mask = bx->global_bits;
 	(*n)++;
 }
 
@@ -144,7 +147,7 @@ int sess_restore_all(pmon_session_t *s, char *left, size_t len, char *kept, size
 	left[0] = kept[0] = 0;
 	for (int b = 0; b < s->nboxes; b++) {
 		struct sess_box *bx = &s->boxes[b];
-		struct pmon_journal_entry theirs[sizeof(bx->saved) / sizeof(bx->saved[0]) + 1];
+		struct pmon_journal_entry theirs[sizeof(bx->saved) / sizeof(bx->saved[0]) + 2];
 		int bad = 0, ntheirs = 0;
 		for (int i = 0; i < bx->nsaved; i++) {
 			struct saved_reg *r = &bx->saved[i];
@@ -168,10 +171,18 @@ int sess_restore_all(pmon_session_t *s, char *left, size_t len, char *kept, size
 			bad |= put_back(s, bx, r->kind, r->idx, r->value, left, len, &first) != 0;
 		}
 		if (gated(bx) && bx->global_bits) {
-			if (bx->global_taken)
+			if (bx->global_taken) {
 				keep_theirs(bx, REG_GLOBAL_CTL, 0, bx->global_found, kept, klen, theirs,
 					    &ntheirs);
-			else
+				/* the agent's counters' overflow bits are not pmon's to clear */
+				if (ovf_kept(bx)) {
+					memset(&theirs[ntheirs], 0, sizeof(theirs[ntheirs]));
+					snprintf(theirs[ntheirs].box, sizeof(theirs[ntheirs].box), "%s", bx->name);
+					theirs[ntheirs].cpu = is_core(bx) ? bx->regs.cpu : -1;
+					theirs[ntheirs].kind = REG_GLOBAL_OVF;
+					theirs[ntheirs++].mask = bx->global_bits;
+				}
+			} else
 				bad |= put_back(s, bx, REG_GLOBAL_CTL, 0, 0, left, len, &first) != 0;
 			bx->global_on = 0;
 		}
