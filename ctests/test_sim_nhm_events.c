@@ -127,18 +127,32 @@ static void writes(void)
 	static const struct ev e[] = {
 		{ 0x2f, 0x07, "IMC_WRITES" }, { 0x2f, 0x01, "IMC_WRITES" },
 		{ 0x2f, 0x38, "IMC_WRITES" }, { 0x2f, 0x20, "IMC_WRITES" },
-		{ 0x20, 0x20, "QHL_REQUESTS" }, { 0x2c, 0x07, "IMC_NORMAL_READS" },
+		{ 0x20, 0x30, "QHL_REQUESTS" }, { 0x2c, 0x07, "IMC_NORMAL_READS" },
 		{ 0x03, 0x20, "GQ_ALLOC" }, { 0x64, 0x15, "DRAM_WRITE_CAS" },
 	};
+	static const struct ev r[] = {
+		{ 0x20, 0x04, "QHL_REQUESTS" }, { 0x20, 0x08, "QHL_REQUESTS" },
+		{ 0x23, 0x02, "QHL_OCCUPANCY" },
+	};
 
+	/* a local core's streaming store is the guide's InvItoE: a QHL read
+	 * (LOCAL_READS), not a write-back (LOCAL_WRITES): QHL reads - IMC
+	 * reads = the uncacheable writes (L1596-L1604, Table 39) */
 	machine("gen=nhm-ep");
 	program(0, e, 8);
+	program(8, r, 3);
 	traffic(0, 0, PMON_SIM_NT_STORE, N);
 	const uint64_t want[] = { N, N / 3, 0, 0, N, 0, N, N };
 	expect(0, e, 8, want, "NT stores");
 	traffic(1, 64 * N, PMON_SIM_NT_PARTIAL, N);
 	const uint64_t want2[] = { N, N / 3, N, N / 3, 2 * N, 0, 2 * N, 2 * N };
 	expect(0, e, 8, want2, "then partial NT stores");
+	CHECK_EQ_U64(rdmsr(0, PMC0 + 4) - rdmsr(0, PMC0 + 5), 2 * N,
+		     "QHL reads - IMC reads = the uncacheable writes");
+	/* from the other socket: REMOTE_READS (InvItoE) and REMOTE_WRITES */
+	traffic(0, MEM, PMON_SIM_NT_STORE, N);
+	const uint64_t want3[] = { N, N, 2 * N * UCLK_OF(130) };
+	expect(8, r, 3, want3, "NT stores to socket 1's memory, at its QHL");
 }
 
 /* OFFCORE_RESPONSE_0 (0xB7, umask 1; USR and EN) on CPU 0's PMC0 with RSP

@@ -166,13 +166,17 @@ static uint64_t count_of(const struct pmon_sim *sim, const struct sim_box *b, ui
 		}
 		return 0;
 	}
-	case SIM_PK_HA_REQ: {     /* st = read or write, k & 1 = local */
-		int local = (int)(k & 0xff), wr = st == SIM_HA_WRITE;
+	case SIM_PK_HA_REQ: {     /* st = read or write, bit 0 local, bit 1 uncached */
+		int local = (int)(k & 1), wr = st == SIM_HA_WRITE, unc = (int)(k >> 1) & 1;
+		/* guide L1596-L1604, Table 39: an uncached (streaming) write is an
+		 * InvItoE, a read request; from the other socket also a write */
+		unsigned req = unc ? (local ? 0x10u : 0x0cu)
+				   : local ? (wr ? 0x20u : 0x10u) : (wr ? 0x08u : 0x04u);
 		if (code == 0x20)
-			return sel(um, local ? (wr ? 0x20u : 0x10u) : (wr ? 0x08u : 0x04u), n);
-		if (code == 0x23) {
+			return sel(um, req, n);
+		if (code == 0x23) {       /* each request holds its tracker entry */
 			*is_occ = 1;
-			return sel(um, local ? 0x04u : 0x02u, n) *
+			return sel(um, local ? 0x04u : 0x02u, n * (uint64_t)__builtin_popcount(req)) *
 			       sim->occ_uclk[local ? PMON_SIM_SUP_DRAM : PMON_SIM_SUP_RDRAM];
 		}
 		return 0;

@@ -115,6 +115,19 @@ SIM_HOT void ha_request(struct pmon_sim *sim, int home, int from, enum sim_ha_wh
 	sim_ha_request(sim, &h->ha, what, local, 1);
 }
 
+/* A streaming store's write arriving at the home: a write in the ground
+ * truth, flagged uncached in the event (bit 1 of its local flag; SNB-EP's
+ * home agent ignores the flag, the Nehalem QHL counts it as the guide's
+ * InvItoE: a read request, not a write-back, from a local core). */
+static void ha_request_uncached(struct pmon_sim *sim, int home, int from)
+{
+	struct sim_socket *h = &sim->sock[home];
+	int local = home == from;
+
+	if (local) h->ha_truth.writes_local++; else h->ha_truth.writes_remote++;
+	sim_ha_request(sim, &h->ha, SIM_HA_WRITE, local | 2, 1);
+}
+
 /* A Modified line leaves socket `from` for memory (WbMtoI + data). */
 static void write_home(struct pmon_sim *sim, int from, uint64_t line)
 {

@@ -481,7 +481,7 @@ static void sim_llc_nt_write(struct sim_ctx *x, uint64_t line, int partial)
 	sim_core_snoop(x->pc, line, SIM_I);
 	if (i >= 0)
 		llc_drop(sim, x->sock, &set, i);       /* overwritten: no write-back */
-	ha_request(sim, home, x->sock, SIM_HA_WRITE);
+	ha_request_uncached(sim, home, x->sock);
 	if (!local) {
 		qpi_msg(sim, x->sock, home, line, SIM_QPI_HOM_REQ);
 		qpi_msg(sim, x->sock, home, line, SIM_QPI_DRS);
