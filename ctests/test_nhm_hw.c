@@ -464,6 +464,47 @@ static void one_session_taken_killed(pmon_machine_t *m)
 	unlink(path);
 }
 
+/* One session counting, a second session of the process killed after
+ * each MSR write of its start (the global control's journal line already
+ * holds what the first wrote; the second's enable bit is written before
+ * the start records what it wrote): `pmon reset` puts every register
+ * back, the second's enable bit (32) too. */
+static void second_start_killed(pmon_machine_t *m)
+{
+	char why[512], out[8192];
+	int k, killed = 1;
+	for (k = 1; killed && k < 16; k++) {
+		preset();
+		pid_t a = fork();
+		if (a == 0) {
+			pmon_machine_t *ma;
+			pmon_session_t *s1, *s2;
+			if (pmon_machine_open(&ma, "msr", why, sizeof(why)) ||
+			    !(s1 = session_of(ma, events, 1)) || !(s2 = session_of(ma, events + 1, 1)) ||
+			    pmon_session_start(s1))
+				_exit(2);
+			kill_at_write = k;
+			if (pmon_session_start(s2))
+				_exit(3);
+			kill_at_write = 0;
+			raise(SIGKILL);
+			_exit(4);
+		}
+		int st = 0;
+		waitpid(a, &st, 0);
+		CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL, "second start, write %d: killed "
+		      "(status 0x%x)", k, st);
+		killed = nget(0, GLB_CTL) != (FOREIGN | 1ull << 32 | 1);   /* not yet past the enable */
+		pmon_machine_reset(m, 0, out, sizeof(out));
+		char what[96];
+		snprintf(what, sizeof(what), "one counting, the second killed after its start's write %d, "
+			 "then reset", k);
+		all_as_before(what);
+		CHECK(!journal_exists(0), "second start, write %d: the journal is gone (%s)", k, out);
+	}
+	CHECK(k > 2, "the second start's writes were tried up to its enable (%d)", k - 1);
+}
+
 /* ------------------------------------------------------ two processes */
 
 static void two_processes(pmon_machine_t *m)
@@ -680,6 +721,7 @@ int main(void)
 		killed_at_each_write(m);
 		two_sessions_killed(m);
 		one_session_taken_killed(m);
+		second_start_killed(m);
 		each_access_fails_once(m);
 		pmon_machine_close(m);
 	}

@@ -94,6 +94,12 @@ static int merge(const char *dir, int socket, const struct pmon_journal_entry *e
 				uint64_t nb = e[i].mask & ~cur[j].mask;
 				cur[j].value |= e[i].value & nb;
 				cur[j].mask |= nb;
+				/* the line already says what the first session wrote;
+				 * what this one's start writes there are its enable
+				 * bits, before its own WROTE: recorded now, or a kill
+				 * in between leaves them to reset as another agent's */
+				if (cur[j].has_wrote && cur[j].kind == REG_GLOBAL_CTL)
+					cur[j].wrote |= nb;
 				changed |= nb != 0;
 				continue;
 			}
