@@ -1,9 +1,9 @@
 /*
  * test_vgen.c - the short suite on the second generation: the emulated
  * Nehalem-EP and Westmere-EP machines (PMON_SIM gen=nhm-ep, gen=wsm-ep), a
- * small shape, the remote Triad, the chase, DGEMM and the clock (the local
- * STREAM kernels run in make validate; see doc/validate.md), and the
- * breakages that must fail exactly the checks they mis-program.
+ * small shape, the local STREAM kernels with and without streaming stores,
+ * the remote Triad, the chase, DGEMM and the clock, and the breakages that
+ * must fail exactly the checks they mis-program.
  */
 #include <math.h>
 
@@ -12,7 +12,7 @@
 /* 2 cores, a 1 MiB LLC, 16 KiB L1 and 64 KiB L2: the chase's levels apart,
  * small arrays. */
 #define NSHAPE ",cores=2,llc=1M,l1=16K,l2=64K"
-#define NKERNELS "--kernels=numa,chase,dgemm,clock"
+#define NKERNELS "--kernels=stream,numa,chase,dgemm,clock"
 
 /* Every check passes; each kernel group is there; the events are the
  * generation's own (its uncore PMU, its core PMU), none of SNB-EP's. */
@@ -30,7 +30,8 @@ static void test_gen(const char *gen, const char *unc, const char *core)
 	CHECK_EQ_INT(json_integer_value(json_object_get(j, "failed")), 0, "failed checks");
 	CHECK_EQ_INT(json_integer_value(json_object_get(j, "planned_checks")), json_array_size(checks),
 		     "as many checks as planned");
-	const char *groups[] = { "numa-remote-triad", "chase-line-l1", "chase-line-llc", "chase-page-mem",
+	const char *groups[] = { "stream-copy", "stream-add", "stream-triad-nt", "stream-scale-nt",
+				 "numa-remote-triad", "chase-line-l1", "chase-line-llc", "chase-page-mem",
 				 "chase-line-mem-remote", "dgemm-128-fits", "dgemm-256-exceeds", "clock" };
 	for (size_t g = 0; g < sizeof(groups) / sizeof(groups[0]); g++)
 		CHECK(count_kernel(checks, groups[g]) > 0, "%s: checks of %s", gen, groups[g]);
@@ -47,6 +48,12 @@ static void test_gen(const char *gen, const char *unc, const char *core)
 	CHECK_EQ_INT(other, 0, "checks counting another generation's events");
 	/* the guide's quantities, each checked and passing */
 	const char *want[][2] = {
+		{ "stream-copy", "uncacheable writes (QHL_RD local+remote - IMC_RD) s0" },
+		/* streaming stores: their InvItoE among the QHL reads, none
+		 * among the local writes (Table 39), and the offcore erratum */
+		{ "stream-copy-nt", "uncacheable writes (QHL_RD local+remote - IMC_RD) s0" },
+		{ "stream-copy-nt", "QHL_REQUESTS.LOCAL_WRITES s0" },
+		{ "stream-triad-nt", "OFFCORE OTHER.OTHER_CORE_HIT_SNP (0x280) streaming stores, kernel CPUs" },
 		{ "numa-remote-triad", "QHL_REQUESTS.REMOTE_READS s1 (home)" },
 		{ "numa-remote-triad", "IMC_NORMAL_READS.CH2 s1 (quarter)" },
 		{ "numa-remote-triad", "uncacheable writes (QHL_RD local+remote - IMC_RD) s1" },
