@@ -265,3 +265,19 @@ int chase_lat_expect(const struct vgeom *g, const struct chase_case *k, const st
 	b->hi += g->clk_tol;
 	return 0;
 }
+
+void chase_quantity(struct vxwin *w, const struct chase_q *q, const int *ev, int n, double hops,
+		    const char *what)
+{
+	switch (q->kind) {
+	case CQ_SUM:
+		vx_sum(w, ev, n, hops, q->expected, q->b, "per hop", "%s", what);
+		break;
+	case CQ_ZERO:
+		vx_zero(w, ev, n, hops, q->bound, q->why, "per hop", "%s", what);
+		break;
+	case CQ_SKIP:
+		vx_skipm(w, ev, n, hops, 1, q->why, "%s", what);
+		break;
+	}
+}

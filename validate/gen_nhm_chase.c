@@ -30,22 +30,6 @@
 #include "vgen.h"
 #include "xchase.h"
 
-static void quantity(struct vxwin *w, const struct chase_q *q, const int *ev, int n, double hops,
-		     const char *what)
-{
-	switch (q->kind) {
-	case CQ_SUM:
-		vx_sum(w, ev, n, hops, q->expected, q->b, "per hop", "%s", what);
-		break;
-	case CQ_ZERO:
-		vx_zero(w, ev, n, hops, q->bound, q->why, "per hop", "%s", what);
-		break;
-	case CQ_SKIP:
-		vx_skipm(w, ev, n, hops, 1, q->why, "%s", what);
-		break;
-	}
-}
-
 /* The DRAM response of the core PMU: local or remote memory. */
 static const char *dram_rsp(const struct vgeom *g, int remote)
 {
@@ -97,14 +81,14 @@ int nhm_chase(const struct vgeom *g, const struct chase_case *k, struct vxset *x
 
 	char what[96];
 	snprintf(what, sizeof(what), "LLC_HITS.READ+LLC_MISS.READ s%d", s);
-	quantity(w, &cm.lookups, lk, 2, hops, what);
+	chase_quantity(w, &cm.lookups, lk, 2, hops, what);
 	snprintf(what, sizeof(what), "LLC_MISS.READ s%d", s);
-	quantity(w, &cm.misses, &lk[1], 1, hops, what);
+	chase_quantity(w, &cm.misses, &lk[1], 1, hops, what);
 	snprintf(what, sizeof(what), "IMC_NORMAL_READS.ANY s%d", h);
-	quantity(w, &cm.dram, &imc, 1, hops, what);
+	chase_quantity(w, &cm.dram, &imc, 1, hops, what);
 	snprintf(what, sizeof(what), "QHL_REQUESTS.%s s%d%s", remote ? "REMOTE_READS" : "LOCAL_READS", h,
 		 remote ? " (home)" : "");
-	quantity(w, &cm.dram, &qr, 1, hops, what);
+	chase_quantity(w, &cm.dram, &qr, 1, hops, what);
 	if (lat) {
 		/* Each home read adds its lifetime, the documented DRAM latency
 		 * in UCLK cycles (a whole cycle), demand or prefetch. */
@@ -117,11 +101,11 @@ int nhm_chase(const struct vgeom *g, const struct chase_case *k, struct vxset *x
 	}
 	if (rsp_llc >= 0) {
 		snprintf(what, sizeof(what), "OFFCORE DMND_DATA_RD.UNCORE_HIT cpu%d", cpu);
-		quantity(w, &cm.llc_hit, &rsp_llc, 1, hops, what);
+		chase_quantity(w, &cm.llc_hit, &rsp_llc, 1, hops, what);
 	}
 	if (rsp_dram >= 0) {
 		snprintf(what, sizeof(what), "OFFCORE DMND_DATA_RD.%s cpu%d", dram_rsp(g, remote), cpu);
-		quantity(w, &cm.dram_hit, &rsp_dram, 1, hops, what);
+		chase_quantity(w, &cm.dram_hit, &rsp_dram, 1, hops, what);
 	}
 	chase_model_free(&cm);
 	return 0;

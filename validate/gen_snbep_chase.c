@@ -153,23 +153,6 @@ static void latency(const struct vgeom *g, const struct chase_case *k, const cha
 	}
 }
 
-/* A quantity of the model counted by events ev[0..n). */
-static void quantity(struct vxwin *w, const struct chase_q *q, const int *ev, int n, double hops,
-		     const char *what)
-{
-	switch (q->kind) {
-	case CQ_SUM:
-		vx_sum(w, ev, n, hops, q->expected, q->b, "per hop", "%s", what);
-		break;
-	case CQ_ZERO:
-		vx_zero(w, ev, n, hops, q->bound, q->why, "per hop", "%s", what);
-		break;
-	case CQ_SKIP:
-		vx_skipm(w, ev, n, hops, 1, q->why, "%s", what);
-		break;
-	}
-}
-
 int snbep_chase(const struct vgeom *g, const struct chase_case *k, struct vxset *x)
 {
 	uint64_t ws = chase_ws_bytes(g, k->lvl);
@@ -214,7 +197,7 @@ int snbep_chase(const struct vgeom *g, const struct chase_case *k, struct vxset 
 	}
 
 	snprintf(what, sizeof(what), "LLC_LOOKUP.DATA_READ s%d all CBo", k->socket);
-	quantity(w, &cm.lookups, lk, nc, hops, what);
+	chase_quantity(w, &cm.lookups, lk, nc, hops, what);
 	/* The per-slice share: over the lines that reach the LLC each pass. */
 	uint64_t slice_lines = cm.slice_lines;
 	struct vband sb = slice_band(g, slice_lines, hw);
@@ -247,14 +230,14 @@ int snbep_chase(const struct vgeom *g, const struct chase_case *k, struct vxset 
 		}
 	}
 	snprintf(what, sizeof(what), "TOR_INSERTS.MISS_OPCODE(DRd) s%d", k->socket);
-	quantity(w, &cm.misses, tor, nc, hops, what);
+	chase_quantity(w, &cm.misses, tor, nc, hops, what);
 	snprintf(what, sizeof(what), "CAS_COUNT.RD s%d all ch", s);
-	quantity(w, &cm.dram, cas, ch, hops, what);
+	chase_quantity(w, &cm.dram, cas, ch, hops, what);
 	snprintf(what, sizeof(what), "OFFCORE DMND_DATA_RD.LLC_HIT cpu%d", cpu);
-	quantity(w, &cm.llc_hit, &ofl, 1, hops, what);
+	chase_quantity(w, &cm.llc_hit, &ofl, 1, hops, what);
 	snprintf(what, sizeof(what), "OFFCORE DMND_DATA_RD.%s cpu%d",
 		 cm.remote ? "REMOTE_DRAM" : "LOCAL_DRAM", cpu);
-	quantity(w, &cm.dram_hit, &ofd, 1, hops, what);
+	chase_quantity(w, &cm.dram_hit, &ofd, 1, hops, what);
 	if (lvl >= CL_LLC) {
 		/* the miss percentage: the bands of the two counts checked above */
 		struct llcpct p = { cm.nlookups, cm.nmisses, cm.one, cm.nmisses > 0 ? cm.mb : cm.one,

@@ -126,4 +126,10 @@ void chase_model_free(struct chase_model *m);
 int chase_lat_expect(const struct vgeom *g, const struct chase_case *k, const struct chase_model *m,
 		     enum vsup sup, uint64_t hops, double *want, struct vband *b);
 
+/* One quantity of the model (its kind: a sum, none, or skipped with its
+ * reason) checked per hop on the events ev[0..n), named what. */
+struct vxwin;
+void chase_quantity(struct vxwin *w, const struct chase_q *q, const int *ev, int n, double hops,
+		    const char *what);
+
 #endif
