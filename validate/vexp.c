@@ -58,6 +58,15 @@ static void set_why(struct vxck *k, const char *why)
 	snprintf(k->why, sizeof(k->why), "%s", why ? why : "");
 }
 
+/* The check's name from what's format and arguments, and its unit (NULL:
+ * none). */
+static void set_what(struct vxck *k, const char *unit, const char *what, va_list ap)
+{
+	vsnprintf(k->what, sizeof(k->what), what, ap);
+	if (unit)
+		snprintf(k->unit, sizeof(k->unit), "%s", unit);
+}
+
 struct vxck *vx_sum(struct vxwin *w, const int *ev, int n, double per, double expected,
 		    struct vband b, const char *unit, const char *what, ...)
 {
@@ -66,9 +75,8 @@ struct vxck *vx_sum(struct vxwin *w, const int *ev, int n, double per, double ex
 	if (!k)
 		return NULL;
 	va_start(ap, what);
-	vsnprintf(k->what, sizeof(k->what), what, ap);
+	set_what(k, unit, what, ap);
 	va_end(ap);
-	snprintf(k->unit, sizeof(k->unit), "%s", unit);
 	k->per = per;
 	k->expected = expected;
 	k->b = b;
@@ -84,9 +92,8 @@ struct vxck *vx_zero(struct vxwin *w, const int *ev, int n, double per, double b
 	if (!k)
 		return NULL;
 	va_start(ap, what);
-	vsnprintf(k->what, sizeof(k->what), what, ap);
+	set_what(k, unit, what, ap);
 	va_end(ap);
-	snprintf(k->unit, sizeof(k->unit), "%s", unit);
 	k->per = per;
 	k->bound = bound;
 	set_why(k, why);
@@ -102,9 +109,8 @@ struct vxck *vx_quot(struct vxwin *w, const int *num, const int *den, int n, dou
 		return NULL;
 	memcpy(k->den, den, sizeof(*den) * (size_t)n);
 	va_start(ap, what);
-	vsnprintf(k->what, sizeof(k->what), what, ap);
+	set_what(k, unit, what, ap);
 	va_end(ap);
-	snprintf(k->unit, sizeof(k->unit), "%s", unit);
 	k->expected = expected;
 	k->b = b;
 	set_why(k, b.why);
@@ -122,9 +128,8 @@ struct vxck *vx_diff(struct vxwin *w, const int *pos, int npos, const int *neg, 
 	memcpy(k->den, neg, sizeof(*neg) * (size_t)nneg);
 	k->nden = nneg;
 	va_start(ap, what);
-	vsnprintf(k->what, sizeof(k->what), what, ap);
+	set_what(k, unit, what, ap);
 	va_end(ap);
-	snprintf(k->unit, sizeof(k->unit), "%s", unit);
 	k->per = per;
 	k->expected = expected;
 	k->bound = bound;
@@ -154,7 +159,7 @@ struct vxck *vx_skipm(struct vxwin *w, const int *ev, int n, double per, int nsk
 	if (!k)
 		return NULL;
 	va_start(ap, what);
-	vsnprintf(k->what, sizeof(k->what), what, ap);
+	set_what(k, NULL, what, ap);
 	va_end(ap);
 	k->per = per;
 	k->nskip = nskip;
@@ -172,7 +177,7 @@ struct vxck *vx_skipm2(struct vxwin *w, const int *a, int na, const int *b, int 
 	memcpy(k->den, b, sizeof(*b) * (size_t)nb);
 	k->nden = nb;
 	va_start(ap, what);
-	vsnprintf(k->what, sizeof(k->what), what, ap);
+	set_what(k, NULL, what, ap);
 	va_end(ap);
 	k->nskip = nskip;
 	set_why(k, why);
