@@ -446,6 +446,35 @@ struct fake_world {
 	char msr[300], sysfs[300], cpuinfo[300], xml[300], topo[320], run[300];
 };
 
+/* A fake world's paths under base (the files are made by its maker). */
+static inline void fake_world_paths(const char *base, struct fake_world *w)
+{
+	snprintf(w->msr, sizeof(w->msr), "%s/cpu", base);
+	snprintf(w->sysfs, sizeof(w->sysfs), "%s/sys", base);
+	snprintf(w->cpuinfo, sizeof(w->cpuinfo), "%s/cpuinfo", base);
+	snprintf(w->xml, sizeof(w->xml), "%s/topo.xml", base);
+	snprintf(w->topo, sizeof(w->topo), "xml:%s", w->xml);
+	snprintf(w->run, sizeof(w->run), "%s/run", base);
+}
+
+/* Point pmon at a fake world: PMON_MSR_ROOT, PMON_PCI_SYSFS, PMON_CPUINFO,
+ * PMON_TOPOLOGY and PMON_RUN_DIR name its files; no NMI watchdog, no kernel
+ * uncore PMUs (whatever the host has).  0. */
+static inline int fake_world_env(const char *base, const struct fake_world *w)
+{
+	setenv("PMON_MSR_ROOT", w->msr, 1);
+	setenv("PMON_PCI_SYSFS", w->sysfs, 1);
+	setenv("PMON_CPUINFO", w->cpuinfo, 1);
+	setenv("PMON_TOPOLOGY", w->topo, 1);
+	setenv("PMON_RUN_DIR", w->run, 1);
+	char none[340];
+	snprintf(none, sizeof(none), "%s/no-nmi-watchdog", base);
+	setenv("PMON_NMI_WATCHDOG", none, 1);
+	snprintf(none, sizeof(none), "%s/no-event-source", base);
+	setenv("PMON_EVENT_SOURCE", none, 1);
+	return 0;
+}
+
 /* A two-socket SNB-EP under base, as the hardware backend sees it: MSR files
  * of 4 CPUs, each socket's uncore functions (fake_snbep_socket on buses 0x3f,
  * node 0, and 0x7f, node 1; the UBoxes only when with_ubox), a cpuinfo, and
@@ -458,30 +487,14 @@ static inline int fake_snbep_world(const char *base, int with_ubox, struct fake_
 		{ 0x3f, 11, 0, 0x8086, 0x3ce0, 0 },
 		{ 0x7f, 11, 0, 0x8086, 0x3ce0, 1 },
 	};
-	snprintf(w->msr, sizeof(w->msr), "%s/cpu", base);
-	snprintf(w->sysfs, sizeof(w->sysfs), "%s/sys", base);
-	snprintf(w->cpuinfo, sizeof(w->cpuinfo), "%s/cpuinfo", base);
-	snprintf(w->xml, sizeof(w->xml), "%s/topo.xml", base);
-	snprintf(w->topo, sizeof(w->topo), "xml:%s", w->xml);
-	snprintf(w->run, sizeof(w->run), "%s/run", base);
+	fake_world_paths(base, w);
 	/* GIDNIDMAP lists node 0 then node 1 */
 	if (fake_msr_files(w->msr, 4) || fake_cpuinfo(w->cpuinfo) ||
 	    fake_snbep_socket(w->sysfs, 0x3f, with_ubox, 0, 0x8) ||
 	    fake_snbep_socket(w->sysfs, 0x7f, with_ubox, 1, 0x8) ||
 	    fake_hwloc_xml(w->xml, 2, 2, 1, 0, pci, 2))
 		return -1;
-	setenv("PMON_MSR_ROOT", w->msr, 1);
-	setenv("PMON_PCI_SYSFS", w->sysfs, 1);
-	setenv("PMON_CPUINFO", w->cpuinfo, 1);
-	setenv("PMON_TOPOLOGY", w->topo, 1);
-	setenv("PMON_RUN_DIR", w->run, 1);
-	/* no NMI watchdog, no kernel uncore PMUs (whatever the host has) */
-	char none[340];
-	snprintf(none, sizeof(none), "%s/no-nmi-watchdog", base);
-	setenv("PMON_NMI_WATCHDOG", none, 1);
-	snprintf(none, sizeof(none), "%s/no-event-source", base);
-	setenv("PMON_EVENT_SOURCE", none, 1);
-	return 0;
+	return fake_world_env(base, w);
 }
 
 /* A two-socket Nehalem-EP or Westmere-EP (family 6, model) under base:
@@ -491,28 +504,13 @@ static inline int fake_snbep_world(const char *base, int with_ubox, struct fake_
 static inline int fake_nhm_world(const char *base, unsigned model, const char *brand,
 				 struct fake_world *w)
 {
-	snprintf(w->msr, sizeof(w->msr), "%s/cpu", base);
-	snprintf(w->sysfs, sizeof(w->sysfs), "%s/sys", base);
-	snprintf(w->cpuinfo, sizeof(w->cpuinfo), "%s/cpuinfo", base);
-	snprintf(w->xml, sizeof(w->xml), "%s/topo.xml", base);
-	snprintf(w->topo, sizeof(w->topo), "xml:%s", w->xml);
-	snprintf(w->run, sizeof(w->run), "%s/run", base);
+	fake_world_paths(base, w);
 	char dev[320];
 	snprintf(dev, sizeof(dev), "%s/devices", w->sysfs);
 	if (fake_msr_files(w->msr, 4) || fake_cpuinfo_model(w->cpuinfo, model, brand) ||
 	    fake_mkdir_p(dev) || fake_hwloc_xml(w->xml, 2, 2, 1, 0, NULL, 0))
 		return -1;
-	setenv("PMON_MSR_ROOT", w->msr, 1);
-	setenv("PMON_PCI_SYSFS", w->sysfs, 1);
-	setenv("PMON_CPUINFO", w->cpuinfo, 1);
-	setenv("PMON_TOPOLOGY", w->topo, 1);
-	setenv("PMON_RUN_DIR", w->run, 1);
-	char none[340];
-	snprintf(none, sizeof(none), "%s/no-nmi-watchdog", base);
-	setenv("PMON_NMI_WATCHDOG", none, 1);
-	snprintf(none, sizeof(none), "%s/no-event-source", base);
-	setenv("PMON_EVENT_SOURCE", none, 1);
-	return 0;
+	return fake_world_env(base, w);
 }
 
 /* Run the pmon tool as a user runs it ($PMON_BIN, else build/bin/pmon)
