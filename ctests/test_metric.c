@@ -138,7 +138,31 @@ static void language(void)
 		     "overflow: not finite");
 }
 
-/* Every metric well formed; its passes counted as declared. */
+/* The first metric of this name of generation gen, and the first group. */
+static int find_in(const char *gen, const char *name)
+{
+	for (int i = 0; i < pmon_metric_count(); i++) {
+		pmon_metric_info_t mi;
+		pmon_metric_get(i, &mi);
+		if (!strcmp(mi.generation, gen) && !strcmp(mi.name, name))
+			return i;
+	}
+	return -1;
+}
+
+static int group_in(const char *gen, const char *name)
+{
+	for (int g = 0; g < pmon_metric_group_count(); g++) {
+		const char *gname;
+		pmon_metric_group_get(g, &gname, NULL);
+		if (!strcmp(pmon_metric_group_generation(g), gen) && !strcmp(gname, name))
+			return g;
+	}
+	return -1;
+}
+
+/* Every metric well formed; its passes counted as declared (on the
+ * machine's own generation's metrics; test_nhm_metric for the others). */
 static void declared(pmon_machine_t *m)
 {
 	int n = pmon_metric_count();
@@ -146,8 +170,11 @@ static void declared(pmon_machine_t *m)
 	for (int i = 0; i < n; i++) {
 		pmon_metric_info_t mi;
 		CHECK_EQ_INT(pmon_metric_get(i, &mi), PMON_OK, "metric get");
-		CHECK_EQ_INT(pmon_metric_find(mi.name), i, mi.name);
-		CHECK(pmon_metric_group_find(mi.group) >= 0, "%s: group %s declared", mi.name, mi.group);
+		/* a name once in its generation; another generation may have it */
+		CHECK_EQ_INT(find_in(mi.generation, mi.name), i, mi.name);
+		CHECK(pmon_metric_find(mi.name) >= 0, "%s found by name", mi.name);
+		CHECK(group_in(mi.generation, mi.group) >= 0, "%s: group %s declared in %s", mi.name, mi.group,
+		      mi.generation);
 		CHECK(strstr(mi.guide, ", L") != NULL, "%s: a guide line (%s)", mi.name, mi.guide);
 		int unit_ok = 0;
 		for (size_t u = 0; u < sizeof(units) / sizeof(units[0]); u++)
@@ -181,7 +208,7 @@ static void declared(pmon_machine_t *m)
 			CHECK(pass_has[q], "%s: pass %d has events", mi.name, q);
 		/* Each pass's events (on instance 0 of their boxes) count
 		 * together; two passes' events on one box do not. */
-		if (!m)
+		if (!m || pmon_machine_metric_find(m, mi.name, NULL, 0) != i)
 			continue;
 		for (int q = 0; q < mi.npasses; q++) {
 			pmon_session_t *s;

@@ -1,5 +1,8 @@
 /* metric.c - the derived-metric engine: look-ups in the declarative tables
- * of the registered generations (generation.h; snbep/metrics.c), full event names for a box instance, and the formula
+ * of the registered generations (generation.h; snbep/metrics.c,
+ * nhm/metrics.c), by name or by name on a machine's generation (several
+ * declare MEM_BW_READS, each over its own events), full event names for a
+ * box instance, and the formula
  * language (numbers, names, + - * / and parentheses) evaluated without a
  * NaN: a division by zero is "no value" (PMON_ERANGE). */
 #include <ctype.h>
@@ -11,30 +14,47 @@
 
 #include "pmon/pmon.h"
 #include "generation.h"
+#include "machine.h"
 #include "why.h"
 
 /* Metrics and groups are numbered over the registered generations, in the
- * registry's order. */
-static const struct pmon_metric_def *metric_def(int i)
+ * registry's order; *genp (may be NULL) the generation of the one found. */
+static const struct pmon_metric_def *metric_at(int i, const struct pmon_generation **genp)
 {
 	for (int g = 0; i >= 0 && g < pmon_generation_count(); g++) {
 		const struct pmon_generation *gen = pmon_generation_at(g);
-		if (i < *gen->nmetrics)
+		if (i < *gen->nmetrics) {
+			if (genp)
+				*genp = gen;
 			return &gen->metrics[i];
+		}
 		i -= *gen->nmetrics;
+	}
+	return NULL;
+}
+
+static const struct pmon_metric_def *metric_def(int i)
+{
+	return metric_at(i, NULL);
+}
+
+static const struct pmon_metric_group *group_at(int i, const struct pmon_generation **genp)
+{
+	for (int g = 0; i >= 0 && g < pmon_generation_count(); g++) {
+		const struct pmon_generation *gen = pmon_generation_at(g);
+		if (i < *gen->ngroups) {
+			if (genp)
+				*genp = gen;
+			return &gen->groups[i];
+		}
+		i -= *gen->ngroups;
 	}
 	return NULL;
 }
 
 static const struct pmon_metric_group *group_def(int i)
 {
-	for (int g = 0; i >= 0 && g < pmon_generation_count(); g++) {
-		const struct pmon_generation *gen = pmon_generation_at(g);
-		if (i < *gen->ngroups)
-			return &gen->groups[i];
-		i -= *gen->ngroups;
-	}
-	return NULL;
+	return group_at(i, NULL);
 }
 
 static int nevents(const struct pmon_metric_def *d)
@@ -55,7 +75,8 @@ int pmon_metric_count(void)
 
 int pmon_metric_get(int metric, pmon_metric_info_t *out)
 {
-	const struct pmon_metric_def *d = metric_def(metric);
+	const struct pmon_generation *gen = NULL;
+	const struct pmon_metric_def *d = metric_at(metric, &gen);
 	if (!d || !out)
 		return d ? PMON_EINVAL : PMON_ERANGE;
 	int n = nevents(d), np = 0;
@@ -63,7 +84,7 @@ int pmon_metric_get(int metric, pmon_metric_info_t *out)
 		if (d->ev[k].pass + 1 > np)
 			np = d->ev[k].pass + 1;
 	*out = (pmon_metric_info_t){ d->name, d->group, d->desc, d->formula, d->unit, d->scope, d->box,
-				     d->guide, d->note ? d->note : "", n, np };
+				     d->guide, d->note ? d->note : "", n, np, gen->name, gen->title };
 	return PMON_OK;
 }
 
@@ -113,6 +134,122 @@ int pmon_metric_group_find(const char *name)
 		if (!strcasecmp(group_def(g)->name, name))
 			return g;
 	return PMON_ENOEVNT;
+}
+
+const char *pmon_metric_group_generation(int g)
+{
+	const struct pmon_generation *gen = NULL;
+	return group_at(g, &gen) ? gen->name : NULL;
+}
+
+/* ------------------------------------------------- on a machine's generation */
+
+/* The generations other than own that declare a metric (or a group) of this
+ * name, "X or Y" into buf; their number.  *first: the first one's index. */
+static int others_with(const struct pmon_generation *own, const char *name, int group, char *buf,
+		       size_t len, int *first)
+{
+	int n = 0, at = 0;
+	buf[0] = 0;
+	*first = -1;
+	for (int g = 0; g < pmon_generation_count(); g++) {
+		const struct pmon_generation *gen = pmon_generation_at(g);
+		int cnt = group ? *gen->ngroups : *gen->nmetrics, hit = 0;
+		for (int i = 0; i < cnt && !hit; i++)
+			hit = !strcasecmp(group ? gen->groups[i].name : gen->metrics[i].name, name);
+		for (int i = 0; i < cnt && hit && gen != own && *first < 0; i++)
+			if (!strcasecmp(group ? gen->groups[i].name : gen->metrics[i].name, name))
+				*first = at + i;
+		if (hit && gen != own) {
+			size_t l = strlen(buf);
+			snprintf(buf + l, len - l, "%s%s", n ? " or " : "", gen->title);
+			n++;
+		}
+		at += cnt;
+	}
+	return n;
+}
+
+/* Is event (its name before the first ':') in a box type of gen named box? */
+static int gen_has_event(const struct pmon_generation *gen, const char *box, const char *event)
+{
+	size_t l = strcspn(event, ":");
+	for (int b = 0; b < *gen->nboxes; b++) {
+		const struct pmon_box_type *t = gen->boxes[b];
+		if (strcmp(t->name, box))
+			continue;
+		for (const struct pmon_event *e = t->events; e && e->name; e++)
+			if (strlen(e->name) == l && !strncmp(e->name, event, l))
+				return 1;
+	}
+	return 0;
+}
+
+/* The box type of gen that has event, NULL if none. */
+static const char *gen_box_with(const struct pmon_generation *gen, const char *event)
+{
+	for (int b = 0; b < *gen->nboxes; b++)
+		if (gen_has_event(gen, gen->boxes[b]->name, event))
+			return gen->boxes[b]->name;
+	return NULL;
+}
+
+int pmon_machine_metric_find(const pmon_machine_t *m, const char *name, char *why, size_t whylen)
+{
+	if (!m || !m->gen || !name)
+		return pmon_why(why, whylen, PMON_EINVAL, "metric look-up: no machine or no name");
+	int at = 0;
+	for (int g = 0; g < pmon_generation_count(); g++) {
+		const struct pmon_generation *gen = pmon_generation_at(g);
+		if (gen == m->gen)
+			for (int i = 0; i < *gen->nmetrics; i++)
+				if (!strcasecmp(gen->metrics[i].name, name))
+					return at + i;
+		at += *gen->nmetrics;
+	}
+	char gens[160];
+	int first;
+	if (!others_with(m->gen, name, 0, gens, sizeof(gens), &first))
+		return pmon_why(why, whylen, PMON_ENOEVNT, "unknown metric '%s' (pmon list --metrics "
+				"lists them)", name);
+	/* what of it this machine's uncore lacks: the first event whose box
+	 * type it has not, or which no box of the type has */
+	const struct pmon_metric_def *d = metric_def(first);
+	for (int k = 0; k < nevents(d); k++) {
+		const struct pmon_metric_ev *e = &d->ev[k];
+		const char *own = gen_box_with(m->gen, e->event);
+		if (own)
+			continue;
+		return pmon_why(why, whylen, PMON_ENODEV, "%s is a metric of %s only: its event %s is not "
+				"in this machine's %s uncore (pmon list --metrics lists this machine's)",
+				d->name, gens, e->event, m->gen->title);
+	}
+	return pmon_why(why, whylen, PMON_ENODEV, "%s is a metric of %s only, not of this machine's %s "
+			"(pmon list --metrics lists this machine's)", d->name, gens, m->gen->title);
+}
+
+int pmon_machine_metric_group_find(const pmon_machine_t *m, const char *name, char *why,
+				   size_t whylen)
+{
+	if (!m || !m->gen || !name)
+		return pmon_why(why, whylen, PMON_EINVAL, "group look-up: no machine or no name");
+	int at = 0;
+	for (int g = 0; g < pmon_generation_count(); g++) {
+		const struct pmon_generation *gen = pmon_generation_at(g);
+		if (gen == m->gen)
+			for (int i = 0; i < *gen->ngroups; i++)
+				if (!strcasecmp(gen->groups[i].name, name))
+					return at + i;
+		at += *gen->ngroups;
+	}
+	char gens[160];
+	int first;
+	if (!others_with(m->gen, name, 1, gens, sizeof(gens), &first))
+		return pmon_why(why, whylen, PMON_ENOEVNT, "unknown metric group '%s' (pmon list "
+				"--metrics lists them)", name);
+	return pmon_why(why, whylen, PMON_ENODEV, "%s is a metric group of %s only, not of this "
+			"machine's %s (pmon list --metrics lists this machine's)", group_def(first)->name,
+			gens, m->gen->title);
 }
 
 int pmon_metric_event_name(int metric, int k, int pmu, int socket, unsigned local_nodes,

@@ -203,7 +203,18 @@ static int add_metrics(struct stat_ctx *c)
 	char why[512];
 	for (int i = 0; i < c->o->nmetrics; i++) {
 		const char *name = c->o->metrics[i];
-		int mi = pmon_metric_find(name), g = pmon_metric_group_find(name);
+		/* the machine's generation's metric or group of this name */
+		int mi = pmon_machine_metric_find(c->m, name, why, sizeof(why)), g = -1;
+		if (mi == PMON_ENODEV) {
+			fprintf(stderr, "pmon stat: %s\n", why);
+			return 1;
+		}
+		if (mi < 0)
+			g = pmon_machine_metric_group_find(c->m, name, why, sizeof(why));
+		if (mi < 0 && g == PMON_ENODEV) {
+			fprintf(stderr, "pmon stat: %s\n", why);
+			return 1;
+		}
 		if (mi < 0 && g < 0)
 			return refuse("unknown metric or group '%s' (pmon list --metrics lists them)", name);
 		if (mi >= 0) {
@@ -213,13 +224,13 @@ static int add_metrics(struct stat_ctx *c)
 			}
 			continue;
 		}
-		const char *gname;
+		const char *gname, *ggen = pmon_metric_group_generation(g);
 		pmon_metric_group_get(g, &gname, NULL);
 		int added = 0;
 		for (int k = 0; k < pmon_metric_count(); k++) {
 			pmon_metric_info_t info;
 			pmon_metric_get(k, &info);
-			if (strcmp(info.group, gname))
+			if (strcmp(info.group, gname) || strcmp(info.generation, ggen))
 				continue;
 			if (pmon_mset_add_metric(c->set, k, -1, why, sizeof(why)) < 0)
 				fprintf(stderr, "pmon stat: %s (group %s) left out: %s\n", info.name, gname, why);
@@ -257,7 +268,8 @@ static void add_svg_bandwidth(struct stat_ctx *c)
 			pmon_mset_item_get(c->set, i, &it);
 			have |= it.metric >= 0 && !strcmp(it.name, bw[b]);
 		}
-		if (!have && pmon_mset_add_metric(c->set, pmon_metric_find(bw[b]), -1, why, sizeof(why)) < 0)
+		int mi = pmon_machine_metric_find(c->m, bw[b], why, sizeof(why));
+		if (!have && (mi < 0 || pmon_mset_add_metric(c->set, mi, -1, why, sizeof(why)) < 0))
 			fprintf(stderr, "pmon stat: --svg: %s left out: %s\n", bw[b], why);
 	}
 }

@@ -349,7 +349,8 @@ static int metric_matches(const char *pattern, const pmon_metric_info_t *mi)
 		return 1;
 	if (strpbrk(pattern, "*?["))
 		return !fnmatch(pattern, mi->name, FNM_CASEFOLD) || !fnmatch(pattern, mi->group, FNM_CASEFOLD);
-	return strcasestr(mi->name, pattern) || !strcasecmp(mi->group, pattern);
+	return strcasestr(mi->name, pattern) || !strcasecmp(mi->group, pattern) ||
+	       !strcasecmp(mi->generation, pattern);
 }
 
 static const char *const node_names[] = { "", "local", "remote", "all" };
@@ -358,20 +359,24 @@ int stat_list_metrics(const char *pattern, int json)
 {
 	json_t *groups = json ? json_array() : NULL;
 	int shown = 0;
+	const char *last_gen = NULL;
 	for (int g = 0; g < pmon_metric_group_count(); g++) {
-		const char *gname, *gdesc;
+		/* a group is of one generation: its metrics of that one (several
+		 * generations have a group mem_bw, each of its own metrics) */
+		const char *gname, *gdesc, *ggen = pmon_metric_group_generation(g);
 		json_t *jg = NULL, *jm = NULL;
 		int header = 0;
 		pmon_metric_group_get(g, &gname, &gdesc);
 		for (int i = 0; i < pmon_metric_count(); i++) {
 			pmon_metric_info_t mi;
 			pmon_metric_get(i, &mi);
-			if (strcmp(mi.group, gname) || !metric_matches(pattern, &mi))
+			if (strcmp(mi.group, gname) || strcmp(mi.generation, ggen) || !metric_matches(pattern, &mi))
 				continue;
 			shown++;
 			if (json) {
 				if (!jg) {
-					jg = json_pack("{s:s, s:s, s:[]}", "name", gname, "desc", gdesc, "metrics");
+					jg = json_pack("{s:s, s:s, s:s, s:[]}", "name", gname, "desc", gdesc,
+						       "generation", mi.generation, "metrics");
 					json_array_append_new(groups, jg);
 					jm = json_object_get(jg, "metrics");
 				}
@@ -391,6 +396,9 @@ int stat_list_metrics(const char *pattern, int json)
 					"note", mi.note, "passes", mi.npasses, "events", evs));
 				continue;
 			}
+			if (!last_gen || strcmp(last_gen, ggen))
+				printf("%s== %s metrics ==\n", last_gen ? "\n" : "", mi.generation_title);
+			last_gen = ggen;
 			if (!header++)
 				printf("%s  (%s)\n", gname, gdesc);
 			printf("  %-30s %-7s per %-7s %s\n", mi.name, mi.unit, scope_names[mi.scope], mi.formula);

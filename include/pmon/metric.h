@@ -60,6 +60,11 @@ typedef struct pmon_metric_info {
 	 * counted together: each pass is counted in a time slice of its own and
 	 * the metric is an estimate. */
 	int npasses;
+	/* The generation whose uncore the metric is of ("snbep", "nhm",
+	 * "wsm") and its title ("SNB-EP"): several generations may declare a
+	 * metric of the same name (MEM_BW_READS), each over its own events. */
+	const char *generation;
+	const char *generation_title;
 } pmon_metric_info_t;
 
 /* Which nodes a CBo's node filter (nf=) takes, from the socket counted. */
@@ -80,7 +85,9 @@ typedef struct pmon_metric_event {
 
 int pmon_metric_count(void);
 int pmon_metric_get(int metric, pmon_metric_info_t *out);
-/* The index of a metric by name (case ignored), or PMON_ENOEVNT. */
+/* The index of a metric by name (case ignored), or PMON_ENOEVNT: of the
+ * first registered generation that has one (SNB-EP's before the others);
+ * on a machine, pmon_machine_metric_find gives its generation's. */
 int pmon_metric_find(const char *name);
 int pmon_metric_event_get(int metric, int k, pmon_metric_event_t *out);
 
@@ -88,8 +95,21 @@ int pmon_metric_event_get(int metric, int k, pmon_metric_event_t *out);
 int pmon_metric_group_count(void);
 /* Name and one-line description of group g (PMON_ERANGE past the end). */
 int pmon_metric_group_get(int g, const char **name, const char **desc);
-/* The index of a group by name (case ignored), or PMON_ENOEVNT. */
+/* The index of a group by name (case ignored), or PMON_ENOEVNT (the first
+ * registered generation's, as pmon_metric_find). */
 int pmon_metric_group_find(const char *name);
+/* The generation ("snbep", "nhm"...) group g belongs to, NULL past the end. */
+const char *pmon_metric_group_generation(int g);
+
+/* The metric (or group) of this name that the machine's generation
+ * declares.  PMON_ENOEVNT when no generation has one of that name;
+ * PMON_ENODEV when only other generations do, with why naming them and,
+ * for a metric, the event or box of it that this machine's uncore lacks
+ * ("GQ_WRITE_LATENCY is a metric of Nehalem-EP only: its event
+ * UNC_GQ_TRACKER_OCCUP is not in this machine's Westmere-EP uncore"). */
+int pmon_machine_metric_find(const pmon_machine_t *m, const char *name, char *why, size_t whylen);
+int pmon_machine_metric_group_find(const pmon_machine_t *m, const char *name, char *why,
+				   size_t whylen);
 
 /* The full name of event k of a metric on box instance pmu (a catalogue
  * index whose box type is the event's) of socket: the PMU, the event, its

@@ -22,15 +22,11 @@ static const struct pmon_cpu_refused wsm_refused[] = {
 	{ 0, NULL },
 };
 
-static const int no_metrics = 0;
-
 #define NHM_GEN_COMMON \
 	.family = 6, \
 	.control = PMON_CONTROL_GLOBAL, \
-	.metrics = NULL, \
-	.nmetrics = &no_metrics, \
-	.groups = NULL, \
-	.ngroups = &no_metrics, \
+	.groups = pmon_nhm_metric_groups, \
+	.ngroups = &pmon_nhm_nmetric_groups, \
 	.perf_pmus = NULL, \
 	.units = NULL, \
 	.socket_map = NULL, \
@@ -45,6 +41,8 @@ const struct pmon_generation pmon_gen_nhm = {
 	.refused = nhm_refused,
 	.boxes = pmon_nhm_boxes,
 	.nboxes = &pmon_nhm_nboxes,
+	.metrics = pmon_nhm_metrics,
+	.nmetrics = &pmon_nhm_nmetrics,
 	.example = "nhm_unc::UNC_LLC_MISS:READ",
 	NHM_GEN_COMMON,
 };
@@ -57,6 +55,8 @@ const struct pmon_generation pmon_gen_wsm = {
 	.refused = wsm_refused,
 	.boxes = pmon_wsm_boxes,
 	.nboxes = &pmon_wsm_nboxes,
+	.metrics = pmon_wsm_metrics,
+	.nmetrics = &pmon_wsm_nmetrics,
 	.example = "wsm_unc::UNC_LLC_MISS:READ",
 	NHM_GEN_COMMON,
 };

@@ -12,6 +12,7 @@
 #define PMON_NHM_H
 
 #include "../tables.h"
+#include "../metric.h"
 
 /* MSR_UNCORE_PerfEvtSelx bits (SDM vol. 3B, "Uncore performance monitoring
  * management facility" of the Xeon 5500): ev_sel 7:0, umask 15:8, occupancy
@@ -36,5 +37,11 @@ extern const struct pmon_event pmon_nhm_unc_events[], pmon_wsm_unc_events[];
 extern const struct pmon_box_type *const pmon_nhm_boxes[];
 extern const struct pmon_box_type *const pmon_wsm_boxes[];
 extern const int pmon_nhm_nboxes, pmon_wsm_nboxes;
+
+/* The derived metrics (metrics.c): one table each, the groups shared. */
+extern const struct pmon_metric_def pmon_nhm_metrics[], pmon_wsm_metrics[];
+extern const int pmon_nhm_nmetrics, pmon_wsm_nmetrics;
+extern const struct pmon_metric_group pmon_nhm_metric_groups[];
+extern const int pmon_nhm_nmetric_groups;
 
 #endif
