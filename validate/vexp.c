@@ -437,16 +437,37 @@ int vx_run(struct vctx *c, const char *kname, const struct vxset *x, const struc
 		vprogress(c, "%s\n", x->notes[i]);
 	for (int wi = 0; wi < x->nw && rc == 0; wi++) {
 		const struct vxwin *w = &x->w[wi];
+		const char *kn = w->kname[0] ? w->kname : kname;
 		if (w->nev == 0) {
 			const char *nosec = NULL;
 			for (int i = 0; i < w->nck; i++)
-				check(c, kname, L, wi, &w->ck[i], 0, 0, &nosec);
+				check(c, kn, L, wi, &w->ck[i], 0, 0, &nosec);
 		} else {
-			rc = window(c, kname, x, wi, k, L, res);
+			rc = window(c, kn, x, wi, k, L, res);
 		}
 		release(x, L, rc ? VX_WIN : wi);
 	}
 	release(x, L, VX_WIN);
 	free(L);
+	return rc;
+}
+
+struct vxset *vx_new(struct vctx *c, const char *what)
+{
+	struct vxset *x = calloc(1, sizeof(*x));
+	if (!x)
+		snprintf(c->err, sizeof(c->err), "%s: out of memory", what);
+	return x;
+}
+
+int vx_go(struct vctx *c, const char *kname, struct vxset *x, int made, const struct vxkern *k,
+	  struct vxres *res)
+{
+	int rc = -1;
+	if (made != 0)
+		snprintf(c->err, sizeof(c->err), "%s", x->err);
+	else
+		rc = vx_run(c, kname, x, k, res);
+	free(x);
 	return rc;
 }

@@ -88,6 +88,7 @@ struct vxwin {
 	int wrap_ev;             /* --break=wrap: the event preset near its top (-1: none) */
 	uint64_t wrap_top;       /* how far below the top */
 	int tag;                 /* the kernel's own selector of what to run */
+	char kname[40];          /* the window's kernel name for its checks (empty: the run's) */
 };
 
 struct vxset {
@@ -153,5 +154,12 @@ struct vxres {
  * 0, or an error (c->err set). */
 int vx_run(struct vctx *c, const char *kname, const struct vxset *x, const struct vxkern *k,
 	   struct vxres *res);
+/* A set to fill (cleared), or NULL with c->err naming what (out of memory). */
+struct vxset *vx_new(struct vctx *c, const char *what);
+/* Run set x that a generation's expectation filled (made: what it returned)
+ * with kernel k (vx_run), and free it.  made not 0: x->err is the error
+ * (c->err), nothing runs.  0, or an error (c->err set). */
+int vx_go(struct vctx *c, const char *kname, struct vxset *x, int made, const struct vxkern *k,
+	  struct vxres *res);
 
 #endif

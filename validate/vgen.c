@@ -3,15 +3,20 @@
  */
 #include "vgen.h"
 
-const struct vgen vgen_snbep = { "snbep", (1u << VK_N) - 1, snbep_chase, snbep_stream, snbep_dgemm,
-				 snbep_clocks };
+const struct vgen vgen_snbep = {
+	.name = "snbep", .kernels = (1u << VK_N) - 1,
+	.chase = snbep_chase, .stream = snbep_stream, .dgemm = snbep_dgemm, .clocks = snbep_clocks,
+	.partial = snbep_partial,
+};
 
 /* Nehalem-EP and Westmere-EP: STREAM (ordinary and streaming stores, the
  * remote Triad), the chase, DGEMM and the clock; the other experiments
  * read SNB-EP boxes. */
-const struct vgen vgen_nhm = { "nhm", 1u << VK_STREAM | 1u << VK_NUMA | 1u << VK_CHASE |
-			       1u << VK_DGEMM | 1u << VK_CLOCK, nhm_chase, nhm_stream, nhm_dgemm,
-			       nhm_clocks };
+const struct vgen vgen_nhm = {
+	.name = "nhm",
+	.kernels = 1u << VK_STREAM | 1u << VK_NUMA | 1u << VK_CHASE | 1u << VK_DGEMM | 1u << VK_CLOCK,
+	.chase = nhm_chase, .stream = nhm_stream, .dgemm = nhm_dgemm, .clocks = nhm_clocks,
+};
 
 const struct vgen *vgen_of(const struct vctx *c)
 {

@@ -9,6 +9,7 @@
 #define PMON_VALIDATE_VGEN_H
 
 #include "vexp.h"
+#include "xcase.h"
 
 struct chase_case;
 struct stream_case;
@@ -37,6 +38,8 @@ struct vgen {
 	int (*dgemm)(const struct vgeom *g, const struct dgemm_case *k, struct vxset *x);
 	/* The clocks (at most max into out); how many. */
 	int (*clocks)(const struct vgeom *g, struct vclock *out, int max);
+	/* The smaller experiments (xcase.h); NULL where kernels has not the bit. */
+	int (*partial)(const struct vgeom *g, const struct partial_case *k, struct vxset *x);
 };
 
 /* The generation of the machine the suite validates. */
@@ -48,6 +51,7 @@ int snbep_chase(const struct vgeom *g, const struct chase_case *k, struct vxset 
 int snbep_stream(const struct vgeom *g, const struct stream_case *k, struct vxset *x);
 int snbep_dgemm(const struct vgeom *g, const struct dgemm_case *k, struct vxset *x);
 int snbep_clocks(const struct vgeom *g, struct vclock *out, int max);
+int snbep_partial(const struct vgeom *g, const struct partial_case *k, struct vxset *x);
 int nhm_dgemm(const struct vgeom *g, const struct dgemm_case *k, struct vxset *x);
 int nhm_clocks(const struct vgeom *g, struct vclock *out, int max);
 int nhm_chase(const struct vgeom *g, const struct chase_case *k, struct vxset *x);

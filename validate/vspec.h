@@ -1,15 +1,16 @@
 /*
- * vspec.h - a counting window given as a table.  Each row is one event over
- * a set of boxes (every CBo of a socket, both QPI links, every iMC channel,
- * both R3QPI links, or one box) of one socket or CPU, and what the kernel
- * should make it count per unit (a round, a line); it becomes one check on
- * the sum over its boxes.  The kernels of exp_share.c, exp_dram.c and
- * exp_power.c describe their windows so.
+ * vspec.h - a counting window's expectations given as a table.  Each row is
+ * one event over a set of boxes (every CBo of a socket, both QPI links,
+ * every iMC channel, both R3QPI links, or one box) of one socket or CPU, and
+ * what the kernel should make it count per unit (a round, a line); it
+ * becomes the window's events and one check on the sum over its boxes
+ * (vexp.h).  Pure: a generation's expectations (gen_*.c) write their
+ * windows so, the one runner (vx_run) counts them.
  */
 #ifndef PMON_VALIDATE_VSPEC_H
 #define PMON_VALIDATE_VSPEC_H
 
-#include "vrun.h"
+#include "vexp.h"
 
 enum vsbox { VS_ONE, VS_CBO, VS_LINK, VS_CH, VS_R3 };
 
@@ -27,11 +28,27 @@ struct vspec {
 	const char *bfmt;
 };
 
+/* What the rows of a window share: the run's --break, the machine (hw:
+ * silicon, whose band is hwb, its why saying what moves the count there),
+ * the kernel's units and their name. */
+struct vspec_on {
+	enum vbreak brk;
+	int hw;
+	struct vband hwb;
+	double units;
+	const char *unit;
+};
+
+/* Add rows[0..n) to window w of set x: each row's events over its boxes
+ * (under the row's --break its bfmt instead, marked broken) and one check
+ * per row: the sum over its boxes / units against want.  0, or -1 when the
+ * window is full (x->err says so). */
+int vspec_add(const struct vgeom *g, struct vxset *x, struct vxwin *w, const struct vspec *rows,
+	      int n, const struct vspec_on *on);
+
 /* Add the rows' events, prep(c, arg) before the window (if not NULL: e.g.
- * clean the caches), run(c, arg) inside it, and make one check
- * per row: sum over its boxes / units against want.  hwb: the band on
- * silicon (its why says what moves the count there).  0, or an error
- * (c->err set). */
+ * clean the caches), run(c, arg) inside it, and make one check per row
+ * (the rows' checks of vspec_add, made at once).  0, or an error (c->err). */
 int vspec_window(struct vctx *c, const char *kname, const struct vspec *rows, int n, double units,
 		 const char *unit, struct vband hwb, int (*prep)(struct vctx *c, void *arg),
 		 int (*run)(struct vctx *c, void *arg), void *arg);
