@@ -190,7 +190,8 @@ int vplace_preflight(struct vctx *c);
 int vremote_ok(struct vctx *c, const char *what);
 
 /* ------------------------------------------------------------- threads */
-/* Run fn(c, t, feed, arg) on n threads, thread t on cpus[t] (pinned).
+/* Run fn(c, t, feed, arg) on n threads, thread t on cpus[t] (bound to it on
+ * the hardware; on the emulated machine cpus[t] is the model's CPU).
  * While planning: runs nothing (an experiment checks a kernel's results
  * only when !c->planning). */
 typedef void (*vwork_fn)(struct vctx *c, int t, int n, struct kfeed *f, void *arg);

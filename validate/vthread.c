@@ -1,12 +1,10 @@
 /*
- * vthread.c - the kernels' threads (vrun.h): pinned to their CPUs, and on
- * the emulated machine taking turns in an order fixed by the seed.
+ * vthread.c - the kernels' threads (vrun.h): bound to their CPUs on the
+ * hardware; on the emulated machine taking turns in an order fixed by the
+ * seed.
  */
-#define _GNU_SOURCE
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <omp.h>
 #include <pthread.h>
@@ -22,18 +20,6 @@ void vchunk(size_t count, int t, int n, size_t *lo, size_t *hi)
 	size_t l1 = l0 + per + ((size_t)t < extra ? 1 : 0);
 	*lo = l0 * 8 < count ? l0 * 8 : count;
 	*hi = l1 * 8 < count ? l1 * 8 : count;
-}
-
-static void pin_host(int cpu)
-{
-	cpu_set_t set;
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	if (ncpu <= 0)
-		return;
-	CPU_ZERO(&set);
-	CPU_SET(cpu % ncpu, &set);
-	/* Best effort: a restricted cpuset leaves the thread where it is. */
-	(void)sched_setaffinity(0, sizeof(set), &set);
 }
 
 /* Turns: on the emulated machine one kernel thread runs at a time, and
@@ -166,13 +152,15 @@ static int vpar_run(struct vctx *c, int n, const int *cpus, vwork_fn fn, void *a
 		struct kfeed *f = malloc(sizeof(*f));
 		/* Hardware: the thread runs on that CPU, bound with hwloc.
 		 * Emulated: the model's CPU is cpus[t]; the host thread is
-		 * spread over the host's CPUs. */
+		 * left where the host's scheduler puts it (pinned to host CPU
+		 * t, every run's first thread, OpenMP's main one, stayed on
+		 * CPU 0 for the rest of the run: runs of make check at the
+		 * same time all queued there while the other CPU idled). */
 		if (!f) {
 #pragma omp atomic write
 			err = PMON_ENOMEM;
 		} else if (c->sim) {
 			kfeed_init(f, c->sim, cpus[t]);
-			pin_host(t);
 			f->tid = t;
 			if (turns) {
 				f->turn = turn_after_batch;
