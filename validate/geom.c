@@ -54,6 +54,18 @@ static uint64_t sc(int name, uint64_t dflt)
 	return v > 0 ? (uint64_t)v : dflt;
 }
 
+/* Has the machine a box of this type (the catalogue's box_type) on socket 0? */
+static int has_box_type(const struct pmon_machine *m, const char *type)
+{
+	for (int p = 0; p < pmon_pmu_count(); p++) {
+		pmon_pmu_info_t pi;
+		if (pmon_pmu_get(p, &pi) == PMON_OK && !strcmp(pi.box_type, type) &&
+		    pmon_machine_pmu_present(m, p, 0) > 0)
+			return 1;
+	}
+	return 0;
+}
+
 void vgeom_from_hw(const struct pmon_machine *m, struct vgeom *g)
 {
 	memset(g, 0, sizeof(*g));
@@ -102,7 +114,9 @@ void vgeom_from_hw(const struct pmon_machine *m, struct vgeom *g)
 	g->llc_ways = (int)sc(_SC_LEVEL3_CACHE_ASSOC, 20);
 	g->pf_dis = 0;                   /* silicon prefetches unless disabled */
 	g->prefetch = 1;
-	g->pclk_hz = 800e6;              /* the PCU clock is a constant 800 MHz */
+	/* The PCU clock is a constant 800 MHz where the machine has a PCU box
+	 * (SNB-EP); without one (Nehalem-EP, Westmere-EP) it is unknown. */
+	g->pclk_hz = has_box_type(m, "pcu") ? 800e6 : 0;
 }
 
 int vgeom_slices(const struct vgeom *g)

@@ -51,7 +51,8 @@ struct pmon_sim;
 /* From the emulated machine's shape. */
 void vgeom_from_sim(const struct pmon_sim *sim, struct vgeom *g);
 /* From the hardware: sockets and CPUs from the opened machine, cache sizes
- * from sysconf, frequencies unknown (0) unless documented. */
+ * from sysconf, frequencies unknown (0) unless documented (the PCU's 800
+ * MHz, where the machine has a PCU box). */
 struct pmon_machine;
 void vgeom_from_hw(const struct pmon_machine *m, struct vgeom *g);
 
