@@ -7,9 +7,11 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -50,8 +52,90 @@ static int trusted(const struct stat *st, const char *path, const char *what)
 				"the emulated machine's library: the %s %s belongs to uid %u with mode "
 				"%03o; pmon runs with privileges and loads code only from a %s of root's "
 				"(or its effective user's) that no one else can write", what, path,
-				(unsigned)st->st_uid, (unsigned)(st->st_mode & 0777), what);
+				(unsigned)st->st_uid, (unsigned)(st->st_mode & 07777), what);
 	return PMON_OK;
+}
+
+/* The same for a directory above libpmon's (dir): one who could write it
+ * could rename what is below and swap the library. */
+static int unsafe_above(const struct stat *st, const char *path, const char *dir)
+{
+	if ((st->st_uid != 0 && st->st_uid != geteuid()) || (st->st_mode & (S_IWGRP | S_IWOTH)))
+		return pmon_why(sim_why, sizeof sim_why, PMON_EPERM,
+				"the emulated machine's library: the directory %s, above libpmon's "
+				"directory %s, belongs to uid %u with mode %03o; pmon runs with "
+				"privileges and loads code only through directories of root's (or its "
+				"effective user's) that no one else can write: another user who can "
+				"write a directory on the way could replace what lies below it (a "
+				"sticky bit, as on /tmp, narrows that; pmon does not rely on it)",
+				path, dir, (unsigned)st->st_uid, (unsigned)(st->st_mode & 07777));
+	return PMON_OK;
+}
+
+/* As root or elevated: dir (absolute, no symbolic link in it) and each of
+ * its ancestors up to / opened in turn, relative to the one above, without
+ * following a symbolic link, and each checked by fstat: a directory of
+ * root's (or the effective user's) that no one else can write.  Then no
+ * other user can rename a directory on the way and swap the library.  A
+ * sticky directory others can write (/tmp) is refused as well: its sticky
+ * bit keeps them from renaming root's entries, but not from having taken a
+ * name there first, and one rule without exceptions is the one to trust.
+ * The library's file is checked in the last one (a regular file, trusted). */
+static int trusted_chain(const char *dir, const char *lib)
+{
+	char part[PATH_MAX];
+	struct stat st;
+	int fd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st)) {
+		int e = errno;
+		if (fd >= 0)
+			close(fd);
+		return pmon_why(sim_why, sizeof sim_why, PMON_EIO,
+				"the emulated machine's library: /: %s", strerror(e));
+	}
+	int rc = strcmp(dir, "/") ? unsafe_above(&st, "/", dir) : trusted(&st, "/", "directory");
+	const char *p = dir;
+	while (!rc) {
+		while (*p == '/')
+			p++;
+		if (!*p)
+			break;
+		size_t n = strcspn(p, "/");
+		p += n;
+		snprintf(part, sizeof part, "%.*s", (int)(p - dir), dir);
+		char name[NAME_MAX + 1];
+		snprintf(name, sizeof name, "%.*s", (int)n, p - n);
+		int next = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		int e = errno;
+		close(fd);
+		fd = next;
+		if (fd < 0)
+			return pmon_why(sim_why, sizeof sim_why, e == ELOOP || e == ENOTDIR ?
+					PMON_EPERM : PMON_EIO,
+					"the emulated machine's library: the directory %s: %s", part,
+					e == ELOOP ? "a symbolic link (pmon runs with privileges and "
+					"follows none on the way to code it loads)" : strerror(e));
+		if (fstat(fd, &st))
+			rc = pmon_why(sim_why, sizeof sim_why, PMON_EIO,
+				      "the emulated machine's library: %s: %s", part, strerror(errno));
+		else if (*p)
+			rc = unsafe_above(&st, part, dir);
+		else
+			rc = trusted(&st, part, "directory");
+	}
+	if (!rc && fstatat(fd, lib, &st, AT_SYMLINK_NOFOLLOW))
+		rc = pmon_why(sim_why, sizeof sim_why, PMON_ENODEV,
+			      "the emulated machine's library %s/%s: %s", dir, lib, strerror(errno));
+	if (!rc && !S_ISREG(st.st_mode))
+		rc = pmon_why(sim_why, sizeof sim_why, PMON_ENODEV,
+			      "the emulated machine's library %s/%s is not a regular file", dir, lib);
+	if (!rc) {
+		char file[PATH_MAX + NAME_MAX + 2];
+		snprintf(file, sizeof file, "%s/%s", dir, lib);
+		rc = trusted(&st, file, "file");
+	}
+	close(fd);
+	return rc;
 }
 
 static void sim_load(void)
@@ -88,18 +172,23 @@ static void sim_load(void)
 		return;
 	}
 	if (geteuid() == 0 || pmon_env_elevated()) {
-		struct stat dst;
-		char dir[PATH_MAX];
+		/* libpmon's directory as it really is (its symbolic links
+		 * resolved), checked whole, and the library loaded from there */
+		char dir[PATH_MAX], real[PATH_MAX];
 		snprintf(dir, sizeof dir, "%.*s", (int)(strrchr(path, '/') - path), path);
-		if ((sim_rc = trusted(&st, path, "file")))
-			return;
-		if (stat(dir, &dst)) {
+		if (!realpath(dir[0] ? dir : "/", real)) {
 			sim_rc = pmon_why(sim_why, sizeof sim_why, PMON_EIO,
 					  "the emulated machine's library: %s: %s", dir, strerror(errno));
 			return;
 		}
-		if ((sim_rc = trusted(&dst, dir, "directory")))
+		if ((sim_rc = trusted_chain(real, SIM_LIB)))
 			return;
+		if (snprintf(path, sizeof path, "%s/%s", strcmp(real, "/") ? real : "", SIM_LIB) >=
+		    (int)sizeof path) {
+			sim_rc = pmon_why(sim_why, sizeof sim_why, PMON_EIO, "the emulated machine's "
+					  "library: the path of libpmon's directory is too long");
+			return;
+		}
 	}
 	if (!(h = dlopen(path, RTLD_NOW | RTLD_LOCAL))) {
 		sim_rc = pmon_why(sim_why, sizeof sim_why, PMON_ENODEV,

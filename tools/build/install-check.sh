@@ -20,7 +20,9 @@ ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL install-check: $*" >&2; }
 check() { if eval "$1"; then ok; else bad "$2"; fi; }
 
-tmp=$(mktemp -d)
+# under build/, not /tmp: run as root, libpmon loads the emulated machine's
+# library only through directories no one else can write (src/sim_load.c)
+tmp=$(mktemp -d "$top/build/install-check.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 dest=$tmp/root
 prefix=/usr/local

@@ -6,7 +6,10 @@
 #     the directory libpmon.so was loaded from (a copy of both in a temporary
 #     directory, taken through LD_LIBRARY_PATH), and refuses with a message
 #     naming the file when it is missing or a symbolic link, and, run as
-#     root, when the file or its directory can be written by group or others.
+#     root, when the file or its directory can be written by group or others,
+#     or a directory above it (sticky or not) or belongs to another user; a
+#     symbolic link on the way is resolved and the library loaded from where
+#     it leads.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 lib=$top/build/lib
@@ -23,7 +26,9 @@ check "[ '$n' -eq 0 ]" "libpmon.so exports $n pmon_sim_* symbols"
 n=$(nm -D --defined-only "$lib/$so" | grep -c ' T pmon_sim_')
 check "[ '$n' -ge 40 ]" "$so exports $n pmon_sim_* functions, want 40 or more"
 
-tmp=$(mktemp -d)
+# under build/, not /tmp: run as root, libpmon loads the library only
+# through directories no one else can write, and /tmp is one others can
+tmp=$(mktemp -d "$top/build/simlib.XXXXXX")
 trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT INT TERM
 d=$tmp/lib
 mkdir "$d"
@@ -54,6 +59,26 @@ if [ "$(id -u)" -eq 0 ]; then
 	check "echo \"\$out\" | grep -q \"the directory $d belongs to uid 0 with mode 757; pmon runs with privileges\"" \
 		"a world-writable directory as root: '$out'"
 	chmod 755 "$d"
+	# the directories above: $tmp (mode 700 from mktemp) made unsafe
+	for how in 1777 775 757; do
+		chmod "$how" "$tmp"
+		out=$(run)
+		check "echo \"\$out\" | grep -q \"the directory $tmp, above libpmon's directory $d, belongs to uid 0 with mode $how; pmon runs with privileges\"" \
+			"a directory above libpmon's of mode $how as root: '$out'"
+	done
+	chmod 755 "$tmp"
+	chown 65534 "$tmp"
+	out=$(run)
+	check "echo \"\$out\" | grep -q \"the directory $tmp, above libpmon's directory $d, belongs to uid 65534 with mode 755\"" \
+		"a directory above libpmon's of another user as root: '$out'"
+	chown 0 "$tmp"
+	chmod 700 "$tmp"
+	out=$(run)
+	check "[ \"\$out\" = 'backend: sim' ]" "safe again: '$out'"
+	# a symbolic link on the way: resolved, the library loaded where it leads
+	ln -s lib "$tmp/link"
+	out=$(LD_LIBRARY_PATH=$tmp/link PMON_BACKEND=sim PMON_SIM= "$pmon" info 2>&1 | head -n 1)
+	check "[ \"\$out\" = 'backend: sim' ]" "through a symbolic link: '$out'"
 fi
 
 echo "simlib-check: $pass passed, $fail failed"
