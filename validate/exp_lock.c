@@ -1,25 +1,15 @@
 /*
- * exp_lock.c - the UBox beyond its clock: bus-lock sequences.
- *
- * A locked read-modify-write whose operand spans two cache lines cannot be
- * done in the core's cache: the core asks the uncore for a bus lock, and
- * the UBox of its socket counts each sequence started (LOCK_CYCLES, the
- * guide's "number of times an IDI Lock/SplitLock sequence was started";
- * despite the name, sequences, not cycles).  A locked operation within one
- * line is a cache lock, no sequence.  So, from one thread on the local
- * socket:
- *   lock-split    n locked adds, each across a line boundary: LOCK_CYCLES
- *                 of the socket = n;
- *   lock-aligned  n locked adds within a line: LOCK_CYCLES = 0.
- * The words are 128 bytes apart in memory of the thread's socket.  On
- * silicon other agents' bus locks (rare: Linux warns about split locks)
- * add to the count.  The UBox's other events count interrupts and
- * uncore-to-core signals, which no kernel drives: EVENT_MSG and
- * U2C_EVENTS are not validated (the report says so).
+ * exp_lock.c - the UBox beyond its clock: bus-lock sequences.  From one
+ * thread on the local socket, n locked adds, each across a line boundary
+ * (lock-split), then n within a line (lock-aligned), the words 128 bytes
+ * apart in memory of the thread's socket.  What the uncore counts is the
+ * generation's (vgen.h: gen_snbep_lock.c), run by vx_run.  The UBox's
+ * other events count interrupts and uncore-to-core signals, which no kernel
+ * drives: EVENT_MSG and U2C_EVENTS are not validated (the report says so).
  */
 #include <string.h>
 
-#include "vspec.h"
+#include "vgen.h"
 
 struct larg {
 	struct karr *x;
@@ -35,11 +25,6 @@ static void lock_work(struct vctx *c, int t, int n, struct kfeed *f, void *arg)
 	KCALL(c, locked_add, f, l->x, l->n, l->split);
 }
 
-static int lock_run(struct vctx *c, void *arg)
-{
-	return vpar(c, 1, c->cpus, lock_work, arg);
-}
-
 static void zero_work(struct vctx *c, int t, int n, struct kfeed *f, void *arg)
 {
 	struct larg *l = arg;
@@ -48,7 +33,7 @@ static void zero_work(struct vctx *c, int t, int n, struct kfeed *f, void *arg)
 	KCALL(c, stream_init, f, l->x, 0.0, lo, hi);
 }
 
-/* Every word got its n adds: each window adds 1 to each of its n words. */
+/* Every word got its add: each window adds 1 to each of its n words. */
 static int words_check(struct vctx *c, const struct larg *l, uint32_t want)
 {
 	const char *x = l->x->host;
@@ -64,43 +49,38 @@ static int words_check(struct vctx *c, const struct larg *l, uint32_t want)
 	return 0;
 }
 
+/* A window: the adds across lines (tag 1) or within one (tag 0). */
+static int lock_run(struct vctx *c, void *arg, const struct vxwin *w)
+{
+	struct larg *l = arg;
+	l->split = w->tag;
+	return vpar(c, 1, c->cpus, lock_work, l);
+}
+
 int exp_lock(struct vctx *c)
 {
-	int s = c->o.socket, r = vremote(c), rc;
+	int s = c->o.socket, rc;
 	size_t n = c->o.quick ? 512 : 2048;
 	struct karr x;
 	struct larg l = { &x, n, 1 };
+	struct vxset *xs;
 
 	if ((rc = varr_alloc(c, &x, 128 * n, VP_SOCKET, s)) != 0)
 		return rc;
 	if ((rc = vpar(c, c->nthreads, c->cpus, zero_work, &l)) != 0)
 		goto out;
-	const struct vband hwb = { 1, 1.05, "silicon: other agents' bus locks in the socket meanwhile "
-				   "add a few (Linux warns about split locks: rare)" };
-	/* --break=lock: the lock counted in the other socket's UBox (which
-	 * sees none; with one socket, an interrupt event instead) */
-	char bfmt[96];
-	if (r != s)
-		snprintf(bfmt, sizeof(bfmt), "snbep_unc_ubo::UNC_U_LOCK_CYCLES:socket=%d", r);
-	else
-		snprintf(bfmt, sizeof(bfmt), "snbep_unc_ubo::UNC_U_EVENT_MSG:IPI_RCVD:socket=%d", s);
-	const struct vspec split[] = {
-		{ VS_ONE, "snbep_unc_ubo::UNC_U_LOCK_CYCLES:socket=%d", s, 1,
-		  "UBox LOCK_CYCLES (split locks)", VS_EXACT, VB_LOCK, bfmt },
-	};
-	if ((rc = vspec_window(c, "lock-split", split, 1, (double)n, "locks", hwb, NULL, lock_run,
-			       &l)))
+	if (!(xs = vx_new(c, "lock"))) {
+		rc = -1;
 		goto out;
+	}
+	const struct lock_case k = { n, s, vremote(c), c->hw, c->o.brk };
+	const struct vxkern kern = { lock_run, &l, NULL, 0 };
+	if ((rc = vx_go(c, "lock", xs, vgen_of(c)->lock(&c->g, &k, xs), &kern, NULL)) != 0)
+		goto out;
+	l.split = 1;
 	if ((rc = words_check(c, &l, 1)) != 0)
 		goto out;
 	l.split = 0;
-	const struct vspec aligned[] = {
-		{ VS_ONE, "snbep_unc_ubo::UNC_U_LOCK_CYCLES:socket=%d", s, 0,
-		  "UBox LOCK_CYCLES (locks within a line)", VS_EXACT, VB_NONE, NULL },
-	};
-	if ((rc = vspec_window(c, "lock-aligned", aligned, 1, (double)n, "locks", hwb, NULL, lock_run,
-			       &l)))
-		goto out;
 	if ((rc = words_check(c, &l, 1)) != 0)
 		goto out;
 	vprogress(c, "  %-24s (%zu locked adds across lines, %zu within)\n", "lock", n, n);

@@ -49,6 +49,20 @@ int vspec_add(const struct vgeom *g, struct vxset *x, struct vxwin *w, const str
 	return 0;
 }
 
+int vspec_win(const struct vgeom *g, struct vxset *x, const char *kname, int tag, int clean,
+	      const struct vspec *rows, int n, const struct vspec_on *on)
+{
+	struct vxwin *w = vx_win(x);
+	if (!w) {
+		snprintf(x->err, sizeof(x->err), "%s: more windows than a set holds", kname);
+		return -1;
+	}
+	snprintf(w->kname, sizeof(w->kname), "%s", kname);
+	w->tag = tag;
+	w->clean = clean;
+	return vspec_add(g, x, w, rows, n, on);
+}
+
 /* The table run at once (the experiments not yet moved to vx_run). */
 int vspec_window(struct vctx *c, const char *kname, const struct vspec *rows, int n, double units,
 		 const char *unit, struct vband hwb, int (*prep)(struct vctx *c, void *arg),

@@ -46,6 +46,11 @@ struct vspec_on {
 int vspec_add(const struct vgeom *g, struct vxset *x, struct vxwin *w, const struct vspec *rows,
 	      int n, const struct vspec_on *on);
 
+/* A new window of set x, named kname (its checks' kernel), tag and clean
+ * (vxwin), with rows[0..n) added.  0, or -1 (x->err). */
+int vspec_win(const struct vgeom *g, struct vxset *x, const char *kname, int tag, int clean,
+	      const struct vspec *rows, int n, const struct vspec_on *on);
+
 /* Add the rows' events, prep(c, arg) before the window (if not NULL: e.g.
  * clean the caches), run(c, arg) inside it, and make one check per row
  * (the rows' checks of vspec_add, made at once).  0, or an error (c->err). */

@@ -21,4 +21,14 @@ struct partial_case {
 	enum vbreak brk;
 };
 
+/* Bus locks (exp_lock.c): n locked adds from one thread of socket, each
+ * across a line boundary (window tag 1), then each within a line (tag 0);
+ * remote: another socket (socket itself with one). */
+struct lock_case {
+	uint64_t n;
+	int socket, remote;
+	int hw;
+	enum vbreak brk;
+};
+
 #endif
