@@ -31,4 +31,17 @@ struct lock_case {
 	enum vbreak brk;
 };
 
+/* Offcore requests by type (exp_pfreq.c): from cpu, page after page of
+ * pages, caches clean at each window's start: loads of lines 0 and 2 of
+ * each page (XP_LOADS), a store to line 0 of each (XP_STORES); dis: MSR
+ * 0x1A4's prefetcher bits (a bit set turns one off). */
+enum { XP_LOADS, XP_STORES };
+struct pfreq_case {
+	uint64_t pages;
+	int cpu;
+	unsigned dis;
+	int hw;
+	enum vbreak brk;
+};
+
 #endif
