@@ -321,9 +321,12 @@ asan-tests: all $(ASAN_CTESTS) $(ASAN_PTESTS)
 # temporary DESTDIR and builds an outside program with pkg-config.
 # The output is one result line per program (its whole output when it
 # fails, or with PMON_TEST_VERBOSE=1) and the total last.
-# run.sh runs the programs in the order given, as many at once as CPUs:
-# the longest ones (CPU time, or wall time spent waiting) go first, so that
-# none of them starts last and runs alone.
+# run.sh runs as many programs at once as CPUs, by the CPU time each took in
+# the last run (kept in $(B)/check-times, --times), longest first, so that
+# none of them starts last and runs alone; a program with no time yet (a new
+# test) starts first; those that took little CPU time (they mostly wait:
+# sleeps, lock timeouts) run beside them in as many slots more, holding no
+# CPU's slot.  CHECK_FIRST only orders a first run, with no times yet.
 CHECK_FIRST := test_vshapes test_vbreak test_vsuite test_vbase test_stat test_runfiles \
 	test_sim_invariants test_sim_paths test_vdgemm_order test_journal_fuzz
 longest_first = $(foreach t,$(CHECK_FIRST),$(filter %/$(t),$(1))) \
@@ -331,7 +334,7 @@ longest_first = $(foreach t,$(CHECK_FIRST),$(filter %/$(t),$(1))) \
 check: all
 	@$(MAKE) -k -s --no-print-directory $(CTESTS) $(PTESTS) $(VALIDATE) $(VAL_TESTS) || \
 		echo "check: some test programs did not build"
-	@sh ctests/run.sh $(VAL_CHECK) --group $(call longest_first,$(CTESTS)) tools/build/install-check.sh tools/build/simlib-check.sh \
+	@sh ctests/run.sh --times $(B)/check-times $(VAL_CHECK) --group $(call longest_first,$(CTESTS)) tools/build/install-check.sh tools/build/simlib-check.sh \
 		tools/build/runner-check.sh tools/build/apt-src-check.sh \
 		--group -e PMON_BACKEND=sim $(PTESTS) tools/build/papi-smoke.sh
 
@@ -344,7 +347,7 @@ $(LSAN_PROBE): $(B)/asan/obj/tools/build/lsan-probe.o
 check-asan: all
 	@$(MAKE) -k -s --no-print-directory $(LSAN_PROBE) $(ASAN_CTESTS) $(ASAN_PTESTS) $(ASAN_VALIDATE) \
 		$(ASAN_VAL_TESTS) || echo "check-asan: some test programs did not build"
-	@sh ctests/run.sh --lsan-probe $(LSAN_PROBE) $(ASAN_VAL_CHECK) --group $(call longest_first,$(ASAN_CTESTS)) \
+	@sh ctests/run.sh --lsan-probe $(LSAN_PROBE) --times $(B)/asan/check-times $(ASAN_VAL_CHECK) --group $(call longest_first,$(ASAN_CTESTS)) \
 		--group -e PMON_BACKEND=sim $(ASAN_PTESTS)
 
 # -------------------------------------------------------------- benchmarks

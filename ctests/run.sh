@@ -1,7 +1,8 @@
 #!/bin/sh
 # run.sh - run test programs and add up their results.
 #
-#   sh ctests/run.sh [--lsan-probe PROG] [--group] [-e VAR=VALUE]... TEST|DIR...
+#   sh ctests/run.sh [--lsan-probe PROG] [--times FILE] [--group]
+#                    [-e VAR=VALUE]... TEST|DIR...
 #                    [--group [-e VAR=VALUE]... TEST|DIR...]...
 #
 # Each test program prints its own line "<name>: N passed, N failed"
@@ -20,9 +21,22 @@
 # one's output is kept apart and printed whole, in the order given, as soon
 # as it and the ones before it have ended.
 #
+# --times FILE   the CPU and wall time of each program in the last run
+#                (written at the end of every run, one line "CPU_MS WALL_MS
+#                PROGRAM" each): this run starts the programs it has no
+#                time for first (a new test never starts last), then the
+#                others by their CPU time, longest first; a program whose
+#                CPU time was under PMON_TEST_LIGHT_MS (default 500) runs
+#                in a second set of PMON_TEST_JOBS slots beside the first,
+#                longest wall time first: it mostly waits (sleeps, a child
+#                that takes its time), so it need not hold a CPU's slot.
+#                Without the file (a first run), the order given, every
+#                program in the first set.
+#
 # -e VAR=VALUE   environment of the tests that follow, up to the next --group
 #                (the PAPI-level tests get -e PMON_BACKEND=sim from make)
 # DIR            every executable test_* in DIR
+# --times FILE   see above
 # --lsan-probe   sanitizer run: PROG is a program built with ASan that leaks
 #                on purpose.  If LeakSanitizer reports its leak, leak
 #                detection stays on; if LeakSanitizer cannot run here (it
@@ -45,15 +59,33 @@ if [ "${1:-}" = --one ]; then
 	timeout_s=${PMON_TEST_TIMEOUT:-600}
 	IFS= read -r t <"$d/$i.prog"
 	IFS= read -r genv <"$d/$i.env"
+	t0=$(date +%s%N)
 	# shellcheck disable=SC2086
 	env $genv timeout -k 10 "$timeout_s" "$t" >"$d/$i.out" 2>&1 </dev/null
-	echo $? >"$d/$i.rc.tmp"
+	rc=$?
+	# its time: wall from the clock, CPU from this shell's waited-for
+	# children (fields 16 and 17 of /proc/self/stat, in clock ticks)
+	t1=$(date +%s%N)
+	if [ -r /proc/$$/stat ] && tick=$(getconf CLK_TCK 2>/dev/null); then
+		IFS= read -r st </proc/$$/stat
+		# shellcheck disable=SC2086
+		set -- ${st##*) }
+		case $t0$t1$tick${14}${15} in
+		*[!0-9]*) ;;
+		*) echo "$(( (${14} + ${15}) * 1000 / tick )) $(( (t1 - t0) / 1000000 ))" >"$d/$i.time" ;;
+		esac
+	fi
+	echo $rc >"$d/$i.rc.tmp"
 	mv "$d/$i.rc.tmp" "$d/$i.rc"
 	exit 0
 fi
 
 timeout_s=${PMON_TEST_TIMEOUT:-600}
 jobs=${PMON_TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
+light_ms=${PMON_TEST_LIGHT_MS:-500}
+case $light_ms in
+''|*[!0-9]*) echo "run.sh: PMON_TEST_LIGHT_MS=$light_ms: want a number of milliseconds"; exit 2 ;;
+esac
 case $jobs in
 ''|*[!0-9]*|0) echo "run.sh: PMON_TEST_JOBS=$jobs: want a number of programs, 1 or more"; exit 2 ;;
 esac
@@ -64,9 +96,11 @@ nprog=0
 broken=
 skips=
 genv=
+times=
 tmp=$(mktemp -d)
 runner=
-trap '[ -n "$runner" ] && kill "$runner" 2>/dev/null; rm -rf "$tmp"' EXIT
+runner2=
+trap '[ -n "$runner" ] && kill $runner $runner2 2>/dev/null; rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM
 
 # Sanitizer defaults; the caller's settings come last and win.
@@ -178,28 +212,55 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--group) genv= ;;
 	--lsan-probe) shift; setup_sanitizers "${1:?--lsan-probe needs a program}" ;;
+	--times) shift; times=${1:?--times needs a file} ;;
 	-e) shift; genv="$genv ${1:?-e needs VAR=VALUE}" ;;
 	*) queue_path "$1" ;;
 	esac
 	shift
 done
 
-# Run the programs that exist, $jobs at a time, and print the results in
-# order as they come.  A program whose end mark never comes (the runner
-# itself was killed) is told as such; the wait is bounded by each
-# program's own timeout.
+# Run the programs that exist, $jobs at a time (and the light ones $jobs
+# more at a time beside them), and print the results in order as they come.
+# A program whose end mark never comes (the runner itself was killed) is
+# told as such; the wait is bounded by each program's own timeout.
 i=1
 while [ "$i" -le "$nprog" ]; do
-	[ -e "$tmp/$i.missing" ] || echo "$i"
+	[ -e "$tmp/$i.missing" ] || printf '%s %s\n' "$i" "$(cat "$tmp/$i.prog")"
 	i=$((i + 1))
-done >"$tmp/list"
+done >"$tmp/queued"
+# The order and the set of each program from the last run's times (a line
+# "CPU_MS WALL_MS PROGRAM"; unknown or malformed lines count as no time):
+# IDX and a sort key into heavy (no time first, in the order given, then
+# CPU time descending) and light (wall time descending).
+[ -n "$times" ] && [ -r "$times" ] && cp "$times" "$tmp/last" 2>/dev/null || : >"$tmp/last"
+awk -v light="$light_ms" -v dir="$tmp" -v last="$tmp/last" '
+	FILENAME == last { if ($1 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+$/ && NF >= 3) {
+			p = substr($0, length($1) + length($2) + 3); cpu[p] = $1; wall[p] = $2 }
+		    next }
+	{ i = $1; p = substr($0, length($1) + 2)
+	  if (!(p in cpu)) printf "%d %010d\n", i, i > (dir "/heavy")
+	  else if (cpu[p] + 0 < light + 0) printf "%d %010d\n", i, 999999999 - wall[p] > (dir "/light")
+	  else printf "%d %010d\n", i, 999999999 - cpu[p] + 0 > (dir "/heavy2") }
+' "$tmp/last" "$tmp/queued"
+for f in heavy heavy2 light; do
+	[ -e "$tmp/$f" ] || : >"$tmp/$f"
+done
+{ sort -k2,2 -s "$tmp/heavy"; sort -k2,2 -s "$tmp/heavy2"; } | cut -d' ' -f1 >"$tmp/list"
+sort -k2,2 -s "$tmp/light" | cut -d' ' -f1 >"$tmp/list2"
 self=$0
-xargs -n 1 -P "$jobs" sh "$self" --one "$tmp" <"$tmp/list" &
+xargs -r -n 1 -P "$jobs" sh "$self" --one "$tmp" <"$tmp/list" &
 runner=$!
+if [ -s "$tmp/list2" ]; then
+	xargs -r -n 1 -P "$jobs" sh "$self" --one "$tmp" <"$tmp/list2" &
+	runner2=$!
+fi
+running() {
+	kill -0 "$runner" 2>/dev/null || { [ -n "$runner2" ] && kill -0 "$runner2" 2>/dev/null; }
+}
 i=1
 while [ "$i" -le "$nprog" ]; do
 	if [ ! -e "$tmp/$i.missing" ]; then
-		while [ ! -e "$tmp/$i.rc" ] && kill -0 "$runner" 2>/dev/null; do
+		while [ ! -e "$tmp/$i.rc" ] && running; do
 			sleep 0.05
 		done
 	fi
@@ -207,7 +268,24 @@ while [ "$i" -le "$nprog" ]; do
 	i=$((i + 1))
 done
 wait "$runner" 2>/dev/null
+[ -n "$runner2" ] && wait "$runner2" 2>/dev/null
 runner=
+runner2=
+
+# This run's times, for the next run's order (programs without one left
+# out); written whole, then moved into place.
+if [ -n "$times" ]; then
+	i=1
+	while [ "$i" -le "$nprog" ]; do
+		if [ -s "$tmp/$i.time" ]; then
+			IFS= read -r tm <"$tmp/$i.time"
+			printf '%s %s\n' "$tm" "$(cat "$tmp/$i.prog")"
+		fi
+		i=$((i + 1))
+	done >"$tmp/times.new"
+	{ cp "$tmp/times.new" "$times.tmp" && mv "$times.tmp" "$times"; } 2>/dev/null ||
+		echo "run.sh: could not write the times to $times"
+fi
 
 if [ -n "$broken" ]; then
 	echo "programs that failed without a result, or crashed:$broken"

@@ -3,7 +3,11 @@
 # (prints "runner-check: N passed, N failed"): a program that passes shows
 # its result line only, its other lines are left out; one that fails shows
 # its whole output; PMON_TEST_VERBOSE=1 shows every output; the last line
-# is "N passed, N failed, N skipped" as CI reads it.
+# is "N passed, N failed, N skipped" as CI reads it.  With --times: each
+# program's CPU and wall time written; the next run starts programs with
+# no time first, then by CPU time, longest first, the results still in the
+# order given; a program of little CPU time runs beside the others, not in
+# their slots.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 pass=0
@@ -32,6 +36,46 @@ check "[ \"\$(tail -n 1 '$tmp/bad.out')\" = '4 passed, 2 failed, 0 skipped' ]" \
 
 PMON_TEST_VERBOSE=1 sh "$top/ctests/run.sh" "$tmp/test_good" >"$tmp/verbose.out" 2>&1
 check "grep -q 'noise of a passing program' '$tmp/verbose.out'" "PMON_TEST_VERBOSE=1 shows every line"
+
+# --times: one line "CPU_MS WALL_MS PROGRAM" per program that ran
+sh "$top/ctests/run.sh" --times "$tmp/times" "$tmp/test_good" "$tmp/test_bad" >/dev/null 2>&1
+check "[ \$(grep -cE '^[0-9]+ [0-9]+ $tmp/test_(good|bad)\$' '$tmp/times') -eq 2 ]" \
+	"--times: a line for each program: $(tr '\n' '|' <"$tmp/times" 2>/dev/null)"
+
+# The order: one at a time, the last run's times say test_x took more CPU
+# than test_y; test_z (new) has no time.  Given y x z, they start z x y and
+# their results are printed y x z.
+for p in x y z; do
+	printf '#!/bin/sh\necho %s >>"%s/started"\necho "test_%s: 1 passed, 0 failed"\n' "$p" "$tmp" "$p" >"$tmp/test_$p"
+	chmod +x "$tmp/test_$p"
+done
+printf '2000 2000 %s/test_x\n1000 1000 %s/test_y\n' "$tmp" "$tmp" >"$tmp/times-xyz"
+PMON_TEST_JOBS=1 sh "$top/ctests/run.sh" --times "$tmp/times-xyz" "$tmp/test_y" "$tmp/test_x" "$tmp/test_z" \
+	>"$tmp/xyz.out" 2>&1
+check "[ \"\$(tr -d '\n' <'$tmp/started')\" = zxy ]" "start order '$(tr -d '\n' <"$tmp/started" 2>/dev/null)', want zxy"
+check "[ \"\$(grep -o '^test_[xyz]' '$tmp/xyz.out' | tr -d '\n')\" = test_ytest_xtest_z ]" \
+	"results not in the order given: $(tr '\n' '|' <"$tmp/xyz.out")"
+
+# A light program (little CPU in the last run) runs beside a heavy one even
+# with one slot: each waits (bounded) for the other to have started.  Without
+# the times they run one after the other and both fail.
+for p in heavy light; do
+	o=light
+	[ $p = light ] && o=heavy
+	printf '#!/bin/sh\ntouch "%s/%s-on"\ni=0\nwhile [ $i -lt 60 ] && [ ! -e "%s/%s-on" ]; do sleep 0.05; i=$((i + 1)); done\n' \
+		"$tmp" "$p" "$tmp" "$o" >"$tmp/test_$p"
+	printf '[ -e "%s/%s-on" ] && echo "test_%s: 1 passed, 0 failed" || echo "test_%s: 0 passed, 1 failed"\n' \
+		"$tmp" "$o" "$p" "$p" >>"$tmp/test_$p"
+	chmod +x "$tmp/test_$p"
+done
+printf '900 900 %s/test_heavy\n10 900 %s/test_light\n' "$tmp" "$tmp" >"$tmp/times-hl"
+PMON_TEST_JOBS=1 sh "$top/ctests/run.sh" --times "$tmp/times-hl" "$tmp/test_heavy" "$tmp/test_light" >"$tmp/hl.out" 2>&1
+check "[ \"\$(tail -n 1 '$tmp/hl.out')\" = '2 passed, 0 failed, 0 skipped' ]" \
+	"a light program beside a heavy one with one slot: $(tail -n 1 "$tmp/hl.out")"
+rm -f "$tmp/heavy-on" "$tmp/light-on"
+PMON_TEST_JOBS=1 sh "$top/ctests/run.sh" "$tmp/test_heavy" "$tmp/test_light" >"$tmp/hl0.out" 2>&1
+check "[ \"\$(tail -n 1 '$tmp/hl0.out')\" = '1 passed, 1 failed, 0 skipped' ]" \
+	"without times, one slot: one after the other: $(tail -n 1 "$tmp/hl0.out")"
 
 echo "runner-check: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
