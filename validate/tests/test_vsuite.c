@@ -200,7 +200,9 @@ static void test_record(void)
 	CHECK(strlen(str(r, "date")) == 20 && str(r, "date")[10] == 'T', "date %s", str(r, "date"));
 	CHECK_EQ_INT(json_integer_value(json_object_get(r, "seed")), 7, "seed recorded");
 	json_t *cl = json_object_get(r, "command_line");
-	CHECK(json_array_size(cl) == 6 && !strcmp(json_string_value(json_array_get(cl, 5)), "--seed=7"),
+	/* the program, --quick --stream-mult=2 (vsuite.h), --output DIR and
+	 * the two above */
+	CHECK(json_array_size(cl) == 7 && !strcmp(json_string_value(json_array_get(cl, 6)), "--seed=7"),
 	      "command line recorded whole");
 	CHECK(json_is_object(sh), "shape from $PMON_SIM recorded");
 	CHECK(!strcmp(str(sh, "spec_from"), "$PMON_SIM") &&
