@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "vbase.h"
 #include "vexp.h"
@@ -184,6 +185,24 @@ struct vxck *vx_skipm2(struct vxwin *w, const int *a, int na, const int *b, int 
 	return k;
 }
 
+struct vxck *vx_clock(struct vxwin *w, const int *ev, int n, double hz, double mult, double tol,
+		      int hw, const char *why, const char *unit, const char *what, ...)
+{
+	struct vxck *k = ck_new(w, VX_CLOCK, ev, n);
+	va_list ap;
+	if (!k)
+		return NULL;
+	va_start(ap, what);
+	set_what(k, unit, what, ap);
+	va_end(ap);
+	k->hz = hz;
+	k->mult = mult;
+	k->tol = tol;
+	k->hw = hw;
+	set_why(k, why);
+	return k;
+}
+
 struct vxck *vx_metric(struct vxwin *w, const char *metric, const char *where,
 		       const struct vxterm *t, int nt, double expected, struct vband b)
 {
@@ -268,8 +287,23 @@ static void diff(struct vctx *c, struct vevents *e, const char *kname, const str
 	vcheck_events(v, e, all, k->n + k->nden);
 }
 
+/* The window's length: the kernel's wall time, ns. */
+static void clock_check(struct vctx *c, struct vevents *e, const char *kname, const struct vxck *k,
+			const int *idx, double ns)
+{
+	struct vband b = clock_band(ns, k->hw);
+	if (k->tol > 0) {
+		b.lo -= k->tol;
+		b.hi += k->tol;
+	}
+	if (k->why[0])
+		b.why = k->why;
+	vcheck_sum(c, e, kname, k->what, k->unit, idx, k->n, 1, clock_expect(k->hz, ns) * k->mult, b);
+}
+
 static void check(struct vctx *c, const char *kname, struct vxlive *L, int wi,
-		  const struct vxck *k, double seconds, uint64_t handled, const char **nosec)
+		  const struct vxck *k, double seconds, double ns, uint64_t handled,
+		  const char **nosec)
 {
 	struct vevents *e = &L->e[wi];
 	int idx[VX_IDX], den[VX_IDX];
@@ -305,6 +339,9 @@ static void check(struct vctx *c, const char *kname, struct vxlive *L, int wi,
 		break;
 	case VX_SKIP:
 		vskip_n(c, k->nskip, "%s", k->why);
+		break;
+	case VX_CLOCK:
+		clock_check(c, e, kname, k, idx, ns);
 		break;
 	case VX_SKIPM:
 		for (int i = 0; i < k->n; i++)
@@ -414,8 +451,9 @@ static int window(struct vctx *c, const char *kname, const struct vxset *x, int 
 	}
 	double sec = c->planning || !w->timed ? 1 : vmetric_seconds(e, m0);
 	res->seconds[wi] = sec;
+	double ns = c->planning && w->ms > 0 ? w->ms * 1e6 : res->t1[wi] - res->t0[wi];
 	for (int i = 0; i < w->nck; i++)
-		check(c, kname, L, wi, &w->ck[i], sec, handled, &nosec);
+		check(c, kname, L, wi, &w->ck[i], sec, ns, handled, &nosec);
 	return 0;
 }
 
@@ -441,7 +479,7 @@ int vx_run(struct vctx *c, const char *kname, const struct vxset *x, const struc
 		if (w->nev == 0) {
 			const char *nosec = NULL;
 			for (int i = 0; i < w->nck; i++)
-				check(c, kn, L, wi, &w->ck[i], 0, 0, &nosec);
+				check(c, kn, L, wi, &w->ck[i], 0, 0, 0, &nosec);
 		} else {
 			rc = window(c, kn, x, wi, k, L, res);
 		}
@@ -470,4 +508,18 @@ int vx_go(struct vctx *c, const char *kname, struct vxset *x, int made, const st
 		rc = vx_run(c, kname, x, k, res);
 	free(x);
 	return rc;
+}
+
+void vx_wait_ms(double ms)
+{
+	struct timespec ts = { (time_t)(ms / 1000), (long)((ms - 1000 * (time_t)(ms / 1000)) * 1e6) };
+	nanosleep(&ts, NULL);
+}
+
+int vx_sleep(struct vctx *c, void *arg, const struct vxwin *w)
+{
+	(void)arg;
+	if (!c->planning)
+		vx_wait_ms(w->ms);
+	return 0;
 }

@@ -35,6 +35,10 @@ enum vx_kind {
 	VX_DIFF,     /* (sum of ev - sum of den[0..nden)) / per against expected
 			within b, or, expected 0, within +-bound (an identity
 			between counts) */
+	VX_CLOCK,    /* sum of ev against hz x mult x the window's length (the
+			kernel's wall time; the window's ms while planning), within
+			clock_band of that length (silicon's with hw) widened by
+			+-tol; why, when set, is the band's */
 };
 
 /* A metric's term: the sum of events ev[0..n) of window win (-1: the
@@ -68,6 +72,8 @@ struct vxck {
 	double tol_lo_s, tol_hi_s; /* the band widened by tol / seconds (clocks started apart) */
 	char nosec[160];         /* skip reason when the window has no machine time (one per run
 				    of equal reasons) */
+	double hz, mult, tol;    /* VX_CLOCK */
+	int hw;
 };
 
 struct vxev {
@@ -89,6 +95,7 @@ struct vxwin {
 	uint64_t wrap_top;       /* how far below the top */
 	int tag;                 /* the kernel's own selector of what to run */
 	char kname[40];          /* the window's kernel name for its checks (empty: the run's) */
+	double ms;               /* its length when the kernel waits (vx_sleep) */
 };
 
 struct vxset {
@@ -124,6 +131,9 @@ struct vxck *vx_skipm(struct vxwin *w, const int *ev, int n, double per, int nsk
 		      const char *why, const char *what, ...) __attribute__((format(printf, 7, 8)));
 struct vxck *vx_skipm2(struct vxwin *w, const int *a, int na, const int *b, int nb, int nskip,
 		       const char *why, const char *what, ...) __attribute__((format(printf, 8, 9)));
+struct vxck *vx_clock(struct vxwin *w, const int *ev, int n, double hz, double mult, double tol,
+		      int hw, const char *why, const char *unit, const char *what, ...)
+	__attribute__((format(printf, 10, 11)));
 struct vxck *vx_metric(struct vxwin *w, const char *metric, const char *where,
 		       const struct vxterm *t, int nt, double expected, struct vband b);
 /* A progress note. */
@@ -154,6 +164,10 @@ struct vxres {
  * 0, or an error (c->err set). */
 int vx_run(struct vctx *c, const char *kname, const struct vxset *x, const struct vxkern *k,
 	   struct vxres *res);
+/* A kernel that waits the window's ms (nothing while planning), and the
+ * wait itself. */
+int vx_sleep(struct vctx *c, void *arg, const struct vxwin *w);
+void vx_wait_ms(double ms);
 /* A set to fill (cleared), or NULL with c->err naming what (out of memory). */
 struct vxset *vx_new(struct vctx *c, const char *what);
 /* Run set x that a generation's expectation filled (made: what it returned)

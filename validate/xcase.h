@@ -44,4 +44,13 @@ struct pfreq_case {
 	enum vbreak brk;
 };
 
+/* The PCU (exp_power.c): windows of ms in which the suite only waits,
+ * counted on socket. */
+struct power_case {
+	double ms;
+	int socket;
+	int hw;
+	enum vbreak brk;
+};
+
 #endif
