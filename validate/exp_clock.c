@@ -1,8 +1,9 @@
 /*
  * exp_clock.c - clocks against elapsed time: the generation's clocks
- * (vgen.h; SNB-EP: UBox UCLK (fixed), iMC DCLK (fixed), CBo and HA UCLK,
- * QPI QCLK, PCU PCLK; Nehalem: the fixed UCLK counter) over a window of
- * known length, at the frequencies of the machine's geometry.
+ * (vgen.h, gen_clock.c; SNB-EP: UBox UCLK (fixed), iMC DCLK (fixed), CBo
+ * and HA UCLK, QPI QCLK, PCU PCLK; Nehalem: the fixed UCLK counter) over a
+ * window of known length in which the suite waits, at the frequencies of
+ * the machine's geometry (vclock_set), run by vx_run.
  *
  * On SNB-EP hardware only the PCU's clock is documented (800 MHz): UCLK, DCLK
  * and QCLK are measured first (vclock_measure, before the plan), each as its
@@ -12,9 +13,7 @@
  * range Intel documents for the clock (a counter that does not count, a
  * wrong event) FAILs, and the checks that need it are then not made.
  */
-#define _POSIX_C_SOURCE 200809L
 #include <string.h>
-#include <time.h>
 
 #include "vgen.h"
 
@@ -34,12 +33,6 @@ static const struct {
 static double *mclk_hz(struct vgeom *g, int i)
 {
 	return i == VCLK_UCLK ? &g->uclk_hz : i == VCLK_DCLK ? &g->dclk_hz : &g->qclk_hz;
-}
-
-static void sleep_ms(double ms)
-{
-	struct timespec ts = { (time_t)(ms / 1000), (long)((ms - 1000 * (time_t)(ms / 1000)) * 1e6) };
-	nanosleep(&ts, NULL);
 }
 
 int vclock_measure(struct vctx *c)
@@ -73,7 +66,7 @@ int vclock_measure(struct vctx *c)
 	/* The machine's time of the counts (pmon_session_read_ns): the same
 	 * window the totals cover. */
 	uint64_t m0 = pmon_session_read_ns(e.s);
-	sleep_ms(c->o.clock_ms);
+	vx_wait_ms(c->o.clock_ms);
 	rc = vev_stop(&e);
 	uint64_t m1 = pmon_session_read_ns(e.s);
 	k->sec = m1 > m0 ? (double)(m1 - m0) * 1e-9 : 0;
@@ -131,51 +124,18 @@ static void measured_checks(struct vctx *c)
 
 int exp_clock(struct vctx *c)
 {
-	/* The generation's clocks (gen_dgemm.c). */
+	/* The generation's clocks (gen_clock.c). */
 	struct vclock clk[8];
-	int NCLK = vgen_of(c)->clocks(&c->g, clk, 8);
-	int idx[8], s = c->o.socket, rc;
-	struct vevents e;
-	double t0, t1;
+	int n = vgen_of(c)->clocks(&c->g, clk, 8), rc;
+	struct vxres res;
+	struct vxset *xs;
 
 	measured_checks(c);
-	vev_init(&e, c->m);
-	for (int i = 0; i < NCLK; i++) {
-		idx[i] = -1;
-		if (clk[i].hz <= 0) {
-			vskip(c, "clock: %s: frequency not known on this machine%s", clk[i].what,
-			      c->hwinfo.clk.measured && clk[i].measured ? " (its measurement FAILed)" : "");
-			continue;
-		}
-		idx[i] = vadd(c, &e, "clock", "%s:socket=%d", clk[i].name, s);
-		if (idx[i] == -2) {
-			vev_free(&e);
-			return -1;
-		}
-	}
-	if ((rc = vwin_start(c, &e, &t0)) == 0) {
-		if (!c->planning)
-			sleep_ms(c->o.clock_ms);
-		rc = vwin_stop(c, &e, 0, NULL, 0, &t1);
-	}
-	if (rc == 0) {
-		double ns = t1 - t0;
-		struct vband b = clock_band(ns, c->hw);
-		for (int i = 0; i < NCLK; i++) {
-			char what[96];
-			struct vband bi = b;
-			if (clk[i].measured && c->g.clk_tol > 0) {
-				bi.lo -= c->g.clk_tol;
-				bi.hi += c->g.clk_tol;
-				bi.why = "counters run at least the elapsed time inside the session (20 ms "
-					 "for its edges); the frequency measured first, its uncertainty added";
-			}
-			snprintf(what, sizeof(what), "%s s%d @ %.4g GHz", clk[i].what, s, clk[i].hz * 1e-9);
-			vcheck_sum(c, &e, "clock", what, "cycles", &idx[i], 1, 1,
-				   clock_expect(clk[i].hz, ns), bi);
-		}
-		vprogress(c, "  %-24s %.0f ms window\n", "clock", ns * 1e-6);
-	}
-	vev_free(&e);
+	if (!(xs = vx_new(c, "clock")))
+		return -1;
+	const struct clock_case k = { c->o.clock_ms, c->o.socket, c->hw, c->hwinfo.clk.measured };
+	const struct vxkern kern = { vx_sleep, NULL, NULL, 0 };
+	if ((rc = vx_go(c, "clock", xs, vclock_set(&c->g, clk, n, &k, xs), &kern, &res)) == 0)
+		vprogress(c, "  %-24s %.0f ms window\n", "clock", (res.t1[0] - res.t0[0]) * 1e-6);
 	return rc;
 }

@@ -2,9 +2,7 @@
  * gen_dgemm.c - blocked DGEMM's expectations on each generation's DRAM
  * counters, as data (vexp.h): at least the compulsory 3 n^2 x 8 bytes of
  * reads, and the loop nest's formula (dgemm_expect), at the socket that
- * holds the matrices; and each generation's clocks (the counters that tick
- * at a frequency of the geometry), which exp_clock.c checks against the
- * window's length.
+ * holds the matrices.
  */
 #include <math.h>
 
@@ -71,33 +69,4 @@ int nhm_dgemm(const struct vgeom *g, const struct dgemm_case *k, struct vxset *x
 	dgemm_checks(g, k, w, &rd, &wr, 1, "IMC_NORMAL_READS.ANY", "IMC_WRITES.FULL.ANY",
 		     "IMC_NORMAL_READS/IMC_WRITES");
 	return 0;
-}
-
-int snbep_clocks(const struct vgeom *g, struct vclock *out, int max)
-{
-	const struct vclock clk[] = {
-		{ "snbep_unc_ubo::UNC_U_CLOCKTICKS", "UBox UCLK (fixed)", g->uclk_hz, 1 },
-		{ "snbep_unc_imc0::UNC_M_CLOCKTICKS", "iMC0 DCLK (fixed)", g->dclk_hz, 1 },
-		{ "snbep_unc_cbo0::UNC_C_CLOCKTICKS", "CBo0 UCLK", g->uclk_hz, 1 },
-		{ "snbep_unc_ha::UNC_H_CLOCKTICKS", "HA UCLK", g->uclk_hz, 1 },
-		{ "snbep_unc_qpi0::UNC_Q_CLOCKTICKS", "QPI0 QCLK", g->qclk_hz, 1 },
-		{ "snbep_unc_pcu::UNC_P_CLOCKTICKS", "PCU PCLK", g->pclk_hz, 0 },
-	};
-	int n = 0;
-	for (size_t i = 0; i < sizeof(clk) / sizeof(clk[0]) && n < max; i++)
-		out[n++] = clk[i];
-	return n;
-}
-
-/* The Nehalem uncore's one clock counter: the fixed UCLK counter
- * (UNC_CLK_UNHALTED, MSR 0x394); the general counters have no clock
- * event the guide lists. */
-int nhm_clocks(const struct vgeom *g, struct vclock *out, int max)
-{
-	if (max < 1)
-		return 0;
-	out[0] = (struct vclock){ g->gen == VG_WSMEP ? "wsm_unc::UNC_CLK_UNHALTED"
-						     : "nhm_unc::UNC_CLK_UNHALTED",
-				  "uncore UCLK (fixed)", g->uclk_hz, 0 };
-	return 1;
 }

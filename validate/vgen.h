@@ -45,6 +45,12 @@ struct vgen {
 	int (*power)(const struct vgeom *g, const struct power_case *k, struct vxset *x);
 };
 
+/* The clocks' checks, the same for every generation: each of clk[0..n)
+ * counts its frequency times the window's length (gen_clock.c); a clock
+ * of unknown frequency skipped.  0, or -1 (x->err). */
+int vclock_set(const struct vgeom *g, const struct vclock *clk, int n,
+	       const struct clock_case *k, struct vxset *x);
+
 /* The generation of the machine the suite validates. */
 const struct vgen *vgen_of(const struct vctx *c);
 

@@ -53,4 +53,14 @@ struct power_case {
 	enum vbreak brk;
 };
 
+/* The clocks against elapsed time (exp_clock.c): a window of ms in which
+ * the suite only waits, counted on socket; measured: the run measured
+ * UCLK, DCLK and QCLK first (vclock_measure). */
+struct clock_case {
+	double ms;
+	int socket;
+	int hw;
+	int measured;
+};
+
 #endif
