@@ -1,13 +1,14 @@
 /*
  * exp_chan.c - the channel probe: one load of each line of a buffer that the
- * machine's documented address map puts on one chosen channel.  Expected:
- * that many CAS reads on that channel, none on the others.  Needs the map
- * (physical address -> channel) of the emulated machine; the hardware's
- * channel interleave is not documented, so the probe is skipped there.
+ * machine's documented address map puts on one chosen channel, from cold
+ * caches.  What the memory controller counts is the generation's (vgen.h:
+ * gen_snbep_chan.c), run by vx_run.  Needs the map (physical address ->
+ * channel) of the emulated machine; the hardware's channel interleave is
+ * not documented, so the probe is skipped there.
  */
 #include <stdlib.h>
 
-#include "vrun.h"
+#include "vgen.h"
 
 struct parg {
 	struct karr *x;
@@ -32,6 +33,43 @@ static void probe_work(struct vctx *c, int t, int n, struct kfeed *f, void *arg)
 	p->sum = KCALL(c, line_sum, f, p->x, p->offs, p->n);
 }
 
+static int probe_run(struct vctx *c, void *arg, const struct vxwin *w)
+{
+	struct parg *p = arg;
+	int rc = vpar(c, 1, c->cpus, probe_work, p);
+	(void)w;
+	if (rc == 0 && !c->planning && p->sum != (double)p->n) {
+		snprintf(c->err, sizeof(c->err), "chan: sum of the lines %g, want %zu", p->sum, p->n);
+		return -1;
+	}
+	return rc;
+}
+
+/* The buffer's lines on channel target of socket s, in address order:
+ * offsets and physical addresses.  While planning the pages have no
+ * frames (taken at first touch): no line is placed. */
+static int probe_lines(struct vctx *c, const struct karr *x, int target, int s, uint64_t *offs,
+		       uint64_t *pas, size_t *n)
+{
+	*n = 0;
+	for (uint64_t off = 0; off < x->bytes && !c->planning; off += 64) {
+		uint64_t pa;
+		struct vdram_loc loc;
+		int rc;
+		if ((rc = pmon_sim_mem_translate(c->sim, x->vbase + off, &pa)) != 0 ||
+		    (rc = vgeom_dram_locate(&c->g, pa, &loc) ? PMON_EINVAL : 0) != 0) {
+			snprintf(c->err, sizeof(c->err), "chan: address map at +%llu: %s",
+				 (unsigned long long)off, pmon_strerror(rc));
+			return rc;
+		}
+		if (loc.channel != target || loc.socket != s)
+			continue;
+		offs[*n] = off;
+		pas[(*n)++] = pa;
+	}
+	return 0;
+}
+
 int exp_chan(struct vctx *c)
 {
 	if (!c->sim) {
@@ -39,16 +77,13 @@ int exp_chan(struct vctx *c)
 		return 0;
 	}
 	int ch = c->g.channels, s = vhome(c), target = 1 % ch;
-	int shown = c->o.brk == VB_CHANNEL ? (target + 1) % ch : target;
 	size_t bytes = c->o.quick ? (1u << 20) : (8u << 20);
 	struct karr x;
+	struct karr *const arrs[1] = { &x };
 	struct parg p = { &x, NULL, 0, 0 };
-	uint64_t *offs = NULL;
-	int rc, idx[4];
-	double t0, t1, want[4] = { 0, 0, 0, 0 };
-	uint64_t last_page = UINT64_MAX;
-	/* The adjacent-line prefetcher alone: exact; any other on: at most. */
-	int exact = c->g.pf_dis == 0xdu;
+	uint64_t *offs = NULL, *pas = NULL;
+	struct vxset *xs;
+	int rc;
 
 	if (ch < 2) {
 		vskip(c, "chan: one channel only");
@@ -59,93 +94,26 @@ int exp_chan(struct vctx *c)
 	if ((rc = vpar(c, c->nthreads, c->cpus, init_work, &p)) != 0)
 		goto out;
 	offs = malloc(sizeof(*offs) * (bytes / 64));
-	if (!offs) {
+	pas = malloc(sizeof(*pas) * (bytes / 64));
+	if (!offs || !pas) {
 		rc = PMON_ENOMEM;
 		goto out;
 	}
-	/* While planning the pages have no frames (taken at first touch): no
-	 * line is placed, the plan's checks are the same one per channel. */
-	for (uint64_t off = 0; off < bytes && !c->planning; off += 64) {
-		uint64_t pa;
-		struct vdram_loc loc;
-		if ((rc = pmon_sim_mem_translate(c->sim, x.vbase + off, &pa)) != 0 ||
-		    (rc = vgeom_dram_locate(&c->g, pa, &loc) ? PMON_EINVAL : 0) != 0) {
-			snprintf(c->err, sizeof(c->err), "chan: address map at +%llu: %s",
-				 (unsigned long long)off, pmon_strerror(rc));
-			goto out;
-		}
-		if (loc.channel != target || loc.socket != s)
-			continue;
-		offs[p.n++] = off;
-		/* Lines are loaded in address order from cold caches; every
-		 * prefetcher stays within the 4 KiB page of the line that
-		 * triggers it, and the buffer is whole pages the LLC holds.
-		 * The adjacent-line prefetcher alone: a line whose pair is
-		 * probed too is fetched with it (one read), else its pair is a
-		 * read on the pair's channel.  With the streamer or a DCU
-		 * prefetcher, which other lines of a probed page they fetch
-		 * depends on the order of the channels' lines: each at most
-		 * once. */
-		if (!c->g.prefetch || (!exact && pa / 4096 == last_page))
-			continue;
-		for (uint64_t q = exact ? (pa ^ 64) : pa / 4096 * 4096;
-		     exact ? q == (pa ^ 64) : q < pa / 4096 * 4096 + 4096; q += exact ? 1 : 64) {
-			if ((rc = vgeom_dram_locate(&c->g, q, &loc) ? PMON_EINVAL : 0) != 0) {
-				snprintf(c->err, sizeof(c->err), "chan: address map at 0x%llx: %s",
-					 (unsigned long long)q, pmon_strerror(rc));
-				goto out;
-			}
-			if (loc.channel != target)
-				want[loc.channel]++;
-		}
-		last_page = pa / 4096;
-	}
+	if ((rc = probe_lines(c, &x, target, s, offs, pas, &p.n)) != 0)
+		goto out;
 	p.offs = offs;
-
-	struct vevents e;
-	vev_init(&e, c->m);
-	for (int i = 0; i < ch; i++) {
-		int prog = i == target ? shown : i;
-		idx[i] = vadd(c, &e, "chan", "snbep_unc_imc%d::UNC_M_CAS_COUNT:RD:socket=%d", prog, s);
-		if (idx[i] == -2) {
-			rc = -1;
-			goto out_ev;
-		}
-		if (i == target && shown != target)
-			vev_mark_broken(&e, idx[i]);
-	}
-	if ((rc = vwin_clean(c, (struct karr *const[]){ &x }, 1)) || (rc = vwin_start(c, &e, &t0)) ||
-	    (rc = vpar(c, 1, c->cpus, probe_work, &p)) || (rc = vwin_stop(c, &e, 0, NULL, 0, &t1)))
-		goto out_ev;
-	if (!c->planning && p.sum != (double)p.n) {
-		snprintf(c->err, sizeof(c->err), "chan: sum of the lines %g, want %zu", p.sum, p.n);
+	if (!(xs = vx_new(c, "chan"))) {
 		rc = -1;
-		goto out_ev;
+		goto out;
 	}
-	for (int i = 0; i < ch; i++) {
-		char what[96];
-		snprintf(what, sizeof(what), "CAS_COUNT.RD s%d ch%d", s, i);
-		if (i == target)
-			vcheck_sum(c, &e, "chan", what, "lines", &idx[i], 1, 1, (double)p.n,
-				   (struct vband){ 1, 1, "one load of each line mapped to this channel, cold caches" });
-		else if (want[i] > 0 && exact)
-			vcheck_sum(c, &e, "chan", what, "lines", &idx[i], 1, 1, want[i],
-				   (struct vband){ 1, 1, "adjacent-line prefetcher: the pair of each probed "
-						   "line not probed itself, where the address map puts it" });
-		else if (want[i] > 0)
-			vcheck_sum(c, &e, "chan", what, "lines", &idx[i], 1, 1, want[i],
-				   (struct vband){ 0, 1, "prefetchers on: at most each line of the probed "
-						   "pages on this channel, once (they stay in the page)" });
-		else
-			vcheck_zero(c, &e, "chan", what, "lines", &idx[i], 1, 1, 0,
-				    "no line of the probe maps to this channel");
-	}
-	vprogress(c, "  %-24s (%zu lines of %zu KiB on channel %d of socket %d)\n", "chan", p.n,
-		  bytes >> 10, target, s);
-out_ev:
-	vev_free(&e);
+	const struct chan_case k = { pas, p.n, target, s, c->o.brk };
+	const struct vxkern kern = { probe_run, &p, arrs, 1 };
+	if ((rc = vx_go(c, "chan", xs, vgen_of(c)->chan(&c->g, &k, xs), &kern, NULL)) == 0)
+		vprogress(c, "  %-24s (%zu lines of %zu KiB on channel %d of socket %d)\n", "chan", p.n,
+			  bytes >> 10, target, s);
 out:
 	free(offs);
+	free(pas);
 	varr_free(c, &x);
 	return rc;
 }

@@ -43,6 +43,7 @@ struct vgen {
 	int (*lock)(const struct vgeom *g, const struct lock_case *k, struct vxset *x);
 	int (*pfreq)(const struct vgeom *g, const struct pfreq_case *k, struct vxset *x);
 	int (*power)(const struct vgeom *g, const struct power_case *k, struct vxset *x);
+	int (*chan)(const struct vgeom *g, const struct chan_case *k, struct vxset *x);
 };
 
 /* The clocks' checks, the same for every generation: each of clk[0..n)
@@ -64,6 +65,7 @@ int snbep_partial(const struct vgeom *g, const struct partial_case *k, struct vx
 int snbep_lock(const struct vgeom *g, const struct lock_case *k, struct vxset *x);
 int snbep_pfreq(const struct vgeom *g, const struct pfreq_case *k, struct vxset *x);
 int snbep_power(const struct vgeom *g, const struct power_case *k, struct vxset *x);
+int snbep_chan(const struct vgeom *g, const struct chan_case *k, struct vxset *x);
 int nhm_dgemm(const struct vgeom *g, const struct dgemm_case *k, struct vxset *x);
 int nhm_clocks(const struct vgeom *g, struct vclock *out, int max);
 int nhm_chase(const struct vgeom *g, const struct chase_case *k, struct vxset *x);

@@ -8,6 +8,7 @@
 #ifndef PMON_VALIDATE_XCASE_H
 #define PMON_VALIDATE_XCASE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "vrun.h"
@@ -61,6 +62,16 @@ struct clock_case {
 	int socket;
 	int hw;
 	int measured;
+};
+
+/* The channel probe (exp_chan.c): one load of each of lines n, whose
+ * physical addresses pa[0..n) the documented address map puts on channel
+ * target of socket, in address order, from cold caches. */
+struct chan_case {
+	const uint64_t *pa;
+	size_t n;
+	int target, socket;
+	enum vbreak brk;
 };
 
 #endif
