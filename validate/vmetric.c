@@ -42,7 +42,9 @@ struct vcheck *vcheck_metric(struct vctx *c, struct vevents *e, const char *kern
 			     const char *where, const struct vmterm *terms, int nterms, double seconds,
 			     double expected, struct vband b)
 {
-	int mi = pmon_metric_find(metric), nall = 0;
+	/* the machine's generation's metric of this name (each generation
+	 * has its MEM_BW_READS); without a machine, the first one's */
+	int mi = c->m ? pmon_machine_metric_find(c->m, metric, NULL, 0) : pmon_metric_find(metric), nall = 0;
 	pmon_metric_info_t info;
 	double counts[PMON_METRIC_MAX_EVENTS] = { 0 }, v = NAN;
 	/* the idle baseline (vbase.h): each term raw, without the background

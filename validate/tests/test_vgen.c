@@ -3,9 +3,14 @@
  * Nehalem-EP and Westmere-EP machines (PMON_SIM gen=nhm-ep, gen=wsm-ep), a
  * small shape, the local STREAM kernels with and without streaming stores,
  * the remote Triad, the chase, DGEMM and the clock, and the breakages that
- * must fail exactly the checks they mis-program.
+ * must fail exactly the checks they mis-program; every metric of the
+ * generation's pmon stat tables (src/nhm/metrics.c) checked and passing,
+ * and each failing with its formula's constant doubled (--break=metric).
  */
 #include <math.h>
+#include <string.h>
+
+#include <pmon/metric.h>
 
 #include "vsuite.h"
 
@@ -16,7 +21,27 @@
 
 /* Every check passes; each kernel group is there; the events are the
  * generation's own (its uncore PMU, its core PMU), none of SNB-EP's. */
-static void test_gen(const char *gen, const char *unc, const char *core)
+/* The metric a check is of (its event's first word), of generation
+ * gname; -1 if the check is of counts. */
+static int metric_of(json_t *c, const char *gname)
+{
+	char name[64];
+	const char *ev = str(c, "event");
+	size_t l = strcspn(ev, " ");
+	if (l >= sizeof(name))
+		return -1;
+	memcpy(name, ev, l);
+	name[l] = 0;
+	for (int i = 0; i < pmon_metric_count(); i++) {
+		pmon_metric_info_t mi;
+		pmon_metric_get(i, &mi);
+		if (!strcmp(mi.generation, gname) && !strcmp(mi.name, name))
+			return i;
+	}
+	return -1;
+}
+
+static void test_gen(const char *gen, const char *unc, const char *core, const char *gname)
 {
 	char shape[96], sub[32];
 	snprintf(shape, sizeof(shape), "gen=%s" NSHAPE, gen);
@@ -35,7 +60,7 @@ static void test_gen(const char *gen, const char *unc, const char *core)
 				 "chase-line-mem-remote", "dgemm-128-fits", "dgemm-256-exceeds", "clock" };
 	for (size_t g = 0; g < sizeof(groups) / sizeof(groups[0]); g++)
 		CHECK(count_kernel(checks, groups[g]) > 0, "%s: checks of %s", gen, groups[g]);
-	size_t i, other = 0;
+	size_t i, i_, other = 0;
 	json_t *c;
 	json_array_foreach(checks, i, c) {
 		const char *ev = str(c, "events");
@@ -59,6 +84,15 @@ static void test_gen(const char *gen, const char *unc, const char *core)
 		{ "numa-remote-triad", "uncacheable writes (QHL_RD local+remote - IMC_RD) s1" },
 		{ "chase-line-mem", "LLC_MISS.READ s0" },
 		{ "chase-line-mem", "QHL_OCCUPANCY.LOCAL/QHL_REQUESTS.LOCAL_READS s0 latency" },
+		/* pmon stat's metrics: bandwidth from the kernel's bytes, the
+		 * guide's identity in bytes, the home's latencies */
+		{ "stream-copy", "MEM_BW_READS s0" },
+		{ "stream-triad-nt", "UNCACHEABLE_WRITE_BYTES s0" },
+		{ "numa-remote-triad", "QHL_PCT_REMOTE_REQUESTS s1" },
+		{ "numa-remote-triad", "MEM_BW_TOTAL_CH2 s1 (quarter)" },
+		{ "chase-page-mem", "QHL_LOCAL_READ_LATENCY s0" },
+		{ "chase-line-mem-remote", "QHL_REMOTE_READ_LATENCY s1" },
+		{ "chase-page-mem", "GQ_READ_LATENCY s0" },
 		{ "clock", NULL },
 	};
 	for (size_t k = 0; k < sizeof(want) / sizeof(want[0]); k++) {
@@ -68,6 +102,58 @@ static void test_gen(const char *gen, const char *unc, const char *core)
 		CHECK(c && strcmp(str(c, "result"), "PASS") == 0, "%s: %s %s: %s", gen, want[k][0],
 		      want[k][1], c ? str(c, "result") : "missing");
 	}
+	/* every metric of the generation checked, and passing */
+	int nm = 0, unchecked = 0;
+	for (int i = 0; i < pmon_metric_count(); i++) {
+		pmon_metric_info_t mi;
+		pmon_metric_get(i, &mi);
+		if (strcmp(mi.generation, gname))
+			continue;
+		nm++;
+		size_t passed = 0;
+		json_array_foreach(checks, i_, c)
+			passed += metric_of(c, gname) == i && !strcmp(str(c, "result"), "PASS");
+		if (!passed) {
+			unchecked++;
+			fprintf(stderr, "  %s: metric %s not checked\n", gen, mi.name);
+		}
+	}
+	CHECK(nm >= 27, "%s: %d metrics of %s", gen, nm, gname);
+	CHECK(unchecked == 0, "%s: %d metrics no check validates", gen, unchecked);
+	json_decref(j);
+}
+
+/* --break=metric: every metric computed with its formula's first constant
+ * doubled (a wrong 64 B a line, ns conversion, 100 %): each metric check
+ * that expects a value FAILs, marked broken; every other check PASSes
+ * (a metric expecting none reads 0 either way). */
+static void test_gen_break_metric(const char *gen, const char *gname, int want_fail)
+{
+	char shape[96], sub[48];
+	snprintf(shape, sizeof(shape), "gen=%s" NSHAPE, gen);
+	snprintf(sub, sizeof(sub), "gen-break-metric-%s", gen);
+	const char *args[] = { "--shape", shape, "--kernels=stream,numa,chase", "--break=metric", NULL };
+	int rc = run(sub, args);
+	CHECK(rc == 1, "%s: metric breakage exit status %d, want 1", gen, rc);
+	json_t *j = load(sub);
+	if (!j)
+		return;
+	size_t i, nfail = 0, wrong = 0;
+	json_t *c;
+	json_array_foreach(json_object_get(j, "checks"), i, c) {
+		int fail = strcmp(str(c, "result"), "FAIL") == 0;
+		int metric = metric_of(c, gname) >= 0, expects = num(c, "expected") != 0;
+		int broken = json_is_true(json_object_get(c, "broken"));
+		nfail += fail;
+		if (fail != (metric && expects) || broken != (metric && expects)) {
+			wrong++;
+			fprintf(stderr, "  break metric %s: %s %s: %s broken %d\n", gen, str(c, "kernel"),
+				str(c, "event"), str(c, "result"), broken);
+		}
+	}
+	CHECK(wrong == 0, "%s: metric breakage: %zu checks not as it implies", gen, wrong);
+	CHECK((int)nfail == want_fail, "%s: metric breakage: %zu failed checks, want %d", gen, nfail,
+	      want_fail);
 	json_decref(j);
 }
 
@@ -89,7 +175,9 @@ static void test_gen_break(void)
 		json_array_foreach(json_object_get(j, "checks"), i, c) {
 			int fail = strcmp(str(c, "result"), "FAIL") == 0;
 			int broken = json_is_true(json_object_get(c, "broken"));
-			int traffic = num(c, "expected") > 0;
+			/* a share of the home's requests has no value (0 / 0)
+			 * when they are all counted on the wrong socket */
+			int traffic = num(c, "expected") > 0 || json_is_null(json_object_get(c, "measured"));
 			nfail += fail;
 			if (fail != (broken && traffic)) {
 				wrong++;
@@ -99,8 +187,11 @@ static void test_gen_break(void)
 		}
 		CHECK_EQ_INT(wrong, 0, "socket breakage: checks not as it implies");
 		/* IMC reads and writes, QHL remote reads and writes at the
-		 * home, 3 + 3 channels */
-		CHECK_EQ_INT(nfail, 10, "socket breakage: failed checks");
+		 * home, 3 + 3 channels; their metrics: MEM_BW_READS, _WRITES,
+		 * _TOTAL, QHL_BW_REMOTE_READS, _WRITES, QHL_BW_REMOTE, the
+		 * three QHL_PCT_* (no value: no request counted) and 9 of the
+		 * channels */
+		CHECK_EQ_INT(nfail, 28, "socket breakage: failed checks");
 		json_decref(j);
 	}
 	const char *a2[] = { "--shape", "gen=wsm-ep" NSHAPE, "--kernels=chase",
@@ -122,8 +213,9 @@ static void test_gen_break(void)
 		}
 		CHECK_EQ_INT(wrong, 0, "umask breakage: checks not as it implies");
 		/* lookups (hits + misses) and misses of each of the 8 chases
-		 * (line and page orders, 4 levels; the remote one needs numa) */
-		CHECK_EQ_INT(uses, 16, "umask breakage: checks that count UNC_LLC_MISS");
+		 * (line and page orders, 4 levels; the remote one needs numa),
+		 * and LLC_READ_MISS_PCT of the 4 whose lookups reach the LLC */
+		CHECK_EQ_INT(uses, 20, "umask breakage: checks that count UNC_LLC_MISS");
 		CHECK_EQ_INT(json_integer_value(json_object_get(j, "skipped_checks")), 0, "skipped");
 		json_decref(j);
 	}
@@ -132,9 +224,11 @@ static void test_gen_break(void)
 int main(void)
 {
 	if (vsuite_init("test_vgen") == 0) {
-		test_gen("nhm-ep", "nhm_unc::", "nhm::");
-		test_gen("wsm-ep", "wsm_unc::", "wsm_dp::");
+		test_gen("nhm-ep", "nhm_unc::", "nhm::", "nhm");
+		test_gen("wsm-ep", "wsm_unc::", "wsm_dp::", "wsm");
 		test_gen_break();
+		test_gen_break_metric("nhm-ep", "nhm", 177);
+		test_gen_break_metric("wsm-ep", "wsm", 168);
 	}
 	return check_done("test_vgen");
 }

@@ -1,0 +1,269 @@
+/* test_stat_nhm.c - `pmon stat` on the emulated Nehalem-EP and Westmere-EP
+ * (PMON_SIM gen=nhm-ep, gen=wsm-ep; build/bin/pmon or $PMON_BIN), as a user
+ * runs it:
+ *   - load=1G (a DRAM read stream of 1e9 B per emulated second on socket
+ *     0's memory, read by socket 0): -M mem_bw reports 1 GB/s of reads and
+ *     of total on socket 0 within 1 %, none on socket 1, no writes (exact:
+ *     one pass), a third of it on each channel (-M mem_bw_channel, two
+ *     passes: estimates); the home logic's local reads the same 1 GB/s,
+ *     100 % of its requests local and reads, no remote traffic, no
+ *     uncacheable write, every LLC read a miss, and the local read latency
+ *     the shape's lat_dram (80 ns: 213 UCLK cycles of 2.66 GHz, 80.075 ns)
+ *     in the home logic and the global queue;
+ *   - pmon list --metrics names each generation's metrics under its title,
+ *     and a pattern of a generation's name lists its own;
+ *   - a metric of another generation is refused with one line naming the
+ *     event this uncore lacks (SNB-EP's TOR latency; Nehalem's write
+ *     tracker latency on Westmere-EP), a group of another generation too,
+ *     and nothing is counted. */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "check.h"
+
+static const char *tool;
+
+/* Run the tool with args under env (PMON_BACKEND=sim): stdout into *out,
+ * stderr into *err (to be freed); the exit status (-1 if killed). */
+static int run(const char *env, const char *args, char **out, char **err)
+{
+	char cmd[2048], path[] = "/tmp/test_stat_nhm_XXXXXX";
+	int fd = mkstemp(path);
+	*out = *err = NULL;
+	if (fd < 0)
+		return -1;
+	close(fd);
+	snprintf(cmd, sizeof(cmd), "env PMON_BACKEND=sim %s %s %s 2>%s", env, tool, args, path);
+	FILE *f = popen(cmd, "r");
+	size_t cap = 1 << 20, n = 0, r;
+	char *buf = calloc(1, cap);
+	while (f && buf && (r = fread(buf + n, 1, cap - n - 1, f)) > 0)
+		n += r;
+	*out = buf;
+	int st = f ? pclose(f) : -1;
+	FILE *e = fopen(path, "r");
+	if (e) {
+		*err = calloc(1, 65536);
+		if (*err)
+			(*err)[fread(*err, 1, 65535, e)] = 0;
+		fclose(e);
+	}
+	unlink(path);
+	return st >= 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* The value of name at socket in the JSON values; NAN if absent, -1 if null. */
+static double jvalue(json_t *vals, const char *name, int socket)
+{
+	size_t i;
+	json_t *v;
+	json_array_foreach(vals, i, v) {
+		if (strcmp(json_string_value(json_object_get(v, "name")), name) ||
+		    json_integer_value(json_object_get(v, "socket")) != socket)
+			continue;
+		json_t *x = json_object_get(v, "value");
+		return json_is_null(x) ? -1 : json_number_value(x);
+	}
+	return NAN;
+}
+
+static json_t *stat_json(const char *gen, const char *load, const char *metrics, const char *cmd)
+{
+	char env[128], args[512], *out, *err;
+	snprintf(env, sizeof(env), "PMON_SIM=gen=%s%s%s", gen, *load ? ",load=" : "", load);
+	snprintf(args, sizeof(args), "stat --json -M %s -- %s", metrics, cmd);
+	int rc = run(env, args, &out, &err);
+	CHECK(rc == 0, "%s: pmon stat -M %s exit status %d (%s)", gen, metrics, rc, err ? err : "");
+	json_error_t je;
+	json_t *doc = out ? json_loads(out, 0, &je) : NULL;
+	CHECK(doc != NULL, "%s -M %s: JSON (%s)", gen, metrics, out ? je.text : "no output");
+	free(out);
+	free(err);
+	return doc;
+}
+
+#define NEAR(v, want, rel, what, ...) \
+	CHECK(fabs((v) - (want)) <= (rel) * (want), what ": %.6g, want %.6g within %g %%", __VA_ARGS__, \
+	      (double)(v), (double)(want), 100 * (rel))
+
+/* The values of one run, and that it was exact (one pass) when asked. */
+static json_t *values_of(json_t *doc, const char *gen, const char *metrics, int exact)
+{
+	if (exact)
+		CHECK(json_integer_value(json_object_get(doc, "passes")) == 1, "%s -M %s: one pass, exact",
+		      gen, metrics);
+	return json_object_get(doc, "values");
+}
+
+/* load=1G: socket 0 reads its own memory, 1e9 B a second of machine time. */
+static void mem_bw(const char *gen)
+{
+	json_t *doc = stat_json(gen, "1G", "mem_bw", "sleep 0.5");
+	if (!doc)
+		return;
+	json_t *vals = values_of(doc, gen, "mem_bw", 1);
+	/* 1 %: the count starts and stops at register accesses, which see the
+	 * emulated clock in steps of 10 us, far below 1 % of the run */
+	NEAR(jvalue(vals, "MEM_BW_READS", 0), 1.0, 0.01, "%s: MEM_BW_READS S0 GB/s", gen);
+	NEAR(jvalue(vals, "MEM_BW_TOTAL", 0), 1.0, 0.01, "%s: MEM_BW_TOTAL S0 GB/s", gen);
+	CHECK(jvalue(vals, "MEM_BW_READS", 1) == 0, "%s: no reads on socket 1", gen);
+	CHECK(jvalue(vals, "MEM_BW_WRITES", 0) == 0 && jvalue(vals, "MEM_BW_WRITES", 1) == 0, "%s: no writes",
+	      gen);
+	json_decref(doc);
+	/* per channel: the stream's lines interleave over the 3 channels; 16
+	 * events take two passes, whose shares of the time scale the counts
+	 * (estimates: 3 %) */
+	doc = stat_json(gen, "1G", "mem_bw_channel", "sleep 0.3");
+	if (!doc)
+		return;
+	vals = values_of(doc, gen, "mem_bw_channel", 0);
+	double sum = 0;
+	for (int c = 0; c < 3; c++) {
+		char nm[32];
+		snprintf(nm, sizeof(nm), "MEM_BW_READS_CH%d", c);
+		NEAR(jvalue(vals, nm, 0), 1.0 / 3, 0.03, "%s: %s S0 GB/s", gen, nm);
+		sum += jvalue(vals, nm, 0);
+		snprintf(nm, sizeof(nm), "MEM_BW_WRITES_CH%d", c);
+		CHECK(jvalue(vals, nm, 0) == 0, "%s: %s none", gen, nm);
+	}
+	NEAR(sum, 1.0, 0.03, "%s: the channels' reads added up", gen);
+	json_decref(doc);
+}
+
+/* The home logic, the latencies and the LLC on the same stream, in runs
+ * of one pass each (exact; one latency a run: each needs the fixed UCLK
+ * counter). */
+static void home_and_latency(const char *gen)
+{
+	static const struct {
+		const char *metric;
+		double s0;           /* socket 0's value */
+		double rel;          /* relative tolerance (0: exactly) */
+	} want[] = {
+		{ "QHL_BW_LOCAL_READS", 1.0, 0.01 },
+		{ "QHL_PCT_LOCAL_REQUESTS", 100, 0 },
+		{ "UNCACHEABLE_WRITE_BYTES", 0, 0 },
+		/* 80 ns in whole UCLK cycles of 2.66 GHz: 213 / 2.66 = 80.075 ns;
+		 * the UCLK counter and the machine's time are read apart (10 us
+		 * steps of the emulated clock) */
+		{ "QHL_LOCAL_READ_LATENCY", 213 / 2.66, 1e-3 },
+		{ "LLC_READ_MISS_PCT", 100, 0 },
+		{ "QHL_BW_REMOTE", 0, 0 },
+		{ "GQ_READ_LATENCY", 213 / 2.66, 1e-3 },
+		{ "QHL_PCT_RD_REQUESTS", 100, 0 },
+	};
+	static const char *const runs[] = {
+		"QHL_BW_LOCAL_READS,QHL_PCT_LOCAL_REQUESTS,UNCACHEABLE_WRITE_BYTES",
+		"QHL_LOCAL_READ_LATENCY,LLC_READ_MISS_PCT,QHL_BW_REMOTE",
+		"GQ_READ_LATENCY,QHL_PCT_RD_REQUESTS",
+	};
+	for (size_t r = 0; r < sizeof(runs) / sizeof(runs[0]); r++) {
+		json_t *doc = stat_json(gen, "1G", runs[r], "sleep 0.2");
+		if (!doc)
+			continue;
+		json_t *vals = values_of(doc, gen, runs[r], 1);
+		for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+			if (!strstr(runs[r], want[i].metric))
+				continue;
+			double v = jvalue(vals, want[i].metric, 0);
+			if (want[i].rel > 0)
+				NEAR(v, want[i].s0, want[i].rel, "%s: %s S0", gen, want[i].metric);
+			else
+				CHECK(v == want[i].s0, "%s: %s S0 %.6g, want %g", gen, want[i].metric, v,
+				      want[i].s0);
+		}
+		json_decref(doc);
+	}
+}
+
+static void listing(void)
+{
+	char *out, *err;
+	CHECK_EQ_INT(run("", "list --metrics", &out, &err), 0, "list --metrics");
+	CHECK(out && strstr(out, "== SNB-EP metrics ==") && strstr(out, "== Nehalem-EP metrics ==") &&
+	      strstr(out, "== Westmere-EP metrics =="), "each generation under its title");
+	free(out), free(err);
+	CHECK_EQ_INT(run("", "list --metrics --json nhm", &out, &err), 0, "list --metrics --json nhm");
+	json_error_t je;
+	json_t *doc = out ? json_loads(out, 0, &je) : NULL;
+	int n = 0, other = 0, gq_wt = 0;
+	size_t i, j;
+	json_t *g, *m;
+	json_array_foreach(json_object_get(doc, "groups"), i, g) {
+		other += strcmp(json_string_value(json_object_get(g, "generation")), "nhm") != 0;
+		json_array_foreach(json_object_get(g, "metrics"), j, m) {
+			n++;
+			gq_wt += !strcmp(json_string_value(json_object_get(m, "name")), "GQ_WRITE_LATENCY");
+		}
+	}
+	CHECK_EQ_INT(n, 28, "Nehalem-EP's metrics");
+	CHECK_EQ_INT(other, 0, "groups of another generation");
+	CHECK_EQ_INT(gq_wt, 1, "the write tracker latency among them");
+	json_decref(doc);
+	free(out), free(err);
+	CHECK_EQ_INT(run("", "list --metrics --json wsm", &out, &err), 0, "list --metrics --json wsm");
+	doc = out ? json_loads(out, 0, &je) : NULL;
+	n = 0;
+	json_array_foreach(json_object_get(doc, "groups"), i, g)
+		n += (int)json_array_size(json_object_get(g, "metrics"));
+	CHECK_EQ_INT(n, 27, "Westmere-EP's metrics (no write tracker latency)");
+	json_decref(doc);
+	free(out), free(err);
+}
+
+/* One line naming what is missing, exit 1, nothing printed on stdout. */
+static void refused(const char *gen, const char *metric, const char *const *words, int nw)
+{
+	char env[64], args[128], *out, *err;
+	snprintf(env, sizeof(env), "PMON_SIM=gen=%s", gen);
+	snprintf(args, sizeof(args), "stat -M %s -- true", metric);
+	int rc = run(env, args, &out, &err);
+	CHECK(rc == 1, "%s: -M %s refused: exit status %d", gen, metric, rc);
+	for (int w = 0; w < nw; w++)
+		CHECK(err && strstr(err, words[w]), "%s -M %s: '%s' said: %s", gen, metric, words[w],
+		      err ? err : "");
+	CHECK(err && strchr(err, '\n') == err + strlen(err) - 1, "%s -M %s: one line: %s", gen, metric,
+	      err ? err : "");
+	CHECK(out && !*out, "%s -M %s: nothing counted: %s", gen, metric, out ? out : "");
+	free(out), free(err);
+}
+
+static void refusals(void)
+{
+	const char *tor[] = { "AVG_TOR_DRD_LATENCY is a metric of SNB-EP only", "UNC_C_TOR_OCCUPANCY",
+			      "Nehalem-EP" };
+	refused("nhm-ep", "AVG_TOR_DRD_LATENCY", tor, 3);
+	const char *wt[] = { "GQ_WRITE_LATENCY is a metric of Nehalem-EP only",
+			     "UNC_GQ_TRACKER_OCCUP:WT", "Westmere-EP" };
+	refused("wsm-ep", "GQ_WRITE_LATENCY", wt, 3);
+	const char *grp[] = { "pcu_freq is a metric group of SNB-EP only", "Westmere-EP" };
+	refused("wsm-ep", "pcu_freq", grp, 2);
+	/* and the other way: a Nehalem metric on SNB-EP */
+	char *out, *err;
+	int rc = run("", "stat -M UNCACHEABLE_WRITE_BYTES -- true", &out, &err);
+	CHECK_EQ_INT(rc, 1, "SNB-EP: a Nehalem metric refused");
+	CHECK(err && strstr(err, "Nehalem-EP or Westmere-EP only") && strstr(err, "SNB-EP"), "said: %s",
+	      err ? err : "");
+	free(out), free(err);
+}
+
+int main(void)
+{
+	tool = getenv("PMON_BIN");
+	if (!tool)
+		tool = "build/bin/pmon";
+	listing();
+	refusals();
+	mem_bw("nhm-ep");
+	mem_bw("wsm-ep");
+	home_and_latency("nhm-ep");
+	home_and_latency("wsm-ep");
+	return check_done("test_stat_nhm");
+}
