@@ -44,6 +44,7 @@ struct vgen {
 	int (*pfreq)(const struct vgeom *g, const struct pfreq_case *k, struct vxset *x);
 	int (*power)(const struct vgeom *g, const struct power_case *k, struct vxset *x);
 	int (*chan)(const struct vgeom *g, const struct chan_case *k, struct vxset *x);
+	int (*dram)(const struct vgeom *g, const struct dram_case *k, struct vxset *x);
 };
 
 /* The clocks' checks, the same for every generation: each of clk[0..n)
@@ -66,6 +67,7 @@ int snbep_lock(const struct vgeom *g, const struct lock_case *k, struct vxset *x
 int snbep_pfreq(const struct vgeom *g, const struct pfreq_case *k, struct vxset *x);
 int snbep_power(const struct vgeom *g, const struct power_case *k, struct vxset *x);
 int snbep_chan(const struct vgeom *g, const struct chan_case *k, struct vxset *x);
+int snbep_dram(const struct vgeom *g, const struct dram_case *k, struct vxset *x);
 int nhm_dgemm(const struct vgeom *g, const struct dgemm_case *k, struct vxset *x);
 int nhm_clocks(const struct vgeom *g, struct vclock *out, int max);
 int nhm_chase(const struct vgeom *g, const struct chase_case *k, struct vxset *x);

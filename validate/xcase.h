@@ -74,4 +74,21 @@ struct chan_case {
 	enum vbreak brk;
 };
 
+/* DRAM pages (exp_dram.c), from one thread, each window from cold caches:
+ * every line of a buffer read in address order (XD_ROWHIT), the row-miss
+ * lines read (XD_ROWMISS), every line written with streaming stores in
+ * address order (XD_WRITE).  pa[0..lines): the buffer's lines' physical
+ * addresses (NULL while planning: the pages have no frames yet); mpa[0..nm)
+ * the row-miss lines', all on channel 0. */
+enum { XD_ROWHIT, XD_ROWMISS, XD_WRITE };
+struct dram_case {
+	const uint64_t *pa;
+	size_t lines;
+	const uint64_t *mpa;
+	size_t nm;
+	int socket;
+	int hw;
+	enum vbreak brk;
+};
+
 #endif
