@@ -9,22 +9,17 @@
  *                          and of clean lines), and a sweep of twice the LLC
  *                          evicts the local socket's copies (victims by
  *                          state).
- * The expected counts follow the coherence protocol the emulated machine
- * documents (doc/memory-model.md, include/pmon/sim.h), step by step in the
- * comments below; on silicon the same steps hold up to the protocol's
- * variants (bands of vspec_window's hwb).
+ * What the uncore and the cores count is the generation's (vgen.h:
+ * gen_snbep_share.c, the coherence protocol step by step), run by vx_run.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "vspec.h"
+#include "vgen.h"
 
 /* The shared line: the last of a page (a next-line or streaming prefetcher
  * finds nothing ahead of it in the page), the page's other lines untouched. */
 #define PP_OFF (4096 - 64)
-
-static const struct vband share_hwb = { 0.9, 1.5,
-	"silicon: a spinning load may miss again while the other turn is in flight; OS traffic" };
 
 struct pp {
 	struct karr *x;
@@ -62,7 +57,7 @@ static void pp_both(struct vctx *c, int t, int n, struct kfeed *f, void *arg)
 	free(g);
 }
 
-static int pp_run(struct vctx *c, void *arg)
+static int pp_rounds(struct vctx *c, void *arg)
 {
 	struct pp *p = arg;
 	int rc = c->sim ? vpar(c, 1, p->cpus, pp_both, p) : vpar_free(c, 2, p->cpus, pp_work, p);
@@ -76,190 +71,30 @@ static int pp_run(struct vctx *c, void *arg)
 	return rc;
 }
 
-/* A round: thread 0 takes its turn (load, store), then thread 1.  Steady
- * state, two cores A, B of one socket (the line's LLC slice holds it, B's
- * store just made B's copy Modified, the LLC entry Modified, core-valid B):
- *   A's load misses its L2, hits the LLC (state M): A is not the only core
- *   in the core-valid bits, so B is snooped, finds its Modified copy: HITM,
- *   the data go back into the LLC (M), B keeps S, A gets S.
- *     offcore A: DMND_DATA_RD, supplier LLC_HITM, snoop HITM;
- *     CBo: a DATA_READ lookup in state M.
- *   A's store finds its copy Shared: an ownership request (RFO) to the LLC,
- *   which hits (M), snoops B (Shared: a clean copy, invalidated): supplier
- *   LLC_HITM, snoop SNP_NO_FWD; the LLC line stays M (no other socket can
- *   hold it), so nothing goes to the home agent.
- *   B's turn is the same with A and B swapped.
- * (The emulated build plays the two threads' turns from one host thread,
- * in the same order: pp_both.)
- * Per round: each core 1 read (HITM) and 1 RFO (NO_FWD), the socket 4
- * DATA_READ lookups in M, no home-agent request, no DRAM access. */
-static int pp_core(struct vctx *c, struct karr *x)
+static int pp_run(struct vctx *c, void *arg, const struct vxwin *w)
 {
-	int s = c->o.socket, a = c->cpus[0], b = c->cpus[1];
-	struct pp p = { x, { a, b }, 0, 4 };
-	int rc;
-
-	if ((rc = pp_run(c, &p)) != 0)      /* warm-up: the steady state */
-		return rc;
-	p.rounds = c->o.quick ? 256 : 1024;
-	const struct vspec rows[] = {
-		{ VS_ONE, "snb_ep::OFFCORE_RESPONSE_0:DMND_DATA_RD:LLC_HITM:HITM:cpu=%d", a, 1,
-		  "OFFCORE DMND_DATA_RD.LLC_HITM.HITM cpu A", VS_EXACT, VB_NONE, NULL },
-		{ VS_ONE, "snb_ep::OFFCORE_RESPONSE_1:DMND_RFO:LLC_HITM:SNP_NO_FWD:cpu=%d", a, 1,
-		  "OFFCORE DMND_RFO.LLC_HITM.SNP_NO_FWD cpu A", VS_EXACT, VB_NONE, NULL },
-		{ VS_ONE, "snb_ep::OFFCORE_RESPONSE_0:DMND_DATA_RD:LLC_HITM:HITM:cpu=%d", b, 1,
-		  "OFFCORE DMND_DATA_RD.LLC_HITM.HITM cpu B", VS_EXACT, VB_SNOOP,
-		  "snb_ep::OFFCORE_RESPONSE_0:DMND_DATA_RD:LLC_HITM:SNP_NO_FWD:cpu=%d" },
-		{ VS_ONE, "snb_ep::OFFCORE_RESPONSE_1:DMND_RFO:LLC_HITM:SNP_NO_FWD:cpu=%d", b, 1,
-		  "OFFCORE DMND_RFO.LLC_HITM.SNP_NO_FWD cpu B", VS_EXACT, VB_NONE, NULL },
-		{ VS_CBO, "snbep_unc_cbo%d::UNC_C_LLC_LOOKUP:DATA_READ:STATE_M:socket=%d", s, 4,
-		  "LLC_LOOKUP.DATA_READ.M local", VS_EXACT, VB_NONE, NULL },
-		{ VS_ONE, "snbep_unc_ha::UNC_H_REQUESTS:READS:socket=%d", s, 0,
-		  "HA REQUESTS.READS local", VS_EXACT, VB_NONE, NULL },
-	};
-	return vspec_window(c, "share-pingpong-core", rows, (int)(sizeof(rows) / sizeof(rows[0])),
-			    (double)p.rounds, "per round", share_hwb, NULL, pp_run, &p);
+	(void)w;
+	return pp_rounds(c, arg);
 }
 
-/* Between sockets: A on the local socket L (the line's home), B on the
- * remote socket R.  Steady state after B's store: B's core Modified, R's LLC
- * entry E (core-valid B), L holds no copy.
- *   A's load: L's LLC misses (DATA_READ lookup, state I).  The home agent
- *   (L) counts a local read and snoops R: SNP L->R; R's lookup is a
- *   REMOTE_SNOOP in state E, which snoops B: Modified, so HITM: B and R keep
- *   S; the data go to the requester (DRS R->L, 8 data flits + 1) and, a
- *   read having found a Modified copy, to memory as well (another DRS R->L;
- *   the home agent counts a write and writes DRAM: IMC_WRITES.FULL, a CAS
- *   write); R's answer HOM_NONREQ R->L.  A gets S, L's LLC fills F.
- *     offcore A: DMND_DATA_RD, supplier LOCAL_DRAM (a miss homed here),
- *     snoop HITM.
- *   A's store: A's copy is Shared: RFO to L's LLC, a hit in F (DATA_READ
- *   lookup, state F) with no other core to snoop (SNP_NOT_NEEDED, supplier
- *   LLC_HITF); F means other sockets may share it, so the home agent (a
- *   local read request) snoops R to invalidate: SNP L->R, REMOTE_SNOOP in
- *   state S at R, R's copies dropped, HOM_NONREQ R->L; no data.
- *   B's turn is the mirror image, except that the home is not B's socket:
- *   B's load: R misses (lookup I), request to L's home agent (HOM_REQ R->L,
- *   a remote read), which snoops its own socket (no QPI message): REMOTE_
- *   SNOOP in state E at L, A's copy Modified: HITM; data L->R (DRS) and to
- *   memory (at home: no QPI, a write); completion NDR L->R.  B's store: hit F
- *   at R (lookup F), ownership from the home: HOM_REQ R->L, snoop of L
- *   (REMOTE_SNOOP S), completion NDR L->R.
- * Per round at L: DATA_READ lookups 1 in I and 1 in F; REMOTE_SNOOP 1 in E
- * and 1 in S; the same at R.  Home agent L: 4 reads (2 local, 2 remote), 2
- * writes, 2 IMC_WRITES; R's home agent nothing.  QPI messages L->R: 2 SNP, 2
- * NDR, 1 DRS; R->L: 2 HOM_REQ, 2 HOM_NONREQ, 2 DRS.  G0 flits: DATA 8 a DRS,
- * NON_DATA 1 a message: L sends 8 data and 5 non-data flits and receives 16
- * and 6; R the other way round.  G1/G2 by class on both ends of the link.
- * Every message leaves its socket's ring for the link through that link's
- * R3QPI ingress, one entry a message in its class: at L 2 SNP, 2 NDR and 1
- * DRS a round, at R 4 HOM (requests and snoop responses) and 2 DRS. */
-static int pp_socket(struct vctx *c, struct karr *x)
+/* The ping-pong between cpus a and b (kind SHARE_CORE or SHARE_SOCKET),
+ * after a warm-up to the steady state. */
+static int pp_one(struct vctx *c, struct karr *x, enum share_kind kind, int a, int b)
 {
-	int L = c->o.socket, R = vremote(c), a = c->cpus[0], b = c->rcpus[0];
+	const char *kname = kind == SHARE_CORE ? "share-pingpong-core" : "share-pingpong-socket";
 	struct pp p = { x, { a, b }, 0, 4 };
+	struct vxset *xs;
 	int rc;
 
-	if ((rc = pp_run(c, &p)) != 0)
+	if ((rc = pp_rounds(c, &p)) != 0)      /* warm-up: the steady state */
 		return rc;
 	p.rounds = c->o.quick ? 256 : 1024;
-	const char *k = "share-pingpong-socket";
-	const struct vspec w1[] = {
-		{ VS_ONE, "snb_ep::OFFCORE_RESPONSE_0:DMND_DATA_RD:LLC_MISS_LOCAL_DRAM:HITM:cpu=%d", a, 1,
-		  "OFFCORE DMND_DATA_RD.LOCAL_DRAM.HITM cpu A", VS_EXACT, VB_NONE, NULL },
-		{ VS_ONE, "snb_ep::OFFCORE_RESPONSE_1:DMND_RFO:LLC_HITF:SNP_NOT_NEEDED:cpu=%d", a, 1,
-		  "OFFCORE DMND_RFO.LLC_HITF.SNP_NOT_NEEDED cpu A", VS_EXACT, VB_NONE, NULL },
-		{ VS_ONE, "snb_ep::OFFCORE_RESPONSE_0:DMND_DATA_RD:LLC_MISS_REMOTE_DRAM:HITM:cpu=%d", b, 1,
-		  "OFFCORE DMND_DATA_RD.REMOTE_DRAM.HITM cpu B", VS_EXACT, VB_SNOOP,
-		  "snb_ep::OFFCORE_RESPONSE_0:DMND_DATA_RD:LLC_MISS_REMOTE_DRAM:SNP_FWD:cpu=%d" },
-		{ VS_ONE, "snb_ep::OFFCORE_RESPONSE_1:DMND_RFO:LLC_HITF:SNP_NOT_NEEDED:cpu=%d", b, 1,
-		  "OFFCORE DMND_RFO.LLC_HITF.SNP_NOT_NEEDED cpu B", VS_EXACT, VB_NONE, NULL },
-		{ VS_CBO, "snbep_unc_cbo%d::UNC_C_LLC_LOOKUP:DATA_READ:STATE_I:STATE_E:socket=%d", L, 1,
-		  "LLC_LOOKUP.DATA_READ.I|E home", VS_EXACT, VB_STATE,
-		  "snbep_unc_cbo%d::UNC_C_LLC_LOOKUP:DATA_READ:STATE_S:STATE_E:socket=%d" },
-		{ VS_CBO, "snbep_unc_cbo%d::UNC_C_LLC_LOOKUP:REMOTE_SNOOP:STATE_I:STATE_E:socket=%d", L, 1,
-		  "LLC_LOOKUP.REMOTE_SNOOP.I|E home", VS_EXACT, VB_STATE,
-		  "snbep_unc_cbo%d::UNC_C_LLC_LOOKUP:REMOTE_SNOOP:STATE_S:STATE_E:socket=%d" },
-		{ VS_CBO, "snbep_unc_cbo%d::UNC_C_LLC_LOOKUP:DATA_READ:STATE_I:STATE_E:socket=%d", R, 1,
-		  "LLC_LOOKUP.DATA_READ.I|E remote", VS_EXACT, VB_NONE, NULL },
-		{ VS_CBO, "snbep_unc_cbo%d::UNC_C_LLC_LOOKUP:REMOTE_SNOOP:STATE_I:STATE_E:socket=%d", R, 1,
-		  "LLC_LOOKUP.REMOTE_SNOOP.I|E remote", VS_EXACT, VB_NONE, NULL },
-		{ VS_ONE, "snbep_unc_ha::UNC_H_REQUESTS:READS:socket=%d", L, 4,
-		  "HA REQUESTS.READS home", VS_EXACT, VB_NONE, NULL },
-		{ VS_ONE, "snbep_unc_ha::UNC_H_REQUESTS:WRITES:socket=%d", L, 2,
-		  "HA REQUESTS.WRITES home", VS_EXACT, VB_NONE, NULL },
-		{ VS_ONE, "snbep_unc_ha::UNC_H_IMC_WRITES:FULL:socket=%d", L, 2,
-		  "HA IMC_WRITES.FULL home", VS_EXACT, VB_NONE, NULL },
-		{ VS_ONE, "snbep_unc_ha::UNC_H_REQUESTS:READS:socket=%d", R, 0,
-		  "HA REQUESTS.READS remote", VS_EXACT, VB_NONE, NULL },
-		{ VS_CH, "snbep_unc_imc%d::UNC_M_CAS_COUNT:WR:socket=%d", L, 2,
-		  "CAS_COUNT.WR home all ch", VS_EXACT, VB_NONE, NULL },
-	};
-	const struct vspec w2[] = {
-		{ VS_CBO, "snbep_unc_cbo%d::UNC_C_LLC_LOOKUP:DATA_READ:STATE_S:STATE_F:socket=%d", L, 1,
-		  "LLC_LOOKUP.DATA_READ.S|F home", VS_EXACT, VB_NONE, NULL },
-		{ VS_CBO, "snbep_unc_cbo%d::UNC_C_LLC_LOOKUP:REMOTE_SNOOP:STATE_S:STATE_F:socket=%d", L, 1,
-		  "LLC_LOOKUP.REMOTE_SNOOP.S|F home", VS_EXACT, VB_NONE, NULL },
-		{ VS_CBO, "snbep_unc_cbo%d::UNC_C_LLC_LOOKUP:DATA_READ:STATE_S:STATE_F:socket=%d", R, 1,
-		  "LLC_LOOKUP.DATA_READ.S|F remote", VS_EXACT, VB_NONE, NULL },
-		{ VS_CBO, "snbep_unc_cbo%d::UNC_C_LLC_LOOKUP:REMOTE_SNOOP:STATE_S:STATE_F:socket=%d", R, 1,
-		  "LLC_LOOKUP.REMOTE_SNOOP.S|F remote", VS_EXACT, VB_NONE, NULL },
-		{ VS_LINK, "snbep_unc_qpi%d::UNC_Q_TXL_FLITS_G0:DATA:socket=%d", L, 8,
-		  "QPI TxL G0 DATA home", VS_EXACT, VB_NONE, NULL },
-		{ VS_LINK, "snbep_unc_qpi%d::UNC_Q_TXL_FLITS_G0:NON_DATA:socket=%d", L, 5,
-		  "QPI TxL G0 NON_DATA home", VS_EXACT, VB_NONE, NULL },
-		{ VS_LINK, "snbep_unc_qpi%d::UNC_Q_RXL_FLITS_G0:DATA:socket=%d", L, 16,
-		  "QPI RxL G0 DATA home", VS_EXACT, VB_NONE, NULL },
-		{ VS_LINK, "snbep_unc_qpi%d::UNC_Q_RXL_FLITS_G0:NON_DATA:socket=%d", L, 6,
-		  "QPI RxL G0 NON_DATA home", VS_EXACT, VB_NONE, NULL },
-	};
-	const struct vspec w3[] = {
-		{ VS_LINK, "snbep_unc_qpi%d::UNC_Q_TXL_FLITS_G1:SNP:socket=%d", L, 2,
-		  "QPI TxL G1 SNP home", VS_EXACT, VB_NONE, NULL },
-		{ VS_LINK, "snbep_unc_qpi%d::UNC_Q_RXL_FLITS_G1:HOM_REQ:socket=%d", L, 2,
-		  "QPI RxL G1 HOM_REQ home", VS_EXACT, VB_NONE, NULL },
-		{ VS_LINK, "snbep_unc_qpi%d::UNC_Q_RXL_FLITS_G1:HOM_NONREQ:socket=%d", L, 2,
-		  "QPI RxL G1 HOM_NONREQ home", VS_EXACT, VB_NONE, NULL },
-		{ VS_LINK, "snbep_unc_qpi%d::UNC_Q_TXL_FLITS_G2:NDR_AK:socket=%d", L, 2,
-		  "QPI TxL G2 NDR_AK home", VS_EXACT, VB_NONE, NULL },
-		{ VS_LINK, "snbep_unc_qpi%d::UNC_Q_RXL_FLITS_G1:SNP:socket=%d", R, 2,
-		  "QPI RxL G1 SNP remote", VS_EXACT, VB_NONE, NULL },
-		{ VS_LINK, "snbep_unc_qpi%d::UNC_Q_TXL_FLITS_G1:HOM_REQ:socket=%d", R, 2,
-		  "QPI TxL G1 HOM_REQ remote", VS_EXACT, VB_NONE, NULL },
-		{ VS_LINK, "snbep_unc_qpi%d::UNC_Q_TXL_FLITS_G1:HOM_NONREQ:socket=%d", R, 2,
-		  "QPI TxL G1 HOM_NONREQ remote", VS_EXACT, VB_NONE, NULL },
-		{ VS_LINK, "snbep_unc_qpi%d::UNC_Q_RXL_FLITS_G2:NDR_AK:socket=%d", R, 2,
-		  "QPI RxL G2 NDR_AK remote", VS_EXACT, VB_NONE, NULL },
-		{ VS_R3, "snbep_unc_r3qpi%d::UNC_R3_RXR_INSERTS:NDR:socket=%d", L, 2,
-		  "R3QPI RxR_INSERTS.NDR home", VS_EXACT, VB_NONE, NULL },
-		{ VS_R3, "snbep_unc_r3qpi%d::UNC_R3_RXR_INSERTS:SNP:socket=%d", R, 0,
-		  "R3QPI RxR_INSERTS.SNP remote", VS_EXACT, VB_NONE, NULL },
-	};
-	const struct vspec w4[] = {
-		{ VS_LINK, "snbep_unc_qpi%d::UNC_Q_TXL_FLITS_G0:DATA:socket=%d", R, 16,
-		  "QPI TxL G0 DATA remote", VS_EXACT, VB_NONE, NULL },
-		{ VS_LINK, "snbep_unc_qpi%d::UNC_Q_TXL_FLITS_G0:NON_DATA:socket=%d", R, 6,
-		  "QPI TxL G0 NON_DATA remote", VS_EXACT, VB_NONE, NULL },
-		{ VS_LINK, "snbep_unc_qpi%d::UNC_Q_RXL_FLITS_G0:DATA:socket=%d", R, 8,
-		  "QPI RxL G0 DATA remote", VS_EXACT, VB_NONE, NULL },
-		{ VS_LINK, "snbep_unc_qpi%d::UNC_Q_RXL_FLITS_G0:NON_DATA:socket=%d", R, 5,
-		  "QPI RxL G0 NON_DATA remote", VS_EXACT, VB_NONE, NULL },
-		{ VS_R3, "snbep_unc_r3qpi%d::UNC_R3_RXR_INSERTS:SNP:socket=%d", L, 2,
-		  "R3QPI RxR_INSERTS.SNP home", VS_EXACT, VB_R3,
-		  "snbep_unc_r3qpi%d::UNC_R3_RXR_INSERTS:HOM:socket=%d" },
-		{ VS_R3, "snbep_unc_r3qpi%d::UNC_R3_RXR_INSERTS:DRS:socket=%d", L, 1,
-		  "R3QPI RxR_INSERTS.DRS home", VS_EXACT, VB_NONE, NULL },
-		{ VS_R3, "snbep_unc_r3qpi%d::UNC_R3_RXR_INSERTS:HOM:socket=%d", R, 4,
-		  "R3QPI RxR_INSERTS.HOM remote", VS_EXACT, VB_NONE, NULL },
-		{ VS_R3, "snbep_unc_r3qpi%d::UNC_R3_RXR_INSERTS:DRS:socket=%d", R, 2,
-		  "R3QPI RxR_INSERTS.DRS remote", VS_EXACT, VB_NONE, NULL },
-	};
-	double u = (double)p.rounds;
-	if ((rc = vspec_window(c, k, w1, sizeof(w1) / sizeof(w1[0]), u, "per round", share_hwb, NULL, pp_run, &p)) ||
-	    (rc = vspec_window(c, k, w2, sizeof(w2) / sizeof(w2[0]), u, "per round", share_hwb, NULL, pp_run, &p)) ||
-	    (rc = vspec_window(c, k, w3, sizeof(w3) / sizeof(w3[0]), u, "per round", share_hwb, NULL, pp_run, &p)))
-		return rc;
-	return vspec_window(c, k, w4, sizeof(w4) / sizeof(w4[0]), u, "per round", share_hwb, NULL, pp_run, &p);
+	if (!(xs = vx_new(c, kname)))
+		return -1;
+	const struct share_case k = { kind, c->o.socket, vremote(c), a, b, p.rounds, 0, 0, 0, NULL,
+				      c->hw, c->o.brk };
+	const struct vxkern kern = { pp_run, &p, NULL, 0 };
+	return vx_go(c, kname, xs, vgen_of(c)->share(&c->g, &k, xs), &kern, NULL);
 }
 
 /* ------------------------------------------------------ producer/consumer */
@@ -300,7 +135,7 @@ static void pc_sweep(struct vctx *c, int t, int n, struct kfeed *f, void *arg)
 }
 
 /* One run of the sequence, from clean caches (cleaned before the window). */
-static int pc_run(struct vctx *c, void *arg)
+static int pc_seq(struct vctx *c, void *arg)
 {
 	struct pc *p = arg;
 	int rc;
@@ -317,73 +152,40 @@ static int pc_run(struct vctx *c, void *arg)
 	return 0;
 }
 
-static int pc_clean(struct vctx *c, void *arg)
+static int pc_run(struct vctx *c, void *arg, const struct vxwin *w)
 {
-	struct pc *p = arg;
-	return vwin_clean(c, p->all, 5);
+	(void)w;
+	return pc_seq(c, arg);
 }
 
-/* The most lines of the older buffers the sweep may leave in the home's LLC:
- * the sweep's lines are the newest, so under LRU a set keeps
- * min(ways, sweep lines in it) of them and older lines only in the ways
- * left: sum over sets of max(0, ways - sweep lines).  From the page table
- * and the documented slice hash and set index (emulated machine); -1 if
- * unknown. */
-static long pc_survivors(struct vctx *c, const struct karr *y, size_t ny, long *remy)
+/* The sweep's lines' physical addresses (the emulated machine's page
+ * table), for the bound on what it leaves in the LLC; NULL on silicon and
+ * while planning (the pages have no frames yet). */
+static int sweep_pa(struct vctx *c, const struct karr *y, size_t ny, uint64_t **out)
 {
-	uint64_t sets = c->g.llc_bytes / (uint64_t)c->g.cores / 64 / (uint64_t)c->g.llc_ways;
-	uint64_t cells = sets * (uint64_t)c->g.cores;
-	uint32_t *cnt;
-	long d = 0, r = 0;
-	if (!c->sim || sets == 0 || !(cnt = calloc(cells, sizeof(*cnt))))
-		return -1;
-	for (size_t i = 0; i < ny; i++) {
-		uint64_t pa;
-		if (pmon_sim_mem_translate(c->sim, y->vbase + 64 * i, &pa) != 0) {
-			free(cnt);
-			return -1;
+	*out = NULL;
+	if (c->hw || c->planning)
+		return 0;
+	uint64_t *pa = malloc(sizeof(*pa) * (ny ? ny : 1));
+	for (size_t i = 0; pa && i < ny; i++)
+		if (pmon_sim_mem_translate(c->sim, y->vbase + 64 * i, &pa[i]) != 0) {
+			free(pa);
+			pa = NULL;
 		}
-		int sl = vgeom_llc_slice(&c->g, pa);
-		cnt[(uint64_t)sl * sets + pa / 64 % sets]++;
+	if (!pa) {
+		snprintf(c->err, sizeof(c->err), "prodcons: physical addresses of the sweep unknown");
+		return -1;
 	}
-	for (uint64_t s = 0; s < cells; s++) {
-		uint32_t w = (uint32_t)c->g.llc_ways;
-		d += cnt[s] < w ? (long)(w - cnt[s]) : 0;
-		r += cnt[s] < w ? (long)cnt[s] : (long)w;
-	}
-	free(cnt);
-	*remy = r;
-	return d;
+	*out = pa;
+	return 0;
 }
 
-/* The sequence (home H = the local socket, consumer on socket R; n lines of
- * w, m, e, nf = n/2 of f, ny of y = twice the LLC):
- *   producer (H): stores to w and m (RFOs from memory: each misses, the home
- *   snoops R, which has nothing: SNP_MISS, LOCAL_DRAM; the lines end
- *   Modified in its core, E in the LLC), loads of e and f (the same, E).
- *   consumer (R): loads of m: R misses, request to H's home agent (remote
- *   read), whose snoop of its own socket finds the line E in the LLC and
- *   Modified in the producer's core: HITM, forwarded (DRS H->R, NDR H->R),
- *   written to memory too; H keeps it S.  Offcore: REMOTE_DRAM, HITM.
- *   Loads of f: the same, but the copy is clean: a clean forward (SNP_FWD),
- *   no write.  H keeps S.
- *   sweep (H, the producer's core): loads of y (2 x LLC), each a local miss
- *   (SNP_MISS): every set of H's LLC receives about twice its ways of them,
- *   so every older line is evicted: victims w: M (the core's copy is
- *   dirty), e: E, m and f: S, and y's own lines but those still there at
- *   the end: E.
- * So at H: LLC_VICTIMS M n, S n + nf, E n + ny - (y's lines left);
- * IMC_WRITES (and CAS writes) n (m's HITMs) + n (w's victims); home-agent
- * reads 2n + n + nf (producer) + n + nf (consumer) + ny; QPI data flits
- * H->R 8 (n + nf), received at R the same.  R evicts nothing.  A prefetcher
- * changes none of these: every buffer is whole pages read or written once
- * in order, so a line fetched ahead is one the kernel uses, fetched once
- * (reads: demand and prefetch request types are counted together).  Sets
- * that receive fewer of y's lines than ways keep some older lines: the
- * bands' lower edges (pc_survivors). */
+/* Home H = the local socket, producer on H, consumer on R; n lines of w, m
+ * and e, nf = n/2 of f, ny of y = twice the LLC (the sequence:
+ * gen_snbep_share.c). */
 static int pc_all(struct vctx *c)
 {
-	int H = c->o.socket, R = vremote(c), rc;
+	int H = c->o.socket, rc;
 	/* n: a sixteenth of the LLC, at most 4096 lines, in whole pairs of
 	 * pages (at least one pair), so that f (n / 2) is whole pages too: a
 	 * prefetcher fetches ahead within a page, and a buffer that ends
@@ -411,74 +213,22 @@ static int pc_all(struct vctx *c)
 	memset(y.host, 0, bytes[4]);
 	/* The first run places the pages (first touches) and makes the
 	 * survivors' bound computable. */
-	if ((rc = pc_clean(c, &p)) != 0 || (rc = pc_run(c, &p)) != 0)
+	if ((rc = vwin_clean(c, p.all, 5)) != 0 || (rc = pc_seq(c, &p)) != 0)
 		goto out;
-	/* (While planning the pages have no frames yet: the bound waits.) */
-	long remy = 0, d = c->hw || c->planning ? 0 : pc_survivors(c, &y, p.ny, &remy);
-	if (!c->hw && d < 0) {
-		snprintf(c->err, sizeof(c->err), "prodcons: physical addresses of the sweep unknown");
+	uint64_t *ypa;
+	struct vxset *xs;
+	if ((rc = sweep_pa(c, &y, p.ny, &ypa)) != 0)
+		goto out;
+	if (!(xs = vx_new(c, "share-prodcons"))) {
+		free(ypa);
 		rc = -1;
 		goto out;
 	}
-	if (c->hw || c->planning)
-		remy = (long)(c->g.llc_bytes / 64);
-	double N = (double)n, NF = (double)p.nf, NY = (double)p.ny;
-	double dn = (double)d;
-	struct vband bm = { 1 - dn / N, 1, "sets with fewer sweep lines than ways keep older lines (page table)" };
-	struct vband bs = { 1 - dn / (N + NF), 1, bm.why };
-	struct vband bw = { 1 - dn / (2 * N), 1, bm.why };
-	double ev = N + NY - (double)remy;
-	struct vband be = { 1 - dn / ev, 1, bm.why };
-	int pf = c->g.prefetch;
-	const char *k = "share-prodcons";
-	/* Window 1: victims M and S, writes, reads, the forwards' responses,
-	 * data over QPI at both ends. */
-	const struct vspec w1[] = {
-		{ VS_CBO, "snbep_unc_cbo%d::UNC_C_LLC_VICTIMS:M_STATE:socket=%d", H, N,
-		  "LLC_VICTIMS.M home", bm, VB_VICTIM, "snbep_unc_cbo%d::UNC_C_LLC_VICTIMS:E_STATE:socket=%d" },
-		{ VS_CBO, "snbep_unc_cbo%d::UNC_C_LLC_VICTIMS:S_STATE:socket=%d", H, N + NF,
-		  "LLC_VICTIMS.S home", bs, VB_NONE, NULL },
-		{ VS_CBO, "snbep_unc_cbo%d::UNC_C_LLC_VICTIMS:M_STATE:E_STATE:S_STATE:socket=%d", R, 0,
-		  "LLC_VICTIMS.MES remote", VS_EXACT, VB_NONE, NULL },
-		{ VS_ONE, "snb_ep::OFFCORE_RESPONSE_0:DMND_DATA_RD:PF_DATA_RD:LLC_MISS_REMOTE_DRAM:HITM:cpu=%d",
-		  p.cons, N, "OFFCORE DATA_RD.REMOTE_DRAM.HITM consumer", VS_EXACT, VB_SNOOP,
-		  "snb_ep::OFFCORE_RESPONSE_0:DMND_DATA_RD:PF_DATA_RD:LLC_MISS_REMOTE_DRAM:SNP_FWD:cpu=%d" },
-		{ VS_ONE, "snb_ep::OFFCORE_RESPONSE_1:DMND_DATA_RD:PF_DATA_RD:LLC_MISS_REMOTE_DRAM:SNP_FWD:cpu=%d",
-		  p.cons, NF, "OFFCORE DATA_RD.REMOTE_DRAM.SNP_FWD consumer", VS_EXACT, VB_NONE, NULL },
-		{ VS_ONE, "snbep_unc_ha::UNC_H_IMC_WRITES:FULL:socket=%d", H, 2 * N,
-		  "HA IMC_WRITES.FULL home", bw, VB_NONE, NULL },
-		{ VS_CH, "snbep_unc_imc%d::UNC_M_CAS_COUNT:WR:socket=%d", H, 2 * N,
-		  "CAS_COUNT.WR home all ch", bw, VB_NONE, NULL },
-		{ VS_ONE, "snbep_unc_ha::UNC_H_REQUESTS:READS:socket=%d", H, 4 * N + 2 * NF + NY,
-		  "HA REQUESTS.READS home", VS_EXACT, VB_NONE, NULL },
-		{ VS_LINK, "snbep_unc_qpi%d::UNC_Q_TXL_FLITS_G0:DATA:socket=%d", H, 8 * (N + NF),
-		  "QPI TxL G0 DATA home", VS_EXACT, VB_NONE, NULL },
-		{ VS_LINK, "snbep_unc_qpi%d::UNC_Q_RXL_FLITS_G0:DATA:socket=%d", R, 8 * (N + NF),
-		  "QPI RxL G0 DATA remote", VS_EXACT, VB_NONE, NULL },
-	};
-	/* Window 2: victims E; the producer's requests by type; the consumer's
-	 * snoops as the home's LLC sees them (E, or M when the producer's L2
-	 * wrote the line back first). */
-	const struct vspec w2[] = {
-		{ VS_CBO, "snbep_unc_cbo%d::UNC_C_LLC_VICTIMS:E_STATE:socket=%d", H, ev,
-		  "LLC_VICTIMS.E home", be, VB_NONE, NULL },
-		{ VS_CBO, "snbep_unc_cbo%d::UNC_C_LLC_LOOKUP:REMOTE_SNOOP:STATE_E:STATE_M:socket=%d", H,
-		  N + NF, "LLC_LOOKUP.REMOTE_SNOOP.E|M home", VS_EXACT, VB_NONE, NULL },
-		{ VS_ONE, pf ? "snb_ep::OFFCORE_RESPONSE_0:DMND_RFO:PF_RFO:DMND_DATA_RD:PF_DATA_RD:"
-			       "LLC_MISS_LOCAL_DRAM:SNP_MISS:cpu=%d"
-			     : "snb_ep::OFFCORE_RESPONSE_0:DMND_RFO:LLC_MISS_LOCAL_DRAM:SNP_MISS:cpu=%d",
-		  p.prod, pf ? 2 * N + N + NF + NY : 2 * N,
-		  pf ? "OFFCORE RFO+DATA_RD.LOCAL_DRAM.SNP_MISS producer"
-		     : "OFFCORE DMND_RFO.LOCAL_DRAM.SNP_MISS producer", VS_EXACT, VB_NONE, NULL },
-		{ VS_ONE, "snb_ep::OFFCORE_RESPONSE_1:DMND_DATA_RD:LLC_MISS_LOCAL_DRAM:SNP_MISS:cpu=%d",
-		  p.prod, N + NF + NY, "OFFCORE DMND_DATA_RD.LOCAL_DRAM.SNP_MISS producer", VS_EXACT, VB_NONE,
-		  NULL },
-	};
-	if ((rc = vspec_window(c, k, w1, sizeof(w1) / sizeof(w1[0]), 1, "lines", share_hwb,
-			       pc_clean, pc_run, &p)))
-		goto out;
-	rc = vspec_window(c, k, w2, sizeof(w2) / sizeof(w2[0]) - (pf ? 1 : 0), 1, "lines", share_hwb,
-			  pc_clean, pc_run, &p);
+	const struct share_case k = { SHARE_PRODCONS, H, vremote(c), p.prod, p.cons, 0, n, p.nf, p.ny,
+				      ypa, c->hw, c->o.brk };
+	const struct vxkern kern = { pc_run, &p, p.all, 5 };
+	rc = vx_go(c, "share-prodcons", xs, vgen_of(c)->share(&c->g, &k, xs), &kern, NULL);
+	free(ypa);
 out:
 	for (int i = 0; i < na; i++)
 		varr_free(c, all[i]);
@@ -500,14 +250,14 @@ int exp_share(struct vctx *c)
 	if ((rc = vwin_clean(c, (struct karr *const[]){ &x }, 1)) != 0)
 		goto out;
 	if (c->nthreads >= 2)
-		rc = pp_core(c, &x);
+		rc = pp_one(c, &x, SHARE_CORE, c->cpus[0], c->cpus[1]);
 	else
 		vskip(c, "share-pingpong-core: one kernel thread: no second core of the socket");
 	if (rc == 0 && c->g.sockets > 1) {
 		/* The line starts again from memory, the counter from 0. */
 		memset(x.host, 0, 4096);
 		if ((rc = vwin_clean(c, (struct karr *const[]){ &x }, 1)) == 0 &&
-		    (rc = pp_socket(c, &x)) == 0)
+		    (rc = pp_one(c, &x, SHARE_SOCKET, c->cpus[0], c->rcpus[0])) == 0)
 			rc = pc_all(c);
 	} else if (rc == 0) {
 		vskip(c, "share-pingpong-socket, share-prodcons: one socket");

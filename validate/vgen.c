@@ -8,6 +8,7 @@ const struct vgen vgen_snbep = {
 	.chase = snbep_chase, .stream = snbep_stream, .dgemm = snbep_dgemm, .clocks = snbep_clocks,
 	.partial = snbep_partial, .lock = snbep_lock, .pfreq = snbep_pfreq,
 	.power = snbep_power, .chan = snbep_chan, .dram = snbep_dram,
+	.share = snbep_share,
 };
 
 /* Nehalem-EP and Westmere-EP: STREAM (ordinary and streaming stores, the

@@ -45,6 +45,7 @@ struct vgen {
 	int (*power)(const struct vgeom *g, const struct power_case *k, struct vxset *x);
 	int (*chan)(const struct vgeom *g, const struct chan_case *k, struct vxset *x);
 	int (*dram)(const struct vgeom *g, const struct dram_case *k, struct vxset *x);
+	int (*share)(const struct vgeom *g, const struct share_case *k, struct vxset *x);
 };
 
 /* The clocks' checks, the same for every generation: each of clk[0..n)
@@ -68,6 +69,7 @@ int snbep_pfreq(const struct vgeom *g, const struct pfreq_case *k, struct vxset 
 int snbep_power(const struct vgeom *g, const struct power_case *k, struct vxset *x);
 int snbep_chan(const struct vgeom *g, const struct chan_case *k, struct vxset *x);
 int snbep_dram(const struct vgeom *g, const struct dram_case *k, struct vxset *x);
+int snbep_share(const struct vgeom *g, const struct share_case *k, struct vxset *x);
 int nhm_dgemm(const struct vgeom *g, const struct dgemm_case *k, struct vxset *x);
 int nhm_clocks(const struct vgeom *g, struct vclock *out, int max);
 int nhm_chase(const struct vgeom *g, const struct chase_case *k, struct vxset *x);

@@ -51,11 +51,4 @@ int vspec_add(const struct vgeom *g, struct vxset *x, struct vxwin *w, const str
 int vspec_win(const struct vgeom *g, struct vxset *x, const char *kname, int tag, int clean,
 	      const struct vspec *rows, int n, const struct vspec_on *on);
 
-/* Add the rows' events, prep(c, arg) before the window (if not NULL: e.g.
- * clean the caches), run(c, arg) inside it, and make one check per row
- * (the rows' checks of vspec_add, made at once).  0, or an error (c->err). */
-int vspec_window(struct vctx *c, const char *kname, const struct vspec *rows, int n, double units,
-		 const char *unit, struct vband hwb, int (*prep)(struct vctx *c, void *arg),
-		 int (*run)(struct vctx *c, void *arg), void *arg);
-
 #endif

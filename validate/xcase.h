@@ -91,4 +91,25 @@ struct dram_case {
 	enum vbreak brk;
 };
 
+/* Sharing (exp_share.c), home socket local, the other remote:
+ *   SHARE_CORE      cpus a and b of the local socket take turns on one line
+ *                   (a load and a store a turn), rounds rounds;
+ *   SHARE_SOCKET    the same, a on the local socket, b on the remote one;
+ *   SHARE_PRODCONS  producer a (local) writes n lines of w and m and reads
+ *                   n of e and nf of f; consumer b (remote) reads m and f;
+ *                   the producer sweeps ny lines; each window from clean
+ *                   caches.  ypa[0..ny): the sweep's physical addresses
+ *                   (NULL on silicon and while planning). */
+enum share_kind { SHARE_CORE, SHARE_SOCKET, SHARE_PRODCONS };
+struct share_case {
+	enum share_kind kind;
+	int local, remote;
+	int a, b;
+	uint64_t rounds;
+	uint64_t n, nf, ny;
+	const uint64_t *ypa;
+	int hw;
+	enum vbreak brk;
+};
+
 #endif
