@@ -16,8 +16,10 @@ const struct vgen vgen_snbep = {
  * read SNB-EP boxes. */
 const struct vgen vgen_nhm = {
 	.name = "nhm",
-	.kernels = 1u << VK_STREAM | 1u << VK_NUMA | 1u << VK_CHASE | 1u << VK_DGEMM | 1u << VK_CLOCK,
+	.kernels = 1u << VK_STREAM | 1u << VK_NUMA | 1u << VK_CHASE | 1u << VK_DGEMM | 1u << VK_CLOCK |
+		   1u << VK_PARTIAL,
 	.chase = nhm_chase, .stream = nhm_stream, .dgemm = nhm_dgemm, .clocks = nhm_clocks,
+	.partial = nhm_partial,
 };
 
 const struct vgen *vgen_of(const struct vctx *c)

@@ -78,5 +78,8 @@ int nhm_stream(const struct vgeom *g, const struct stream_case *k, struct vxset 
  * ("nhm", "wsm_dp") of the geometry's generation. */
 const char *nhm_unc_pmu(const struct vgeom *g);
 const char *nhm_core_pmu(const struct vgeom *g);
+/* "CH0:CH1:CH2": the umasks of the geometry's channels (gen_nhm_partial.c). */
+void nhm_channels(const struct vgeom *g, char *out, size_t len);
+int nhm_partial(const struct vgeom *g, const struct partial_case *k, struct vxset *x);
 
 #endif
