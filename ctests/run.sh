@@ -26,10 +26,11 @@
 #                PROGRAM" each): this run starts the programs it has no
 #                time for first (a new test never starts last), then the
 #                others by their CPU time, longest first; a program whose
-#                CPU time was under PMON_TEST_LIGHT_MS (default 500) runs
-#                in a second set of PMON_TEST_JOBS slots beside the first,
-#                longest wall time first: it mostly waits (sleeps, a child
-#                that takes its time), so it need not hold a CPU's slot.
+#                CPU time was under PMON_TEST_LIGHT_MS (default 500) or
+#                under a third of its wall time runs in a second set of
+#                PMON_TEST_JOBS slots beside the first, longest wall time
+#                first: it mostly waits (sleeps, a child that takes its
+#                time), so it need not hold a CPU's slot.
 #                Without the file (a first run), the order given, every
 #                program in the first set.
 #
@@ -239,7 +240,7 @@ awk -v light="$light_ms" -v dir="$tmp" -v last="$tmp/last" '
 		    next }
 	{ i = $1; p = substr($0, length($1) + 2)
 	  if (!(p in cpu)) printf "%d %010d\n", i, i > (dir "/heavy")
-	  else if (cpu[p] + 0 < light + 0) printf "%d %010d\n", i, 999999999 - wall[p] > (dir "/light")
+	  else if (cpu[p] + 0 < light + 0 || 3 * cpu[p] < wall[p] + 0) printf "%d %010d\n", i, 999999999 - wall[p] > (dir "/light")
 	  else printf "%d %010d\n", i, 999999999 - cpu[p] + 0 > (dir "/heavy2") }
 ' "$tmp/last" "$tmp/queued"
 for f in heavy heavy2 light; do

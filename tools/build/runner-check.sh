@@ -56,23 +56,27 @@ check "[ \"\$(tr -d '\n' <'$tmp/started')\" = zxy ]" "start order '$(tr -d '\n' 
 check "[ \"\$(grep -o '^test_[xyz]' '$tmp/xyz.out' | tr -d '\n')\" = test_ytest_xtest_z ]" \
 	"results not in the order given: $(tr '\n' '|' <"$tmp/xyz.out")"
 
-# A light program (little CPU in the last run) runs beside a heavy one even
-# with one slot: each waits (bounded) for the other to have started.  Without
-# the times they run one after the other and both fail.
+# A light program (under 500 ms of CPU in the last run, or under a third of
+# its wall time) runs beside a heavy one even with one slot: each waits
+# (bounded) for the other to have started.  Without the times they run one
+# after the other and both fail.
 for p in heavy light; do
 	o=light
 	[ $p = light ] && o=heavy
-	printf '#!/bin/sh\ntouch "%s/%s-on"\ni=0\nwhile [ $i -lt 60 ] && [ ! -e "%s/%s-on" ]; do sleep 0.05; i=$((i + 1)); done\n' \
+	printf '#!/bin/sh\ntouch "%s/%s-on"\ni=0\nwhile [ $i -lt 40 ] && [ ! -e "%s/%s-on" ]; do sleep 0.05; i=$((i + 1)); done\n' \
 		"$tmp" "$p" "$tmp" "$o" >"$tmp/test_$p"
 	printf '[ -e "%s/%s-on" ] && echo "test_%s: 1 passed, 0 failed" || echo "test_%s: 0 passed, 1 failed"\n' \
 		"$tmp" "$o" "$p" "$p" >>"$tmp/test_$p"
 	chmod +x "$tmp/test_$p"
 done
-printf '900 900 %s/test_heavy\n10 900 %s/test_light\n' "$tmp" "$tmp" >"$tmp/times-hl"
-PMON_TEST_JOBS=1 sh "$top/ctests/run.sh" --times "$tmp/times-hl" "$tmp/test_heavy" "$tmp/test_light" >"$tmp/hl.out" 2>&1
-check "[ \"\$(tail -n 1 '$tmp/hl.out')\" = '2 passed, 0 failed, 0 skipped' ]" \
-	"a light program beside a heavy one with one slot: $(tail -n 1 "$tmp/hl.out")"
-rm -f "$tmp/heavy-on" "$tmp/light-on"
+for light in "400 1000" "900 3000"; do
+	printf '900 900 %s/test_heavy\n%s %s/test_light\n' "$tmp" "$light" "$tmp" >"$tmp/times-hl"
+	PMON_TEST_JOBS=1 sh "$top/ctests/run.sh" --times "$tmp/times-hl" "$tmp/test_heavy" "$tmp/test_light" \
+		>"$tmp/hl.out" 2>&1
+	check "[ \"\$(tail -n 1 '$tmp/hl.out')\" = '2 passed, 0 failed, 0 skipped' ]" \
+		"a light program ($light ms) beside a heavy one with one slot: $(tail -n 1 "$tmp/hl.out")"
+	rm -f "$tmp/heavy-on" "$tmp/light-on"
+done
 PMON_TEST_JOBS=1 sh "$top/ctests/run.sh" "$tmp/test_heavy" "$tmp/test_light" >"$tmp/hl0.out" 2>&1
 check "[ \"\$(tail -n 1 '$tmp/hl0.out')\" = '1 passed, 1 failed, 0 skipped' ]" \
 	"without times, one slot: one after the other: $(tail -n 1 "$tmp/hl0.out")"
