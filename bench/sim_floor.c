@@ -5,8 +5,8 @@
  *
  * It runs the emulator's own set operations (sim_hier.h: lanes in
  * most-recently-used order; find, touch, drop, fill), in the copy built for
- * any x86-64 (SSE2; sim_floor_avx2.c and sim_floor_avx512.c build this
- * file for the emulator's AVX2 and AVX-512 copies), over one core's L1D (64 sets x 8 ways),
+ * any x86-64 (SSE2; sim_floor_avx512.c builds this file for the emulator's
+ * AVX-512 copy), over one core's L1D (64 sets x 8 ways),
  * L2 (512 x 8) and one socket's LLC (8 slices x 2048 sets x 20 ways, the
  * emulator's slice hash), with the LLC inclusive (its victim is dropped
  * from the L2 and L1) and the L2 inclusive of the L1, and the emulator's
@@ -28,6 +28,7 @@
 #include "sim/sim_traffic.h"
 
 #define LLC_SLICES 8
+#define LLC_WAYS   20               /* the default shape's LLC */
 #define LLC_SETS   2048             /* per slice: 2.5 MiB / 64 / 20 */
 #define SMALL_SETS 128              /* per slice: all arrays fit the host's L2 */
 #define PASSES     3                /* the first fills the caches, untimed */
@@ -60,7 +61,7 @@ static struct sim_cache l1, l2, llc[LLC_SLICES];
 
 SIM_HOT struct sim_set llc_set(uint64_t line)
 {
-	return cache_set_w(&llc[sim_line_slice(line, LLC_SLICES)], line, SIM_LLCW);
+	return cache_set_w(&llc[sim_line_slice(line, LLC_SLICES)], line, LLC_WAYS);
 }
 
 /* Drop line from a private cache if it is there. */
@@ -118,7 +119,7 @@ SIM_HOT void prefetch_set(uint64_t line)
 {
 	const uint8_t *p = (const uint8_t *)llc_set(line).e;
 
-	for (size_t off = 0; off < cache_set_bytes(SIM_LLCW); off += 64)
+	for (size_t off = 0; off < cache_set_bytes(LLC_WAYS); off += 64)
 		__builtin_prefetch(p + off, 0);
 }
 
@@ -128,7 +129,7 @@ static double floor_rate(uint32_t sets)
 {
 	const uint64_t lines = (512ull << 20) / 64;
 	size_t b1 = cache_set_bytes(SIM_L1W), b2 = cache_set_bytes(SIM_L2W);
-	size_t b3 = cache_set_bytes(SIM_LLCW);
+	size_t b3 = cache_set_bytes(LLC_WAYS);
 	uint8_t *m1 = zalloc(b1 * 64), *m2 = zalloc(b2 * 512);
 	uint8_t *slices = zalloc(b3 * sets * LLC_SLICES);
 	uint64_t misses = 0, t0 = 0;
@@ -136,7 +137,7 @@ static double floor_rate(uint32_t sets)
 	level_init(&l1, m1, b1, 64, SIM_L1W);
 	level_init(&l2, m2, b2, 512, SIM_L2W);
 	for (int i = 0; i < LLC_SLICES; i++)
-		level_init(&llc[i], slices + b3 * (size_t)i, b3 * LLC_SLICES, sets, SIM_LLCW);
+		level_init(&llc[i], slices + b3 * (size_t)i, b3 * LLC_SLICES, sets, LLC_WAYS);
 	for (int pass = 0; pass < PASSES; pass++) {
 		if (pass == 1) {
 			t0 = bench_cpu_ns();
@@ -164,8 +165,8 @@ static int report(const char *what, double rate)
 	return 0;
 }
 
-/* sim_floor_avx2.c and sim_floor_avx512.c build this file for their
- * instruction set, under another name for main. */
+/* sim_floor_avx512.c builds this file for its instruction set, under
+ * another name for main. */
 #ifndef SIM_FLOOR_COPY
 #define SIM_FLOOR_COPY "copy: base\n  (any x86-64)"
 #define SIM_FLOOR_MAIN main

@@ -178,23 +178,33 @@ int main(void)
 	const char *small = "sockets=2,cores=2,threads=2,llc=64K,llcways=4,l1=1K,l1ways=2,"
 			    "l2=4K,l2ways=4";
 
-	/* each copy of the access path this host can run */
-	static const char *const isas[] = { "base", "avx2", "avx512" };
+	/* each copy of the access path this host can run: the base copy on
+	 * any shape, the AVX-512 copy on those it serves (two sockets, 8-way
+	 * L1 and L2) */
+	const char *small8 = "sockets=2,cores=2,threads=2,llc=64K,llcways=4,l1=1K,l1ways=8,"
+			     "l2=4K,l2ways=8";
+	static const char *const isas[] = { "base", "avx512" };
 	for (size_t isa = 0; isa < sizeof isas / sizeof isas[0]; isa++) {
+		int base = isa == 0;
 		setenv("PMON_SIM_ISA", isas[isa], 1);
-		random_traffic(small, 8, 4096, 0);
+		random_traffic(base ? small : small8, 8, 4096, 0);
 		if (strcmp(sim->lines_isa, isas[isa]))
 			continue;             /* the host cannot: it ran another copy */
 		printf("  (access path: %s)\n", sim->lines_isa);
-		random_traffic(small, 8, 4096, 1);
+		random_traffic(base ? small : small8, 8, 4096, 1);
 		/* a working set that fits: more sharing, fewer evictions */
-		random_traffic(small, 8, 256, 0);
+		random_traffic(base ? small : small8, 8, 256, 0);
 		/* odd geometry: 3 cores, 5-way LLC with a set count not a power
 		 * of two */
-		random_traffic("sockets=2,cores=3,threads=1,llc=96K,llcways=5,l1=2K,l1ways=2,"
-			       "l2=8K,l2ways=8", 6, 3000, 1);
-		/* the default ways (8/8/20, the constant-way copies) on small sets */
+		random_traffic(base ? "sockets=2,cores=3,threads=1,llc=96K,llcways=5,l1=2K,l1ways=2,"
+				      "l2=8K,l2ways=8"
+				    : "sockets=2,cores=3,threads=1,llc=96K,llcways=5,l1=2K,l1ways=8,"
+				      "l2=8K,l2ways=8", 6, 3000, 1);
+		/* the default ways (8/8/20) and the Nehalem LLC's 16 (the set
+		 * kernels of their own) on small sets */
 		random_traffic("sockets=2,cores=2,threads=2,llc=640K,l1=4K,l2=8K", 8, 8192, 0);
+		random_traffic("sockets=2,cores=2,threads=2,llc=512K,llcways=16,l1=4K,l2=8K", 8, 8192,
+			       0);
 	}
 	sim_teardown();
 	return check_done("test_sim_invariants");

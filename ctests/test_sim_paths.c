@@ -1,13 +1,18 @@
 /*
- * test_sim_paths.c - the access path's copies count alike: the copy built
- * for any x86-64 (base) and each other copy this host can run (AVX2,
- * AVX-512) are fed the same seeded traffic (loads, stores and streaming stores
- * of every CPU, runs of lines, flushes, on first-touch, one-socket and
- * interleaved memory) on machines of several shapes, with CBo, HA, QPI,
- * iMC and offcore counters programmed; every ground-truth count and every
- * counter must come out the same.  Skipped where the host runs only the
- * base copy (nothing to compare).  Also: an unknown PMON_SIM_ISA is named on
- * stderr and changes nothing.
+ * test_sim_paths.c - the access path's two copies count alike.  The base
+ * copy (any shape, any x86-64) and the AVX-512 copy (8-way L1 and L2, as
+ * constants) are fed the same seeded traffic (loads, stores and streaming
+ * stores of every CPU, runs of lines, flushes, on first-touch, one-socket
+ * and interleaved memory) on the kinds of machine the AVX-512 copy claims
+ * (two sockets, 8-way L1 and L2: the default shape, other cores, LLCs and
+ * LLC way counts, 20, 16 and others, the Nehalem-EP and Westmere-EP
+ * shapes), with the uncore and offcore counters programmed; every
+ * ground-truth count and every counter must come out the same.  A machine
+ * the AVX-512 copy does not claim (L1 or L2 not 8-way, other sockets) must
+ * run the base copy even when PMON_SIM_ISA=avx512 asks for it.
+ * Skipped where the host cannot run the AVX-512 copy (nothing to compare).
+ * Also: an unknown PMON_SIM_ISA (avx2 among them: that copy is gone) is
+ * named on stderr and changes nothing.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -37,11 +42,25 @@ static void put_all(struct dump *d, const void *p, size_t bytes)
 		put(d, ((const uint64_t *)p)[i]);
 }
 
+/* The Nehalem uncore's events the test counts (UNC_LLC_MISS.ANY,
+ * UNC_QHL_REQUESTS.LOCAL_READS and REMOTE_READS, UNC_QMC_NORMAL_READS.ANY),
+ * enabled. */
+static const uint64_t nhm_sel[] = { 0x400309, 0x401020, 0x400420, 0x40072c };
+#define NHM_NSEL (sizeof nhm_sel / sizeof nhm_sel[0])
+
 /* Counters of every box the hierarchy drives, on every socket and CPU. */
 static void program(const struct pmon_sim_shape *sh)
 {
 	int per_sock = pmon_sim_ncpus(sh) / sh->sockets;
 
+	if (sh->gen != PMON_SIM_GEN_SNBEP) {      /* one uncore PMU a socket */
+		for (int s = 0; s < sh->sockets; s++) {
+			for (unsigned i = 0; i < NHM_NSEL; i++)
+				wrmsr_ok(s * per_sock, 0x3C0 + i, nhm_sel[i]);
+			wrmsr_ok(s * per_sock, 0x391, (1u << NHM_NSEL) - 1);
+		}
+		return;
+	}
 	for (int s = 0; s < sh->sockets; s++) {
 		int cpu = s * per_sock, bus = pmon_sim_socket_bus(sim, s);
 		for (int k = 0; k < sh->cores; k++) {
@@ -131,6 +150,20 @@ static void collect(const struct pmon_sim_shape *sh, struct dump *d)
 		put(d, v);
 	}
 	for (int s = 0; s < sh->sockets; s++) {
+		if (sh->gen != PMON_SIM_GEN_SNBEP) {
+			for (unsigned i = 0; i < NHM_NSEL; i++) {
+				uint64_t v = 0;
+				acc->ops->msr_read(acc, s * per_sock, 0x3B0 + i, &v, op_why,
+						   sizeof op_why);
+				put(d, v);
+			}
+			for (int c = 0; c < sh->channels; c++) {
+				struct pmon_sim_truth t;
+				pmon_sim_channel_truth(sim, s, c, &t);
+				put_all(d, &t, sizeof t);
+			}
+			continue;
+		}
 		int bus = pmon_sim_socket_bus(sim, s);
 		for (int k = 0; k < sh->cores; k++) {
 			struct pmon_sim_slice_truth t;
@@ -166,8 +199,9 @@ static void collect(const struct pmon_sim_shape *sh, struct dump *d)
 
 static struct dump a, b;
 
-static void compare(const char *spec, uint64_t seed, const char *isa)
+static void compare(const char *spec, uint64_t seed)
 {
+	const char *isa = "avx512";
 	const struct pmon_sim_shape *sh;
 	uint64_t sum = 0;
 
@@ -193,7 +227,7 @@ static void compare(const char *spec, uint64_t seed, const char *isa)
 			first = i;
 	}
 	CHECK(diff == 0, "%s: base and %s copies agree on %zu counts (%zu differ, first #%zu)",
-	      spec, sim->lines_isa, a.n, diff, first);
+	      spec, isa, a.n, diff, first);
 	CHECK(sum > 1000000, "%s: the traffic was counted (%llu in all)", spec,
 	      (unsigned long long)sum);
 }
@@ -229,34 +263,48 @@ static void isa_values(void)
 	machine("");
 	snprintf(best, sizeof best, "%s", sim->lines_isa);
 	CHECK(!strcmp(isa_with("AVX2", err, sizeof err), best), "PMON_SIM_ISA=AVX2 runs %s", best);
-	CHECK(strstr(err, "PMON_SIM_ISA=AVX2 is not avx512, avx2 or base") != NULL,
+	CHECK(strstr(err, "PMON_SIM_ISA=AVX2 is not avx512 or base") != NULL,
 	      "an unknown PMON_SIM_ISA is named: %s", err);
+	CHECK(!strcmp(isa_with("avx2", err, sizeof err), best) &&
+	      strstr(err, "PMON_SIM_ISA=avx2 is not avx512 or base") != NULL,
+	      "the gone AVX2 copy is named, %s runs: %s", best, err);
 	CHECK(!strcmp(isa_with("base", err, sizeof err), "base") && !err[0],
 	      "PMON_SIM_ISA=base runs the base copy, silently (%s)", err);
+}
+
+/* A machine that the AVX-512 copy does not claim runs the base copy,
+ * whatever PMON_SIM_ISA asks. */
+static void unclaimed(const char *spec)
+{
+	setenv("PMON_SIM_ISA", "avx512", 1);
+	machine(spec);
+	CHECK(!strcmp(sim->lines_isa, "base"), "%s: the base copy runs (%s)", spec, sim->lines_isa);
 }
 
 int main(void)
 {
 	isa_values();
-	static const char *const isas[] = { "avx512", "avx2" };
-	int compared = 0;
-
-	for (size_t i = 0; i < sizeof isas / sizeof isas[0]; i++) {
-		setenv("PMON_SIM_ISA", isas[i], 1);
-		machine("");
-		if (strcmp(sim->lines_isa, isas[i])) {
-			printf("  (this host cannot run the %s copy)\n", isas[i]);
-			continue;
-		}
-		compared++;
-		compare("", 1, isas[i]);
-		compare("prefetch=on,llc=2M", 2, isas[i]);
-		compare("sockets=4,cores=3,threads=2,llc=3M,mem=256M,channels=3", 3, isas[i]);
-		compare("l1ways=4,l2ways=16,llcways=32,llc=4M", 4, isas[i]);
-		compare("sockets=1,llcways=5,llc=640K,l1=8K,l2=64K", 5, isas[i]);
+	unclaimed("l1ways=4,l2ways=16,llcways=32,llc=4M");
+	unclaimed("l2ways=4,l2=128K");
+	unclaimed("l1ways=16,l1=64K");
+	unclaimed("sockets=4,cores=3,threads=2,llc=3M,mem=256M,channels=3");
+	unclaimed("sockets=1,llc=2M");
+	setenv("PMON_SIM_ISA", "avx512", 1);
+	machine("");
+	if (strcmp(sim->lines_isa, "avx512")) {
+		sim_teardown();
+		return check_skip("test_sim_paths", "this host cannot run the AVX-512 copy: "
+				  "nothing to compare");
 	}
+	/* 20-, 16- and other-way LLCs: the set kernels of each */
+	compare("", 1);
+	compare("prefetch=on,llc=2M", 2);
+	compare("cores=3,threads=2,llc=3M,mem=256M,channels=3", 3);
+	compare("llcways=32,llc=4M,prefetch=off", 4);
+	compare("llcways=5,llc=640K,l1=8K,l2=64K", 5);
+	compare("gen=nhm-ep", 6);
+	compare("gen=wsm-ep,prefetch=off", 7);
+	compare("llcways=16,llc=1M,cores=4", 8);
 	sim_teardown();
-	if (!compared)
-		return check_skip("test_sim_paths", "this host runs only the base copy: nothing to compare");
 	return check_done("test_sim_paths");
 }

@@ -2,7 +2,7 @@
  * sim_cache.c - the cache arrays of the hierarchy (the cores' L1D and L2,
  * the LLC slices): their allocation, emptying and release, and the entry of
  * every batch of line accesses, which runs the copy of the access path
- * (sim_path.h) for this host's instruction set.
+ * (sim_path.h) for this machine's shape and this host's instruction set.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,40 +52,31 @@ static void cache_free(struct sim_cache *c)
 	memset(c, 0, sizeof *c);
 }
 
-/* The copies of the access path, the most capable first; $PMON_SIM_ISA
- * names the most capable one to use (tests and benchmarks compare the
- * copies: all count exactly the same). */
+/* The copy of the access path a machine runs: the AVX-512 one where it
+ * serves (two sockets, 8-way L1 and L2 caches: sim_hier.h) and the
+ * host has AVX-512F, BMI, BMI2 and POPCNT; else the base copy, which
+ * serves any shape on any x86-64.  $PMON_SIM_ISA=base picks the base copy
+ * always (tests and benchmarks compare the two: they count exactly the
+ * same). */
 static void path_pick(struct pmon_sim *sim)
 {
-	static const struct {
-		const char *name;
-		sim_lines_fn *fn;
-	} copies[] = { { "avx512", sim_lines_avx512 }, { "avx2", sim_lines_avx2 },
-		       { "base", sim_lines_base } };
+	const struct pmon_sim_shape *sh = &sim->shape;
 	const char *want = getenv("PMON_SIM_ISA");
-	size_t i = 0, ncopies = sizeof copies / sizeof copies[0];
+	int fast = sh->l1_ways == SIM_L1W && sh->l2_ways == SIM_L2W && sh->sockets == SIM_SOCKETS;
 
-	if (want && *want) {
-		while (i < ncopies && strcmp(want, copies[i].name))
-			i++;
-		if (i == ncopies) {
-			fprintf(stderr, "pmon: PMON_SIM_ISA=%s is not avx512, avx2 or base: "
-				"the emulator runs the most capable copy this host supports\n", want);
-			i = 0;
-		}
-	}
-	for (; i + 1 < ncopies; i++) {
+	if (want && *want && strcmp(want, "avx512") && strcmp(want, "base"))
+		fprintf(stderr, "pmon: PMON_SIM_ISA=%s is not avx512 or base (the access path's two "
+			"copies): the emulator runs the AVX-512 copy where it can\n", want);
+	if (want && !strcmp(want, "base"))
+		fast = 0;
 #if defined(__x86_64__) || defined(__i386__)
-		int bmi = __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2") &&
-			  __builtin_cpu_supports("popcnt");
-		if (bmi && !strcmp(copies[i].name, "avx512") && __builtin_cpu_supports("avx512f"))
-			break;
-		if (bmi && !strcmp(copies[i].name, "avx2") && __builtin_cpu_supports("avx2"))
-			break;
+	fast = fast && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("bmi") &&
+	       __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt");
+#else
+	fast = 0;
 #endif
-	}
-	sim->lines = copies[i].fn;
-	sim->lines_isa = copies[i].name;
+	sim->lines = fast ? sim_lines_avx512 : sim_lines_base;
+	sim->lines_isa = fast ? "avx512" : "base";
 }
 
 int sim_hier_init(struct pmon_sim *sim)
@@ -129,9 +120,6 @@ int sim_hier_init(struct pmon_sim *sim)
 			cache_layout(&k->llc[i], k->llc_mem + setb * (size_t)i,
 				     setb * (size_t)sh->cores, slice_sets, (uint32_t)sh->llc_ways);
 	}
-	sim->default_ways = sh->l1_ways == SIM_L1W && sh->l2_ways == SIM_L2W &&
-			    sh->llc_ways == SIM_LLCW;
-	sim->default_llc = sim->default_ways && sh->sockets == SIM_SOCKETS;
 	sim->hier_ready = 0;
 	path_pick(sim);
 	return 0;

@@ -14,9 +14,7 @@
 
 static int sim_core_snoop(struct sim_pcore *pc, uint64_t line, int newst)
 {
-	if (pc->l1.ways == SIM_L1W && pc->l2.ways == SIM_L2W)
-		return core_snoop(pc, line, newst, SIM_L1W, SIM_L2W);
-	return core_snoop(pc, line, newst, pc->l1.ways, pc->l2.ways);
+	return core_snoop(pc, line, newst, path_l1w(pc), path_l2w(pc));
 }
 
 /* Room in the L1 for a line: a Modified victim's data goes to its L2 copy. */
@@ -103,8 +101,8 @@ SIM_HOT struct sim_ctx ctx_of(struct pmon_sim *sim, struct sim_thread *th, int c
 
 /* A load or store that missed the L2 (e1, e2: line's L1 and L2 sets): the
  * LLC request, the counts, the fills.  Inlined in the loop that runs while
- * accesses miss (run_misses); out of line (core_miss_def, core_miss_any)
- * in the one that runs while they hit, which stays compact. */
+ * accesses miss (run_misses); out of line (core_miss_out) in the one that
+ * runs while they hit, which stays compact. */
 SIM_HOT int core_miss(struct pmon_sim *sim, struct sim_thread *th, int cpu, struct sim_pcore *pc,
 		      uint64_t line, int store, uint64_t *e1, uint64_t *e2, uint32_t w1, uint32_t w2)
 {
@@ -113,10 +111,10 @@ SIM_HOT int core_miss(struct pmon_sim *sim, struct sim_thread *th, int cpu, stru
 	struct sim_set s1 = { e1, w1 }, s2 = { e2, w2 };
 	struct sim_ctx x = ctx_of(sim, th, cpu, pc);
 	struct sim_llc_res r;
-	if (__builtin_constant_p(w1) && w1 == SIM_L1W && w2 == SIM_L2W && sim->default_llc)
-		/* the default copy: the clean read's path inline (its other
+	if (SIM_PATH_CONST)
+		/* the AVX-512 copy: the clean read's path inline (its other
 		 * paths are out of line, llc_rest) */
-		llc_request(&x, line, store, &r, SIM_LLCW, SIM_L1W, SIM_L2W, SIM_SOCKETS, 1);
+		llc_request(&x, line, store, &r, path_llcw(sim), w1, w2, path_sockets(sim));
 	else
 		sim_llc_request(&x, line, store, &r);
 	if (r.clean) {
@@ -140,18 +138,11 @@ SIM_HOT int core_miss(struct pmon_sim *sim, struct sim_thread *th, int cpu, stru
 	return 1;
 }
 
-static __attribute__((noinline)) int core_miss_def(struct pmon_sim *sim, struct sim_thread *th,
+static __attribute__((noinline)) int core_miss_out(struct pmon_sim *sim, struct sim_thread *th,
 						   int cpu, struct sim_pcore *pc, uint64_t line,
 						   int store, uint64_t *e1, uint64_t *e2)
 {
-	return core_miss(sim, th, cpu, pc, line, store, e1, e2, SIM_L1W, SIM_L2W);
-}
-
-static __attribute__((noinline)) int core_miss_any(struct pmon_sim *sim, struct sim_thread *th,
-						   int cpu, struct sim_pcore *pc, uint64_t line,
-						   int store, uint64_t *e1, uint64_t *e2)
-{
-	return core_miss(sim, th, cpu, pc, line, store, e1, e2, pc->l1.ways, pc->l2.ways);
+	return core_miss(sim, th, cpu, pc, line, store, e1, e2, path_l1w(pc), path_l2w(pc));
 }
 
 /* A load or store by a core (w1, w2: its L1 and L2 way counts; inl: the
@@ -205,9 +196,7 @@ SIM_HOT int core_access(struct pmon_sim *sim, struct sim_thread *th, int cpu,
 	t->l2_miss[kind]++;
 	if (inl)
 		return core_miss(sim, th, cpu, pc, line, store, s1.e, s2.e, w1, w2);
-	if (__builtin_constant_p(w1) && w1 == SIM_L1W && w2 == SIM_L2W)
-		return core_miss_def(sim, th, cpu, pc, line, store, s1.e, s2.e);
-	return core_miss_any(sim, th, cpu, pc, line, store, s1.e, s2.e);
+	return core_miss_out(sim, th, cpu, pc, line, store, s1.e, s2.e);
 }
 
 /* The core-side counts of the batch's demand clean reads (core_access):
@@ -259,9 +248,13 @@ SIM_HOT void prefetch_llc(const struct pmon_sim *sim, int sock, uint64_t line, u
 	const uint8_t *p = (const uint8_t *)llc_set_w(&sim->sock[sock],
 						     sim_line_slice(line, sim->shape.cores), line,
 						     ways, sim->shape.cores).e;
+	/* the set's host lines: a constant for the commonest LLCs, as
+	 * SIM_SET_KERNEL (sim_hier.h) */
+	size_t bytes = ways == 20 ? cache_set_bytes(20)
+		     : ways == 16 ? cache_set_bytes(16) : cache_set_bytes(ways);
 
 #pragma GCC unroll 8
-	for (size_t off = 0; off < cache_set_bytes(ways); off += 64)     /* sets are 64-byte aligned */
+	for (size_t off = 0; off < bytes; off += 64)     /* sets are 64-byte aligned */
 		__builtin_prefetch(p + off, 0);
 }
 
@@ -319,56 +312,40 @@ SIM_HOT size_t run_misses(struct pmon_sim *sim, int cpu, const uint64_t *ref, si
 	return i;
 }
 
-static __attribute__((noinline)) size_t run_hits_def(struct pmon_sim *sim, int cpu,
-						     const uint64_t *ref, size_t i, size_t n,
-						     int *recent)
-{
-	return run_hits(sim, cpu, ref, i, n, recent, SIM_L1W, SIM_L2W);
-}
-
-static __attribute__((noinline)) size_t run_misses_def(struct pmon_sim *sim, int cpu,
-						       const uint64_t *ref, size_t i, size_t n,
-						       int *recent)
-{
-	return run_misses(sim, cpu, ref, i, n, recent, SIM_L1W, SIM_L2W, SIM_LLCW);
-}
-
-static __attribute__((noinline)) size_t run_hits_any(struct pmon_sim *sim, int cpu,
+static __attribute__((noinline)) size_t run_hits_out(struct pmon_sim *sim, int cpu,
 						     const uint64_t *ref, size_t i, size_t n,
 						     int *recent)
 {
 	const struct sim_pcore *pc = &sim->pcore[sim->cpu[cpu].gcore];
 
-	return run_hits(sim, cpu, ref, i, n, recent, pc->l1.ways, pc->l2.ways);
+	return run_hits(sim, cpu, ref, i, n, recent, path_l1w(pc), path_l2w(pc));
 }
 
-static __attribute__((noinline)) size_t run_misses_any(struct pmon_sim *sim, int cpu,
+static __attribute__((noinline)) size_t run_misses_out(struct pmon_sim *sim, int cpu,
 						       const uint64_t *ref, size_t i, size_t n,
 						       int *recent)
 {
 	const struct sim_pcore *pc = &sim->pcore[sim->cpu[cpu].gcore];
 
-	return run_misses(sim, cpu, ref, i, n, recent, pc->l1.ways, pc->l2.ways,
-			  sim->sock[0].llc[0].ways);
+	return run_misses(sim, cpu, ref, i, n, recent, path_l1w(pc), path_l2w(pc),
+			  path_llcw(sim));
 }
 
 #include "sim_pf_path.h"
 
 /* The loop over a batch of references: with the core's prefetchers when
- * any is on (sim_pf_path.h), else with the way counts of the default shape
- * as constants when the machine has them. */
+ * any is on (sim_pf_path.h), else in turns while accesses hit and while
+ * they miss. */
 void SIM_PATH_LINES(struct pmon_sim *sim, int cpu, const uint64_t *ref, size_t n)
 {
-	int recent = sim->cpu[cpu].pf_recent, def = sim->default_ways;
+	int recent = sim->cpu[cpu].pf_recent;
 
 	if (sim->pcore[sim->cpu[cpu].gcore].pf_dis != SIM_PF_OFF) {
-		(def ? run_pf_def : run_pf_any)(sim, cpu, ref, n);
-	} else {        /* in turns: while accesses hit, and while they miss */
+		run_pf_out(sim, cpu, ref, n);
+	} else {
 		for (size_t i = 0; i < n;)
-			i = recent ? (def ? run_misses_def : run_misses_any)(sim, cpu, ref, i, n,
-									    &recent)
-				   : (def ? run_hits_def : run_hits_any)(sim, cpu, ref, i, n,
-									 &recent);
+			i = recent ? run_misses_out(sim, cpu, ref, i, n, &recent)
+				   : run_hits_out(sim, cpu, ref, i, n, &recent);
 		sim->cpu[cpu].pf_recent = recent;
 	}
 	tally_flush(sim, sim->cpu[cpu].sock);

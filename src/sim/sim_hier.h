@@ -6,7 +6,7 @@
  *
  * A set keeps its lines in most-recently-used order: the victim is the
  * last lane, a hit or a fill shifts the lanes before it by one.  Finding a
- * line compares every lane at once (AVX-512) or in a branch-free loop.
+ * line compares eight lanes at once (AVX-512) or two (SSE2).
  */
 #ifndef PMON_SIM_HIER_H
 #define PMON_SIM_HIER_H
@@ -99,20 +99,51 @@ static inline struct sim_set cache_set(const struct sim_cache *c, uint64_t line)
 					  : (uint32_t)(line % c->sets));
 }
 
-/* The hot paths are compiled twice: for the default way counts (8-way
- * L1/L2, 20-way LLC) as constants, where the set loops unroll, and for any
- * other count: the way counts are the hot functions' arguments, constants
- * in the one copy, variables in the other.  They are also compiled once
- * per instruction set (sim_path.h): the set operations below use AVX-512
- * or AVX2 where the including file enables it, else SSE2. */
+/* The access path is compiled twice (sim_path.h): for any machine on any
+ * x86-64, the way counts and sockets read from the machine
+ * (sim_path_base.c), and for AVX-512 hosts and the machines of two sockets
+ * with 8-way L1 and L2 caches (the default shape, the Nehalem shapes):
+ * those counts constants, the L1 and L2 set loops unrolled
+ * (sim_path_avx512.c, which defines SIM_PATH_DEFAULT).  The LLC's way
+ * count is the machine's in both (its commonest counts have kernels of
+ * their own: SIM_SET_KERNEL).  The set operations below use AVX-512 where
+ * the including file enables it, else SSE2. */
 #define SIM_HOT static inline __attribute__((always_inline))
-#define SIM_L1W 8
-#define SIM_L2W 8
-#define SIM_LLCW 20
-#define SIM_SOCKETS 2           /* the default machine's sockets */
+#define SIM_L1W 8               /* the L1, L2 way counts and sockets of */
+#define SIM_L2W 8               /* the machines sim_path_avx512.c serves */
+#define SIM_SOCKETS 2
 
-/* cache_set with the way count passed in (a constant in the specialised
- * copies). */
+#ifdef SIM_PATH_DEFAULT
+#define SIM_PATH_CONST 1        /* those counts are constants */
+#else
+#define SIM_PATH_CONST 0
+#endif
+
+/* The L1 and L2 way counts and the sockets the path runs with: constants
+ * in the AVX-512 copy, the machine's in the other. */
+SIM_HOT uint32_t path_l1w(const struct sim_pcore *pc)
+{
+	return SIM_PATH_CONST ? SIM_L1W : pc->l1.ways;
+}
+
+SIM_HOT uint32_t path_l2w(const struct sim_pcore *pc)
+{
+	return SIM_PATH_CONST ? SIM_L2W : pc->l2.ways;
+}
+
+SIM_HOT int path_sockets(const struct pmon_sim *sim)
+{
+	return SIM_PATH_CONST ? SIM_SOCKETS : sim->shape.sockets;
+}
+
+/* The LLC's way count: the machine's in both copies. */
+SIM_HOT uint32_t path_llcw(const struct pmon_sim *sim)
+{
+	return sim->sock[0].llc[0].ways;
+}
+
+/* cache_set with the way count passed in (a constant where the copy has
+ * it as one). */
 SIM_HOT struct sim_set cache_set_w(const struct sim_cache *c, uint64_t line, uint32_t ways)
 {
 	uint32_t set = c->setmask ? (uint32_t)(line & c->setmask) : (uint32_t)(line % c->sets);
@@ -122,7 +153,7 @@ SIM_HOT struct sim_set cache_set_w(const struct sim_cache *c, uint64_t line, uin
 }
 
 /* The set of line in slice `slice` of a socket's LLC (ways: its way count,
- * a constant in the specialised copies; cores: the slices).  The slices'
+ * the machine's; cores: the slices).  The slices'
  * sets are interleaved (sim_hier_init): set i of slice k is number
  * i * cores + k of the socket's array. */
 SIM_HOT struct sim_set llc_set_w(const struct sim_socket *k, unsigned slice, uint64_t line,
@@ -149,22 +180,23 @@ SIM_HOT struct sim_set pcache_set_w(const struct sim_cache *c, uint64_t line, ui
 #ifdef __AVX512F__
 #include <immintrin.h>
 
-/* The lanes whose tags are line's, as bits (way w: bit w). */
-SIM_HOT uint32_t set_match(const struct sim_set *s, uint64_t line)
+/* The lanes of a set (e: its entries, ways: its way count) whose tags are
+ * line's, as bits (way w: bit w). */
+SIM_HOT uint32_t set_match_w(const uint64_t *e, uint32_t ways, uint64_t line)
 {
 	__m512i key = _mm512_set1_epi64((long long)e_key(line));
 	__m512i tag = _mm512_set1_epi64((long long)~(SIM_E_ST | SIM_E_CV));
 	uint32_t m = 0;
 
-	for (uint32_t k = 0; k < s->ways; k += 8)
+	for (uint32_t k = 0; k < ways; k += 8)
 		m |= (uint32_t)_mm512_cmpeq_epi64_mask(
-			_mm512_and_si512(_mm512_loadu_si512(s->e + k), tag), key) << k;
+			_mm512_and_si512(_mm512_loadu_si512(e + k), tag), key) << k;
 	return m;
 }
 
 /* Lanes 0..last (last < ways) move one lane down, lane 0 becomes first;
  * lanes after last keep their entries. */
-SIM_HOT void set_shift_in(const struct sim_set *s, uint32_t last, uint64_t first)
+SIM_HOT void set_shift_in_w(uint64_t *e, uint32_t ways, uint32_t last, uint64_t first)
 {
 	__m512i prev = _mm512_set1_epi64((long long)first);
 	uint64_t keep = (2ull << last) - 1;       /* the lanes written */
@@ -172,109 +204,44 @@ SIM_HOT void set_shift_in(const struct sim_set *s, uint32_t last, uint64_t first
 	/* a vector's store leaves the next one's lanes alone: load, shift,
 	 * store one at a time (no copy of the set: with a variable way count
 	 * the compiler made a copy loop a memcpy call) */
-	for (uint32_t k = 0; k < s->ways; k += 8) {
-		__m512i v = _mm512_loadu_si512(s->e + k);
-		_mm512_storeu_si512(s->e + k, _mm512_mask_blend_epi64((__mmask8)(keep >> k), v,
-									_mm512_alignr_epi64(v, prev, 7)));
+	for (uint32_t k = 0; k < ways; k += 8) {
+		__m512i v = _mm512_loadu_si512(e + k);
+		_mm512_storeu_si512(e + k, _mm512_mask_blend_epi64((__mmask8)(keep >> k), v,
+								     _mm512_alignr_epi64(v, prev, 7)));
 		prev = v;
 	}
 }
 
 /* Lanes w+1..ways-1 move one lane up, lane ways-1 becomes empty. */
-SIM_HOT void set_shift_out(const struct sim_set *s, uint32_t w)
+SIM_HOT void set_shift_out_w(uint64_t *e, uint32_t ways, uint32_t w)
 {
-	uint64_t keep = ((1ull << s->ways) - 1) & ~((1ull << w) - 1);
-	__m512i v = _mm512_loadu_si512(s->e);
+	uint64_t keep = ((1ull << ways) - 1) & ~((1ull << w) - 1);
+	__m512i v = _mm512_loadu_si512(e);
 
 	/* the next vector is loaded before this one's store (which leaves it
 	 * alone) */
-	for (uint32_t k = 0; k < s->ways; k += 8) {
-		__m512i next = k + 8 < s->ways ? _mm512_loadu_si512(s->e + k + 8)
-					       : _mm512_setzero_si512();
-		_mm512_storeu_si512(s->e + k, _mm512_mask_blend_epi64((__mmask8)(keep >> k), v,
-									_mm512_alignr_epi64(next, v, 1)));
+	for (uint32_t k = 0; k < ways; k += 8) {
+		__m512i next = k + 8 < ways ? _mm512_loadu_si512(e + k + 8) : _mm512_setzero_si512();
+		_mm512_storeu_si512(e + k, _mm512_mask_blend_epi64((__mmask8)(keep >> k), v,
+								     _mm512_alignr_epi64(next, v, 1)));
 		v = next;
 	}
-	s->e[s->ways - 1] = 0;
-}
-#elif defined(__AVX2__)
-#include <immintrin.h>
-
-/* Four lanes a compare. */
-SIM_HOT uint32_t set_match(const struct sim_set *s, uint64_t line)
-{
-	__m256i key = _mm256_set1_epi64x((long long)e_key(line));
-	__m256i tag = _mm256_set1_epi64x((long long)~(SIM_E_ST | SIM_E_CV));
-	uint32_t m = 0;
-
-	for (uint32_t k = 0; k < s->ways; k += 4) {
-		__m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(s->e + k));
-		m |= (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(
-			     _mm256_cmpeq_epi64(_mm256_and_si256(v, tag), key))) << k;
-	}
-	return m;
-}
-
-/* Which lanes k..k+3 of a set are at most lim (all ones where so). */
-SIM_HOT __m256i lanes_upto(uint32_t k, uint32_t lim)
-{
-	__m256i idx = _mm256_add_epi64(_mm256_set1_epi64x((long long)k), _mm256_set_epi64x(3, 2, 1, 0));
-
-	return _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)lim + 1), idx);
-}
-
-/* Lanes 0..last move one lane down, lane 0 becomes first: each vector
- * rotated up one lane, its lane 0 the previous vector's lane 3, blended
- * with the lanes that stay into a full store (as the AVX-512 copy). */
-SIM_HOT void set_shift_in(const struct sim_set *s, uint32_t last, uint64_t first)
-{
-	__m256i prev = _mm256_set1_epi64x((long long)first);
-
-	for (uint32_t k = 0; k < s->ways; k += 4) {    /* one vector at a time */
-		__m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(s->e + k));
-		__m256i up = _mm256_permute4x64_epi64(v, _MM_SHUFFLE(2, 1, 0, 3));
-		__m256i out = _mm256_blend_epi32(up, _mm256_permute4x64_epi64(prev, _MM_SHUFFLE(2, 1, 0, 3)),
-						 0x03);
-		_mm256_storeu_si256((__m256i *)(void *)(s->e + k),
-				    _mm256_blendv_epi8(v, out, lanes_upto(k, last)));
-		prev = v;
-	}
-}
-
-/* Lanes w+1..ways-1 move one lane up, lane ways-1 becomes empty. */
-SIM_HOT void set_shift_out(const struct sim_set *s, uint32_t w)
-{
-	__m256i v = _mm256_loadu_si256((const __m256i *)(const void *)s->e);
-
-	for (uint32_t k = 0; k < s->ways; k += 4) {    /* the next one loaded first */
-		__m256i next = k + 4 < s->ways
-			       ? _mm256_loadu_si256((const __m256i *)(const void *)(s->e + k + 4))
-			       : _mm256_setzero_si256();
-		__m256i down = _mm256_permute4x64_epi64(v, _MM_SHUFFLE(0, 3, 2, 1));
-		__m256i out = _mm256_blend_epi32(down, _mm256_permute4x64_epi64(next, _MM_SHUFFLE(0, 3, 2, 1)),
-						 0xC0);
-		/* the lanes from w on: all but those below w */
-		__m256i keep = _mm256_xor_si256(_mm256_set1_epi64x(-1),
-						w ? lanes_upto(k, w - 1) : _mm256_setzero_si256());
-		_mm256_storeu_si256((__m256i *)(void *)(s->e + k), _mm256_blendv_epi8(v, out, keep));
-		v = next;
-	}
-	s->e[s->ways - 1] = 0;
+	e[ways - 1] = 0;
 }
 #else
 #include <emmintrin.h>
 
 /* Two lanes a compare: the 32-bit halves compared, a lane matching where
  * both halves do.  Padding lanes (0) never match. */
-SIM_HOT uint32_t set_match(const struct sim_set *s, uint64_t line)
+SIM_HOT uint32_t set_match_w(const uint64_t *e, uint32_t ways, uint64_t line)
 {
 	__m128i key = _mm_set1_epi64x((long long)e_key(line));
 	__m128i tag = _mm_set1_epi64x((long long)~(SIM_E_ST | SIM_E_CV));
 	uint32_t m = 0;
 
-	for (uint32_t k = 0; k < s->ways; k += 2) {
+	for (uint32_t k = 0; k < ways; k += 2) {
 		__m128i c = _mm_cmpeq_epi32(
-			_mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(s->e + k)), tag),
+			_mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(e + k)), tag),
 			key);
 		c = _mm_and_si128(c, _mm_shuffle_epi32(c, _MM_SHUFFLE(2, 3, 0, 1)));
 		m |= (uint32_t)_mm_movemask_pd(_mm_castsi128_pd(c)) << k;
@@ -282,18 +249,53 @@ SIM_HOT uint32_t set_match(const struct sim_set *s, uint64_t line)
 	return m;
 }
 
-SIM_HOT void set_shift_in(const struct sim_set *s, uint32_t last, uint64_t first)
+SIM_HOT void set_shift_in_w(uint64_t *e, uint32_t ways, uint32_t last, uint64_t first)
 {
-	__builtin_memmove(s->e + 1, s->e, 8 * (size_t)last);
-	s->e[0] = first;
+	(void)ways;
+	__builtin_memmove(e + 1, e, 8 * (size_t)last);
+	e[0] = first;
 }
 
-SIM_HOT void set_shift_out(const struct sim_set *s, uint32_t w)
+SIM_HOT void set_shift_out_w(uint64_t *e, uint32_t ways, uint32_t w)
 {
-	__builtin_memmove(s->e + w, s->e + w + 1, 8 * (size_t)(s->ways - 1 - w));
-	s->e[s->ways - 1] = 0;
+	__builtin_memmove(e + w, e + w + 1, 8 * (size_t)(ways - 1 - w));
+	e[ways - 1] = 0;
 }
 #endif
+
+/* The set operations with the set's way count: the commonest counts, 8
+ * (L1, L2), 20 (the default LLC) and 16 (the Nehalem shapes' LLC), take
+ * kernels with the count as a constant (their loops unrolled, the
+ * base copy's memmoves of a fixed size), any other count the loop over it.
+ * Where the count is a constant already (the AVX-512 copy's L1 and L2
+ * sets) the tests fold away. */
+#define SIM_SET_KERNEL(s, call) \
+	((s)->ways == 8 ? call(8) : (s)->ways == 20 ? call(20) : \
+	 (s)->ways == 16 ? call(16) : call((s)->ways))
+
+SIM_HOT uint32_t set_match(const struct sim_set *s, uint64_t line)
+{
+#define MATCH(w) set_match_w(s->e, (w), line)
+	return SIM_SET_KERNEL(s, MATCH);
+#undef MATCH
+}
+
+/* Lanes 0..last (last < ways) move one lane down, lane 0 becomes first;
+ * lanes after last keep their entries. */
+SIM_HOT void set_shift_in(const struct sim_set *s, uint32_t last, uint64_t first)
+{
+#define SHIFT_IN(w) set_shift_in_w(s->e, (w), last, first)
+	SIM_SET_KERNEL(s, SHIFT_IN);
+#undef SHIFT_IN
+}
+
+/* Lanes w+1..ways-1 move one lane up, lane ways-1 becomes empty. */
+SIM_HOT void set_shift_out(const struct sim_set *s, uint32_t w)
+{
+#define SHIFT_OUT(n) set_shift_out_w(s->e, (n), w)
+	SIM_SET_KERNEL(s, SHIFT_OUT);
+#undef SHIFT_OUT
+}
 
 /* The lane holding line, or -1. */
 SIM_HOT int set_find(const struct sim_set *s, uint64_t line)
@@ -326,7 +328,9 @@ SIM_HOT void set_drop(const struct sim_set *s, int w)
  * recently used. */
 SIM_HOT void set_fill(const struct sim_set *s, uint64_t line, int st, unsigned cv)
 {
-	set_shift_in(s, s->ways - 1, e_make(line, st, cv));
+#define FILL(w) set_shift_in_w(s->e, (w), (w) - 1, e_make(line, st, cv))
+	SIM_SET_KERNEL(s, FILL);
+#undef FILL
 }
 
 /* ---- DRAM (sim_dram.c; inline here for the home agent's path) ----
@@ -447,7 +451,7 @@ struct sim_llc_res {
 /* A copy of the access path (sim_path.h), one per instruction set: n line
  * references of cpu (line << 2 | kind), after sim_lines_access's set-up. */
 typedef void sim_lines_fn(struct pmon_sim *sim, int cpu, const uint64_t *ref, size_t n);
-sim_lines_fn sim_lines_base, sim_lines_avx2, sim_lines_avx512;
+sim_lines_fn sim_lines_base, sim_lines_avx512;
 /* Fill the cache arrays (empty sets); sim_lines_access does it first. */
 void sim_hier_prepare(struct pmon_sim *sim);
 void sim_cores_clear(struct pmon_sim *sim);

@@ -78,7 +78,8 @@ SIM_HOT int llc_inval_cores(struct pmon_sim *sim, int socket, uint64_t e, uint32
  * dirty (the LLC copy or a core's). */
 SIM_HOT int llc_drop(struct pmon_sim *sim, int socket, const struct sim_set *s, int w)
 {
-	int dirty = llc_inval_cores(sim, socket, s->e[w], sim->pcore[0].l1.ways, sim->pcore[0].l2.ways);
+	int dirty = llc_inval_cores(sim, socket, s->e[w], path_l1w(&sim->pcore[0]),
+				    path_l2w(&sim->pcore[0]));
 
 	set_drop(s, w);
 	if (!--sim->sock[socket].llc_valid)
@@ -277,7 +278,7 @@ static const uint64_t hit_bits[] = {
  * that another socket's copy or the home snoop concerns (at: the line and
  * where it lives, e: its LLC set, i: its lane there or -1).  ways, nsock: the
  * LLC's way count and the sockets; w1, w2: the cores' L1 and L2 way counts
- * (constants in the default copy). */
+ * (w1, w2 and nsock constants in the AVX-512 copy). */
 SIM_HOT void llc_rest(struct sim_ctx *x, const struct sim_at *at, uint64_t *e, int i, int rfo,
 		      struct sim_llc_res *r, uint32_t ways, int nsock, uint32_t w1, uint32_t w2)
 {
@@ -369,28 +370,21 @@ SIM_HOT void llc_rest(struct sim_ctx *x, const struct sim_at *at, uint64_t *e, i
 	sim_cbo_tor(sim, &s->cbo[slice], SIM_TOR_REQ, opc, 1, nid, sim->occ_uclk[r->supplier], 1);
 }
 
-/* llc_rest out of line, with the default shape's way counts and sockets as
- * constants and with any: the clean read's path (llc_request) keeps few
+/* llc_rest out of line: the clean read's path (llc_request) keeps few
  * values live. */
-static __attribute__((noinline)) void llc_rest_def(struct sim_ctx *x, const struct sim_at *a,
+static __attribute__((noinline)) void llc_rest_out(struct sim_ctx *x, const struct sim_at *a,
 						   uint64_t *e, int i, int rfo, struct sim_llc_res *r)
 {
-	llc_rest(x, a, e, i, rfo, r, SIM_LLCW, SIM_SOCKETS, SIM_L1W, SIM_L2W);
-}
-
-static __attribute__((noinline)) void llc_rest_any(struct sim_ctx *x, const struct sim_at *a,
-						   uint64_t *e, int i, int rfo, struct sim_llc_res *r)
-{
-	llc_rest(x, a, e, i, rfo, r, x->sim->sock[0].llc[0].ways, x->sim->shape.sockets,
-		 x->pc->l1.ways, x->pc->l2.ways);
+	llc_rest(x, a, e, i, rfo, r, path_llcw(x->sim), path_sockets(x->sim), path_l1w(x->pc),
+		 path_l2w(x->pc));
 }
 
 /* A core's request to its socket's LLC (rfo: for ownership), answered in
  * r.  The commonest, a clean read (a miss that no other socket holds: the
- * home reads DRAM), here; the rest in llc_rest.  def: the default copy
- * (ways, nsock, w1, w2 the default shape's constants). */
+ * home reads DRAM), here; the rest in llc_rest (w1, w2, nsock: constants
+ * in the AVX-512 copy). */
 SIM_HOT void llc_request(struct sim_ctx *x, uint64_t line, int rfo, struct sim_llc_res *r,
-			 uint32_t ways, uint32_t w1, uint32_t w2, int nsock, int def)
+			 uint32_t ways, uint32_t w1, uint32_t w2, int nsock)
 {
 	struct pmon_sim *sim = x->sim;
 	struct sim_socket *s = &sim->sock[x->sock];
@@ -400,10 +394,7 @@ SIM_HOT void llc_request(struct sim_ctx *x, uint64_t line, int rfo, struct sim_l
 	int i = set_find(&set, line);
 
 	if (i >= 0 || !snoops_miss(sim, x->sock, &a)) {
-		if (def)
-			llc_rest_def(x, &a, set.e, i, rfo, r);
-		else
-			llc_rest_any(x, &a, set.e, i, rfo, r);
+		llc_rest_out(x, &a, set.e, i, rfo, r);
 		return;
 	}
 	/* the fill first, then the eviction (it needs only the victim's
@@ -420,13 +411,8 @@ SIM_HOT void llc_request(struct sim_ctx *x, uint64_t line, int rfo, struct sim_l
 
 static void sim_llc_request(struct sim_ctx *x, uint64_t line, int rfo, struct sim_llc_res *r)
 {
-	const struct pmon_sim *sim = x->sim;
-
-	if (sim->default_llc)
-		llc_request(x, line, rfo, r, SIM_LLCW, SIM_L1W, SIM_L2W, SIM_SOCKETS, 1);
-	else
-		llc_request(x, line, rfo, r, sim->sock[0].llc[0].ways, x->pc->l1.ways, x->pc->l2.ways,
-			    sim->shape.sockets, 0);
+	llc_request(x, line, rfo, r, path_llcw(x->sim), path_l1w(x->pc), path_l2w(x->pc),
+		    path_sockets(x->sim));
 }
 
 /* A core's dirty L2 victim arrives (WbMtoI): the LLC copy becomes
@@ -436,8 +422,7 @@ static void sim_llc_writeback(struct sim_ctx *x, uint64_t line)
 	struct pmon_sim *sim = x->sim;
 	struct sim_socket *s = &sim->sock[x->sock];
 	unsigned slice = sim_line_slice(line, sim->shape.cores);
-	struct sim_set set = s->llc[slice].ways == SIM_LLCW ? cache_set_w(&s->llc[slice], line, SIM_LLCW)
-							    : cache_set(&s->llc[slice], line);
+	struct sim_set set = cache_set_w(&s->llc[slice], line, path_llcw(sim));
 	int i = set_find(&set, line);
 	int nid = nid_of(sim, sim_line_home(sim, line));
 

@@ -114,9 +114,9 @@ struct pmon_sim {
 	/* the memory hierarchy */
 	struct sim_pcore *pcore;                   /* [sockets * cores] */
 	int hier_ready;         /* cache arrays filled (at the first line access) */
-	/* the copy of the access path for this host (sim_cache.c) */
+	/* the copy of the access path for this machine and host (sim_cache.c) */
 	void (*lines)(struct pmon_sim *sim, int cpu, const uint64_t *ref, size_t n);
-	const char *lines_isa;
+	const char *lines_isa;  /* its name: "avx512" or "base" */
 	uint64_t lines_per_socket;                 /* mem_bytes / 64 */
 	int lps_shift;                             /* log2 of it when a power of two, else -1 */
 	uint64_t occ_uclk[PMON_SIM_NSUPPLIERS];    /* latencies in UCLK cycles */
@@ -137,10 +137,6 @@ struct pmon_sim {
 	uint32_t dram_n[SIM_MAX_SOCKETS * SIM_MAX_CHANS * 2];
 	uint64_t dram_used;
 	uint32_t llc_busy;      /* bit s: socket s's LLC holds a line (llc_valid) */
-	/* the default shape's way counts (sim_hier.h's SIM_L1W, SIM_L2W,
-	 * SIM_LLCW), and those and its sockets (SIM_SOCKETS): the access
-	 * path's copies with them as constants run */
-	int default_ways, default_llc;
 	struct sim_nhm *nhm;    /* the Nehalem personality (nhm_sim.h), NULL on SNB-EP */
 };
 

@@ -1,5 +1,6 @@
 /*
- * sim_path_base.c - the access path compiled for any x86-64 (a set's lanes
+ * sim_path_base.c - the access path for any shape (the way counts and
+ * sockets read from the machine), compiled for any x86-64 (a set's lanes
  * compared two at a time with SSE2, shifted with memmove), and the
  * hierarchy's whole-machine operations (flush, discard), which run rarely
  * and need no other copy.

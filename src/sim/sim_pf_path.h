@@ -48,7 +48,7 @@ static void l2_prefetch(struct sim_ctx *x, uint64_t line, int rfo, uint64_t *n)
 }
 
 /* Bits of the n keys k[0..n) (n a multiple of 8) equal to key: key i, bit
- * i; eight compared at a time (AVX-512), four (AVX2) or one. */
+ * i; eight compared at a time (AVX-512) or one. */
 SIM_HOT uint32_t keys_equal(const uint64_t *k, int n, uint64_t key)
 {
 	uint32_t m = 0;
@@ -57,12 +57,6 @@ SIM_HOT uint32_t keys_equal(const uint64_t *k, int n, uint64_t key)
 
 	for (int i = 0; i < n; i += 8)
 		m |= (uint32_t)_mm512_cmpeq_epi64_mask(_mm512_loadu_si512(k + i), v) << i;
-#elif defined(__AVX2__)
-	__m256i v = _mm256_set1_epi64x((long long)key);
-
-	for (int i = 0; i < n; i += 4)
-		m |= (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(
-			     _mm256_loadu_si256((const __m256i *)(const void *)(k + i)), v))) << i;
 #else
 	for (int i = 0; i < n; i++)
 		m |= (uint32_t)(k[i] == key) << i;
@@ -177,7 +171,7 @@ static __attribute__((noinline)) void l1_fetch(struct sim_ctx *x, uint64_t line,
 }
 
 /* A DCU prefetcher's fetch of line into the L1 (n: its count; w1: the L1's
- * way count, a constant in the default copy), when the L1 lacks it and the
+ * way count, a constant in the AVX-512 copy), when the L1 lacks it and the
  * machine has it. */
 SIM_HOT void l1_prefetch(struct sim_ctx *x, uint64_t line, uint64_t *n, uint32_t w1)
 {
@@ -192,7 +186,7 @@ SIM_HOT void l1_prefetch(struct sim_ctx *x, uint64_t line, uint64_t *n, uint32_t
  * nearest, within 32 lines (the first such when two are as near), or -1.
  * Each entry's distance (33 when farther or free) and index make one
  * number, dist * 8 + index: the least is the answer.  Eight at once
- * (AVX-512), four (AVX2) or one. */
+ * (AVX-512) or one. */
 SIM_HOT int pf_stride_find(const struct sim_pf_strides *ip, uint64_t key)
 {
 #if defined(__AVX512F__)
@@ -203,24 +197,6 @@ SIM_HOT int pf_stride_find(const struct sim_pf_strides *ip, uint64_t key)
 	d = _mm512_mask_blend_epi64(out, d, far);
 	d = _mm512_add_epi64(_mm512_slli_epi64(d, 3), _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0));
 	long long best = _mm512_reduce_min_epi64(d);
-#elif defined(__AVX2__)
-	__m256i kv = _mm256_set1_epi64x((long long)key), zero = _mm256_setzero_si256();
-	__m256i far = _mm256_set1_epi64x(33), lo = _mm256_set1_epi64x(33 * 8);
-	long long l[4];
-
-	for (int h = 0; h < SIM_PF_STRIDES; h += 4) {
-		__m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(ip->last + h));
-		__m256i d = _mm256_sub_epi64(v, kv);
-		d = _mm256_blendv_epi8(d, _mm256_sub_epi64(zero, d), _mm256_cmpgt_epi64(zero, d));
-		__m256i out = _mm256_or_si256(_mm256_cmpeq_epi64(v, zero), _mm256_cmpgt_epi64(d, far));
-		d = _mm256_blendv_epi8(d, far, out);
-		d = _mm256_add_epi64(_mm256_slli_epi64(d, 3), _mm256_set_epi64x(h + 3, h + 2, h + 1, h));
-		lo = _mm256_blendv_epi8(lo, d, _mm256_cmpgt_epi64(lo, d));
-	}
-	_mm256_storeu_si256((__m256i *)(void *)l, lo);
-	long long best = l[0];
-	for (int i = 1; i < 4; i++)
-		best = l[i] < best ? l[i] : best;
 #else
 	long long best = 33 * 8;
 
@@ -294,9 +270,8 @@ SIM_HOT void dcu_train(struct sim_ctx *x, struct sim_thread *th, uint64_t line, 
 }
 
 /* The references of a batch with the core's prefetchers on: each access
- * (w1, w2, wl: the L1, L2 and LLC way counts, constants in the default
- * copy), then
- * what the prefetchers make of it.  A load that hits the L1 trains the
+ * (w1, w2, wl: the L1, L2 and LLC way counts, w1 and w2 constants in the
+ * AVX-512 copy), then what the prefetchers make of it.  A load that hits the L1 trains the
  * DCU prefetchers alone; the L2's see only requests from the L1. */
 SIM_HOT void run_pf(struct pmon_sim *sim, int cpu, const uint64_t *ref, size_t n, uint32_t w1,
 		    uint32_t w2, uint32_t wl)
@@ -338,18 +313,12 @@ SIM_HOT void run_pf(struct pmon_sim *sim, int cpu, const uint64_t *ref, size_t n
 	th->pf_recent = recent;
 }
 
-static __attribute__((noinline)) void run_pf_def(struct pmon_sim *sim, int cpu,
-						 const uint64_t *ref, size_t n)
-{
-	run_pf(sim, cpu, ref, n, SIM_L1W, SIM_L2W, SIM_LLCW);
-}
-
-static __attribute__((noinline)) void run_pf_any(struct pmon_sim *sim, int cpu,
+static __attribute__((noinline)) void run_pf_out(struct pmon_sim *sim, int cpu,
 						 const uint64_t *ref, size_t n)
 {
 	const struct sim_pcore *pc = &sim->pcore[sim->cpu[cpu].gcore];
 
-	run_pf(sim, cpu, ref, n, pc->l1.ways, pc->l2.ways, sim->sock[0].llc[0].ways);
+	run_pf(sim, cpu, ref, n, path_l1w(pc), path_l2w(pc), path_llcw(sim));
 }
 
 #pragma GCC visibility pop
