@@ -13,6 +13,7 @@
 #include "generation.h"
 #include "names.h"
 #include "snbep/snbep.h"
+#include "nhm/nhm.h"
 
 #include "check.h"
 
@@ -147,12 +148,18 @@ static void intel_names(void)
 	CHECK_EQ_INT(n, 1, "pmon's name: one box");
 }
 
-/* The kernel's fields for the bits of encoding enc of box type t. */
-static void perf_terms(const struct pmon_box_type *t, const struct pmon_event *ev,
-		       const pmon_encoding_t *enc, char *buf, size_t len)
+/* The kernel's fields for the bits of encoding enc of box type t, its
+ * perf PMU pp (whose threshold field, at bit 24, is thresh8, thresh5 or the
+ * Nehalem uncore's cmask). */
+static void perf_terms(const struct pmon_box_type *t, const struct pmon_perf_pmu *pp,
+		       const struct pmon_event *ev, const pmon_encoding_t *enc, char *buf, size_t len)
 {
 	uint64_t c = enc->ctl;
 	size_t n;
+	const char *thr = t->thresh_bits == 5 ? "thresh5" : "thresh8";
+	for (const struct pmon_perf_format *f = pp->formats; f->name; f++)
+		if (f->dest == PMON_PERF_CTL && f->shift == 24)
+			thr = f->name;
 	if (enc->fixed) {
 		snprintf(buf, len, "event=0xff");
 		return;
@@ -169,8 +176,7 @@ static void perf_terms(const struct pmon_box_type *t, const struct pmon_event *e
 	else if (strcmp(t->name, "pcu"))
 		n += (size_t)snprintf(buf + n, len - n, ",umask=0x%llx", (unsigned long long)(c >> 8 & 0xff));
 	n += (size_t)snprintf(buf + n, len - n, ",edge=%llu,inv=%llu,%s=%llu",
-			      (unsigned long long)(c >> 18 & 1), (unsigned long long)(c >> 23 & 1),
-			      t->thresh_bits == 5 ? "thresh5" : "thresh8",
+			      (unsigned long long)(c >> 18 & 1), (unsigned long long)(c >> 23 & 1), thr,
 			      (unsigned long long)(c >> 24 & (t->thresh_bits == 5 ? 0x1f : 0xff)));
 	uint64_t f = enc->filt[0];
 	if (!strcmp(t->name, "cbo"))
@@ -209,14 +215,24 @@ static void round_trip(void)
 				if ((a.filt_used & ~1u) || (a.filt_used && strcmp(t->name, "cbo") &&
 							    strcmp(t->name, "pcu")))
 					continue;
-				perf_terms(t, e, &a, terms, sizeof(terms));
-				const struct pmon_perf_pmu *pp = pmon_snbep_perf_pmus;
+				const struct pmon_perf_pmu *pp = p[i].gen->perf_pmus;
 				while (pp->perf_name && strcmp(pp->box, t->name))
 					pp++;
+				perf_terms(t, pp, e, &a, terms, sizeof(terms));
 				snprintf(perf, sizeof(perf), "%s%s/%s/", pp->perf_name,
 					 t->max_boxes > 1 ? "_0" : "", terms);
 				tried++;
-				int rc = pmon_encode(perf, 0, 0, &b, err, sizeof(err));
+				/* a perf PMU of several generations (Nehalem's and
+				 * Westmere's "uncore") maps to each: this box's */
+				pmon_name_map_t map;
+				int rc = pmon_name_map(perf, &map, err, sizeof(err)), k = 0;
+				while (!rc && k < map.ninstances &&
+				       strncmp(map.pmon[k], p[i].name, strlen(p[i].name)))
+					k++;
+				if (!rc && k == map.ninstances)
+					rc = PMON_ENOEVNT, snprintf(err, sizeof(err), "not mapped to %s", p[i].name);
+				if (!rc)
+					rc = pmon_encode(map.pmon[k], 0, 0, &b, err, sizeof(err));
 				CHECK(rc == PMON_OK, "%s as %s: %s", name, perf, err);
 				if (rc)
 					continue;
@@ -261,6 +277,11 @@ static void units(void)
 	unit_is("snbep_unc_pcu::UNC_P_CLOCKTICKS", "PCU clock cycles (800 MHz)", 0);
 	unit_is("snbep_unc_ubo::UNC_U_CLOCKTICKS", "uncore clock cycles", 0);
 	unit_is("snbep_unc_cbo0::UNC_C_CLOCKTICKS", "uncore clock cycles", 0);
+	unit_is("nhm_unc::UNC_QMC_NORMAL_READS:CH1", "64-byte lines", 64);
+	unit_is("wsm_unc::UNC_QMC_WRITES:FULL_ANY", "64-byte lines", 64);
+	unit_is("nhm_unc::UNC_QMC_WRITES:PARTIAL_CH0", "", 0);
+	unit_is("nhm_unc::UNC_QHL_REQUESTS:REMOTE_READS", "64-byte lines", 64);
+	unit_is("wsm_unc::UNC_CLK_UNHALTED", "uncore clock cycles", 0);
 	pmon_unit_t u;
 	int imc = pmon_pmu_find("snbep_unc_imc0");
 	int qpi = pmon_pmu_find("snbep_unc_qpi0");
@@ -294,6 +315,32 @@ static void aliases(void)
 			n++;
 		}
 	CHECK_EQ_INT(n, 7, "aliases: 3 iMC, 4 QPI");
+	/* The kernel's Nehalem / Westmere uncore, one PMU "uncore" for both:
+	 * each alias is an event of each generation's PMU, the same bits. */
+	n = 0;
+	for (const struct pmon_perf_alias *a = pmon_nhm_perf_pmus[0].aliases; a && a->name; a++) {
+		char name[128], err[512];
+		pmon_name_map_t map;
+		pmon_encoding_t e0, e1;
+		snprintf(name, sizeof(name), "uncore/%s/", a->name);
+		int rc = pmon_name_map(name, &map, err, sizeof(err));
+		CHECK(rc == PMON_OK && map.ninstances == 2 && !strncmp(map.pmon[0], "nhm_unc::", 9) &&
+		      !strncmp(map.pmon[1], "wsm_unc::", 9), "%s: both generations (%s)", name, err);
+		if (rc || map.ninstances != 2)
+			continue;
+		CHECK(pmon_encode(map.pmon[0], 0, 0, &e0, err, sizeof(err)) == PMON_OK &&
+		      pmon_encode(map.pmon[1], 0, 0, &e1, err, sizeof(err)) == PMON_OK && e0.ctl == e1.ctl &&
+		      e0.fixed == e1.fixed, "%s: %s and %s, the same bits", name, map.pmon[0], map.pmon[1]);
+		n++;
+	}
+	CHECK_EQ_INT(n, 9, "Nehalem uncore aliases: clockticks, 2 QMC, 6 QHL");
+	/* the any-channel umask, not the kernel's 0x0f */
+	pmon_name_map_t map;
+	pmon_encoding_t e;
+	char err[512];
+	CHECK(pmon_name_map("uncore/qmc_writes_full_any/", &map, err, sizeof(err)) == PMON_OK &&
+	      pmon_encode(map.pmon[0], 0, 0, &e, err, sizeof(err)) == PMON_OK && (e.ctl & 0xffff) == 0x072f,
+	      "qmc_writes_full_any: ctl 0x%llx, want umask 0x07 event 0x2f", (unsigned long long)e.ctl);
 }
 
 int main(void)

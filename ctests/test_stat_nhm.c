@@ -12,6 +12,8 @@
  *     in the home logic and the global queue;
  *   - pmon list --metrics names each generation's metrics under its title,
  *     and a pattern of a generation's name lists its own;
+ *   - the kernel's perf names (uncore/qmc_normal_reads_any/) count this
+ *     machine's events, the stream's lines;
  *   - a metric of another generation is refused with one line naming the
  *     event this uncore lacks (SNB-EP's TOR latency; Nehalem's write
  *     tracker latency on Westmere-EP), a group of another generation too,
@@ -254,6 +256,39 @@ static void refusals(void)
 	free(out), free(err);
 }
 
+/* The kernel's perf names of this uncore (one PMU "uncore" for both
+ * generations): counted with the machine's own events, the same lines as
+ * the metric's (load=1G: 1e9 / 64 lines a second of machine time). */
+static void perf_names(const char *gen)
+{
+	char env[64], *out, *err;
+	snprintf(env, sizeof(env), "PMON_SIM=gen=%s,load=1G", gen);
+	int rc = run(env, "stat --json -e 'uncore/qmc_normal_reads_any/,uncore/qhl_request_remote_reads/' "
+		     "-- sleep 0.2", &out, &err);
+	CHECK(rc == 0, "%s: pmon stat -e uncore/...: exit status %d (%s)", gen, rc, err ? err : "");
+	json_error_t je;
+	json_t *doc = out ? json_loads(out, 0, &je) : NULL;
+	if (doc) {
+		json_t *vals = json_object_get(doc, "values");
+		double ms = json_number_value(json_object_get(doc, "machine_seconds"));
+		double rd = jvalue(vals, "uncore/qmc_normal_reads_any/", 0);
+		NEAR(rd, ms * 1e9 / 64, 0.01, "%s: uncore/qmc_normal_reads_any/ S0 lines", gen);
+		CHECK(jvalue(vals, "uncore/qmc_normal_reads_any/", 1) == 0, "%s: none on socket 1", gen);
+		CHECK(jvalue(vals, "uncore/qhl_request_remote_reads/", 0) == 0, "%s: no remote reads", gen);
+	} else {
+		CHECK(0, "%s: perf names: JSON (%s)", gen, out ? je.text : "no output");
+	}
+	json_decref(doc);
+	free(out), free(err);
+	/* pmon encode shows the mapping: this generation's, of the two */
+	snprintf(env, sizeof(env), "PMON_SIM=gen=%s", gen);
+	rc = run(env, "encode 'uncore/qmc_writes_full_any/'", &out, &err);
+	CHECK(rc == 0 && out && strstr(out, "nhm_unc::UNC_QMC_WRITES:FULL_ANY") &&
+	      strstr(out, "wsm_unc::UNC_QMC_WRITES:FULL_ANY") && strstr(out, "ctl=0x72f"),
+	      "%s: pmon encode uncore/qmc_writes_full_any/: %s", gen, out ? out : "");
+	free(out), free(err);
+}
+
 int main(void)
 {
 	tool = getenv("PMON_BIN");
@@ -265,5 +300,7 @@ int main(void)
 	mem_bw("wsm-ep");
 	home_and_latency("nhm-ep");
 	home_and_latency("wsm-ep");
+	perf_names("nhm-ep");
+	perf_names("wsm-ep");
 	return check_done("test_stat_nhm");
 }

@@ -392,9 +392,9 @@ uint64_t pmon_machine_time_ns(const pmon_machine_t *m)
 	return pmon_clock_ns(m->acc);
 }
 
-/* An Intel name that boxes of several generations have (UNC_LLC_MISS: nhm_unc
- * and wsm_unc): the one name of this machine's generation, in buf; else
- * name itself. */
+/* An Intel or perf name that boxes of several generations have
+ * (UNC_LLC_MISS, uncore/qmc_normal_reads_any/: nhm_unc and wsm_unc): the one
+ * name of this machine's generation, in buf; else name itself. */
 static const char *own_generation(const pmon_machine_t *m, const char *name, char *buf,
 				  size_t len)
 {
@@ -402,7 +402,7 @@ static const char *own_generation(const pmon_machine_t *m, const char *name, cha
 	pmon_name_map_t *map = strstr(bare, "::") ? NULL : malloc(sizeof(*map));
 	const char *use = name;
 	int mine = 0;
-	if (map && pmon_name_map(bare, map, NULL, 0) == PMON_OK && map->form == PMON_FORM_INTEL &&
+	if (map && pmon_name_map(bare, map, NULL, 0) == PMON_OK && map->form != PMON_FORM_PMON &&
 	    map->ninstances > 1) {
 		for (int i = 0; i < map->ninstances; i++) {
 			char pmu[64];

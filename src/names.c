@@ -70,26 +70,23 @@ static int popcount64(uint64_t v)
 
 /* ------------------------------------------------------------ perf parsing */
 
-/* The perf PMU of a registered generation (*gen) named name. */
-static const struct pmon_perf_pmu *perf_pmu(const char *name, int *instance,
-					    const struct pmon_generation **gen)
+/* The perf PMU of generation gen named name (with _N: instance N). */
+static const struct pmon_perf_pmu *perf_pmu(const struct pmon_generation *gen, const char *name,
+					    int *instance)
 {
-	for (int g = 0; g < pmon_generation_count(); g++) {
-		*gen = pmon_generation_at(g);
-		for (const struct pmon_perf_pmu *pp = (*gen)->perf_pmus; pp && pp->perf_name; pp++) {
-			size_t l = strlen(pp->perf_name);
-			if (strncmp(name, pp->perf_name, l))
-				continue;
-			if (!name[l]) {
-				*instance = -1;
-				return pp;
-			}
-			uint64_t v;
-			if (name[l] == '_' && pmon_parse_u64(name + l + 1, &v) == 0 && name[l + 1] >= '0' &&
-			    name[l + 1] <= '9' && v < 64) {
-				*instance = (int)v;
-				return pp;
-			}
+	for (const struct pmon_perf_pmu *pp = gen->perf_pmus; pp && pp->perf_name; pp++) {
+		size_t l = strlen(pp->perf_name);
+		if (strncmp(name, pp->perf_name, l))
+			continue;
+		if (!name[l]) {
+			*instance = -1;
+			return pp;
+		}
+		uint64_t v;
+		if (name[l] == '_' && pmon_parse_u64(name + l + 1, &v) == 0 && name[l + 1] >= '0' &&
+		    name[l + 1] <= '9' && v < 64) {
+			*instance = (int)v;
+			return pp;
 		}
 	}
 	return NULL;
@@ -341,40 +338,16 @@ static int perf_check(const struct perf_spec *sp, const char *full, char *note, 
 	return PMON_OK;
 }
 
-static int map_perf(const char *name, pmon_name_map_t *out, char *err, size_t errlen)
+/* The pmon names of perf name PMU/TERMS/QUAL on generation gen's perf PMU
+ * pp (instance, -1: every one), added to out.  terms is modified. */
+static int map_perf_gen(const struct pmon_generation *gen, const struct pmon_perf_pmu *pp,
+			int instance, const char *name, const char *pmu, char *terms, const char *qual,
+			pmon_name_map_t *out, char *err, size_t errlen)
 {
 	struct perf_spec sp;
-	char buf[PMON_MAX_NAME], pmu[64], list[512];
 	memset(&sp, 0, sizeof(sp));
-	if (strlen(name) >= sizeof(buf))
-		return pmon_why(err, errlen, PMON_EINVAL, "event name too long");
-	snprintf(buf, sizeof(buf), "%s", name);
-	char *s1 = strchr(buf, '/'), *s2 = s1 ? strchr(s1 + 1, '/') : NULL;
-	if (!s2)
-		return pmon_why(err, errlen, PMON_ENOEVNT, "'%s': a perf name is PMU/TERMS/, e.g. "
-				"uncore_imc_0/cas_count_read/", name);
-	*s1 = *s2 = 0;
-	const char *qual = s2 + 1;
-	if (*qual && *qual != ':')
-		return pmon_why(err, errlen, PMON_EQUAL, "'%s' after %s//: pmon takes only "
-				":socket=N or :cpu=N there", qual, buf);
-	if (strlen(buf) >= sizeof(pmu))
-		return pmon_why(err, errlen, PMON_ENOEVNT, "unknown perf PMU '%s'", buf);
-	memcpy(pmu, buf, strlen(buf) + 1);
-	const struct pmon_generation *gen;
-	sp.pp = perf_pmu(pmu, &sp.instance, &gen);
-	if (!sp.pp) {
-		list[0] = 0;
-		for (int g = 0; g < pmon_generation_count(); g++) {
-			char one[sizeof(list)] = "";
-			gen = pmon_generation_at(g);
-			for (const struct pmon_perf_pmu *pp = gen->perf_pmus; pp && pp->perf_name; pp++)
-				pmon_why_add(one, sizeof(one), ", ", "%s", pp->perf_name);
-			pmon_why_add(list, sizeof(list), "; ", "%s has %s", gen->title, one);
-		}
-		return pmon_why(err, errlen, PMON_ENOEVNT, "unknown perf PMU '%s' (%s, "
-				"with _N for one instance)", pmu, list);
-	}
+	sp.pp = pp;
+	sp.instance = instance;
 	sp.t = box_type(gen, sp.pp->box);
 	if (!sp.t)
 		return pmon_why(err, errlen, PMON_EINVAL, "internal table error: no box %s", sp.pp->box);
@@ -382,14 +355,16 @@ static int map_perf(const char *name, pmon_name_map_t *out, char *err, size_t er
 		return pmon_why(err, errlen, PMON_ENOEVNT, "unknown perf PMU '%s': %s%s", pmu,
 				sp.pp->perf_name, sp.t->max_boxes == 1 ? " has one instance, named without _N" :
 				"");
-	if (!s1[1])
+	if (!terms[0])
 		return pmon_why(err, errlen, PMON_EQUAL, "%s//: no event (e.g. %s/event=0x..,umask=0x../)",
 				pmu, pmu);
-	int rc = perf_terms(&sp, s1 + 1, 0, err, errlen);
+	char given[PMON_MAX_NAME];
+	snprintf(given, sizeof(given), "%s", terms);
+	int rc = perf_terms(&sp, terms, 0, err, errlen);
 	if (rc)
 		return rc;
 	if (!sp.has_event)
-		return pmon_why(err, errlen, PMON_EQUAL, "%s/%s/ gives no event= field", pmu, s1 + 1);
+		return pmon_why(err, errlen, PMON_EQUAL, "%s/%s/ gives no event= field", pmu, given);
 
 	/* the event of that code: the first whose name encodes to the bits */
 	uint64_t code = sp.ctl & 0xff;
@@ -414,19 +389,20 @@ static int map_perf(const char *name, pmon_name_map_t *out, char *err, size_t er
 			}
 			continue;
 		}
-		out->form = PMON_FORM_PERF;
-		out->ninstances = 0;
-		for (int i = 0; i < sp.t->max_boxes; i++) {
+		if (!out->ninstances) {
+			out->form = PMON_FORM_PERF;
+			if (sp.alias && sp.alias->scale) {
+				out->perf_scale = strtod(sp.alias->scale, NULL);
+				snprintf(out->perf_unit, sizeof(out->perf_unit), "%s", sp.alias->unit);
+			}
+			snprintf(out->note, sizeof(out->note), "%s", note);
+		}
+		for (int i = 0; i < sp.t->max_boxes && out->ninstances < PMON_MAX_INSTANCES; i++) {
 			if (sp.instance >= 0 && i != sp.instance)
 				continue;
 			snprintf(out->pmon[out->ninstances++], PMON_MAX_NAME, "%s::%s%s",
 				 instance_name(sp.t, i), short_name, qual);
 		}
-		if (sp.alias && sp.alias->scale) {
-			out->perf_scale = strtod(sp.alias->scale, NULL);
-			snprintf(out->perf_unit, sizeof(out->perf_unit), "%s", sp.alias->unit);
-		}
-		snprintf(out->note, sizeof(out->note), "%s", note);
 		return PMON_OK;
 	}
 	if (!tried)
@@ -434,6 +410,62 @@ static int map_perf(const char *name, pmon_name_map_t *out, char *err, size_t er
 				pmu, sp.pp->formats[0].name, (unsigned long long)code,
 				ext ? " with the extra select bit" : "", sp.t->pmu_prefix);
 	return pmon_why(err, errlen, first_rc, "%s: %s", name, first_err);
+}
+
+/* A perf name: the PMU may be several generations' (the kernel names the
+ * Nehalem-EP and Westmere-EP uncore "uncore"): the names of each that
+ * takes it, as an Intel name of several generations (a machine counts with
+ * its own; pmon_machine_encode picks it). */
+static int map_perf(const char *name, pmon_name_map_t *out, char *err, size_t errlen)
+{
+	char buf[PMON_MAX_NAME], pmu[64], list[512];
+	if (strlen(name) >= sizeof(buf))
+		return pmon_why(err, errlen, PMON_EINVAL, "event name too long");
+	snprintf(buf, sizeof(buf), "%s", name);
+	char *s1 = strchr(buf, '/'), *s2 = s1 ? strchr(s1 + 1, '/') : NULL;
+	if (!s2)
+		return pmon_why(err, errlen, PMON_ENOEVNT, "'%s': a perf name is PMU/TERMS/, e.g. "
+				"uncore_imc_0/cas_count_read/", name);
+	*s1 = *s2 = 0;
+	const char *qual = s2 + 1;
+	if (*qual && *qual != ':')
+		return pmon_why(err, errlen, PMON_EQUAL, "'%s' after %s//: pmon takes only "
+				":socket=N or :cpu=N there", qual, buf);
+	if (strlen(buf) >= sizeof(pmu))
+		return pmon_why(err, errlen, PMON_ENOEVNT, "unknown perf PMU '%s'", buf);
+	memcpy(pmu, buf, strlen(buf) + 1);
+	int found = 0, first_rc = PMON_OK;
+	char first_err[512] = "";
+	for (int g = 0; g < pmon_generation_count(); g++) {
+		const struct pmon_generation *gen = pmon_generation_at(g);
+		int instance;
+		const struct pmon_perf_pmu *pp = perf_pmu(gen, pmu, &instance);
+		if (!pp)
+			continue;
+		found++;
+		char terms[PMON_MAX_NAME], why[512];
+		snprintf(terms, sizeof(terms), "%s", s1 + 1);
+		int rc = map_perf_gen(gen, pp, instance, name, pmu, terms, qual, out, why, sizeof(why));
+		if (rc && !first_rc) {
+			first_rc = rc;
+			snprintf(first_err, sizeof(first_err), "%s", why);
+		}
+	}
+	if (out->ninstances)
+		return PMON_OK;
+	if (found)
+		return pmon_why(err, errlen, first_rc, "%s", first_err);
+	list[0] = 0;
+	for (int g = 0; g < pmon_generation_count(); g++) {
+		char one[sizeof(list)] = "";
+		const struct pmon_generation *gen = pmon_generation_at(g);
+		for (const struct pmon_perf_pmu *pp = gen->perf_pmus; pp && pp->perf_name; pp++)
+			pmon_why_add(one, sizeof(one), ", ", "%s", pp->perf_name);
+		pmon_why_add(list, sizeof(list), "; ", "%s has %s", gen->title,
+			     one[0] ? one : "none in pmon (name its events the Intel way)");
+	}
+	return pmon_why(err, errlen, PMON_ENOEVNT, "unknown perf PMU '%s' (%s, with _N for one "
+			"instance)", pmu, list);
 }
 
 /* -------------------------------------------------------------------- Intel */

@@ -27,8 +27,6 @@ static const struct pmon_cpu_refused wsm_refused[] = {
 	.control = PMON_CONTROL_GLOBAL, \
 	.groups = pmon_nhm_metric_groups, \
 	.ngroups = &pmon_nhm_nmetric_groups, \
-	.perf_pmus = NULL, \
-	.units = NULL, \
 	.socket_map = NULL, \
 	.refused_why = "its uncore is not the Xeon 5500/5600 uncore PMU pmon describes " \
 		       "(the EX parts have boxes of their own, which pmon has no tables for)"
@@ -43,6 +41,8 @@ const struct pmon_generation pmon_gen_nhm = {
 	.nboxes = &pmon_nhm_nboxes,
 	.metrics = pmon_nhm_metrics,
 	.nmetrics = &pmon_nhm_nmetrics,
+	.perf_pmus = pmon_nhm_perf_pmus,
+	.units = pmon_nhm_units,
 	.example = "nhm_unc::UNC_LLC_MISS:READ",
 	NHM_GEN_COMMON,
 };
@@ -57,6 +57,8 @@ const struct pmon_generation pmon_gen_wsm = {
 	.nboxes = &pmon_wsm_nboxes,
 	.metrics = pmon_wsm_metrics,
 	.nmetrics = &pmon_wsm_nmetrics,
+	.perf_pmus = pmon_wsm_perf_pmus,
+	.units = pmon_wsm_units,
 	.example = "wsm_unc::UNC_LLC_MISS:READ",
 	NHM_GEN_COMMON,
 };

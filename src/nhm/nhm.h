@@ -13,6 +13,7 @@
 
 #include "../tables.h"
 #include "../metric.h"
+#include "../names.h"
 
 /* MSR_UNCORE_PerfEvtSelx bits (SDM vol. 3B, "Uncore performance monitoring
  * management facility" of the Xeon 5500): ev_sel 7:0, umask 15:8, occupancy
@@ -43,5 +44,9 @@ extern const struct pmon_metric_def pmon_nhm_metrics[], pmon_wsm_metrics[];
 extern const int pmon_nhm_nmetrics, pmon_wsm_nmetrics;
 extern const struct pmon_metric_group pmon_nhm_metric_groups[];
 extern const int pmon_nhm_nmetric_groups;
+
+/* The kernel's perf names and the units of a count (perf_names.c). */
+extern const struct pmon_perf_pmu pmon_nhm_perf_pmus[], pmon_wsm_perf_pmus[];
+extern const struct pmon_unit_row pmon_nhm_units[], pmon_wsm_units[];
 
 #endif
