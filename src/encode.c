@@ -14,7 +14,7 @@
 #include "pmon/pmon.h"
 #include "catalog.h"
 #include "encode.h"
-#include "encode_internal.h"
+#include "encode_state.h"
 #include "generation.h"
 #include "parse.h"
 #include "why.h"

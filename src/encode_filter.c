@@ -10,7 +10,7 @@
 
 #include "pmon/pmon.h"
 #include "catalog.h"
-#include "encode_internal.h"
+#include "encode_state.h"
 #include "parse.h"
 #include "why.h"
 

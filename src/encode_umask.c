@@ -10,7 +10,7 @@
 
 #include "pmon/pmon.h"
 #include "catalog.h"
-#include "encode_internal.h"
+#include "encode_state.h"
 #include "why.h"
 
 static void list_umasks(const struct pmon_event *ev, char *buf, size_t len)

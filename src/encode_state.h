@@ -1,6 +1,6 @@
 /*
- * encode_internal.h - the calls between the encoder's rooms (not part of
- * encode.h's interface); one encoding runs in phases over one state:
+ * encode_state.h - one encoding's state and the calls between the encoder's
+ * files (not part of encode.h's interface); the phases run over that state:
  *   encode.c         the name: PMU::EVENT, its attributes, socket=/cpu=,
  *                    the canonical name, and the phases in order
  *   encode_umask.c   the umasks: which are named, their rules (groups,
@@ -9,8 +9,8 @@
  *                    into the control word or its filter field, the
  *                    fields an event needs, reserved bits, whole registers
  */
-#ifndef PMON_ENCODE_INTERNAL_H
-#define PMON_ENCODE_INTERNAL_H
+#ifndef PMON_ENCODE_STATE_H
+#define PMON_ENCODE_STATE_H
 
 #include <stddef.h>
 #include <stdint.h>
