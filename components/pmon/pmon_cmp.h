@@ -1,11 +1,12 @@
 /*
- * pmon_cmp.h - the calls between the pmon component's two files (PAPI's
+ * pmon_cmp.h - the calls between the pmon component's files (PAPI's
  * component interface is the vector, _pmon_vector):
  *   pmon_component.c  init and shutdown, event sets: one pmon session each,
  *                     control state, counting, options (domain, multiplex)
  *   pmon_native.c     native events: the table of names (base events at
  *                     init, options and full names as asked), enumeration,
  *                     name <-> code, descriptions and units
+ *   pmon_cmp.c        what both use: the machine, error codes, messages
  */
 #ifndef PMON_CMP_H
 #define PMON_CMP_H
@@ -16,7 +17,7 @@
 
 #pragma GCC visibility push(hidden)
 
-/* pmon_component.c */
+/* pmon_cmp.c */
 extern pmon_machine_t *pmon_cmp_machine;   /* opened at init */
 /* PAPI's error code for libpmon's rc. */
 int pmon_cmp_to_papi(int rc);

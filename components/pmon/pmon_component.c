@@ -42,8 +42,6 @@ papi_vector_t _pmon_vector;
 /* Events one set may hold: more than the counters of a two-socket machine */
 #define PMON_CMP_MAX_EVENTS 512
 
-pmon_machine_t *pmon_cmp_machine;
-
 typedef struct {
 	pmon_session_t *session;
 	int n;
@@ -58,31 +56,6 @@ typedef struct {
 typedef struct {
 	int unused;
 } pmon_context_t;
-
-int pmon_cmp_to_papi(int rc)
-{
-	switch (rc) {
-	case PMON_OK: return PAPI_OK;
-	case PMON_ENOEVNT: return PAPI_ENOEVNT;
-	case PMON_EUMASK: case PMON_EQUAL: case PMON_ERANGE: return PAPI_EATTR;
-	/* another process or agent holds the box: a conflict, whose message
-	 * (printed by the caller) names the holder */
-	case PMON_ECONFLICT: case PMON_EBUSY: return PAPI_ECNFLCT;
-	case PMON_EPERM: return PAPI_EPERM;
-	case PMON_ENOMEM: return PAPI_ENOMEM;
-	case PMON_ENOTMODELED: case PMON_ENOSUPP: case PMON_ENODEV: return PAPI_ENOSUPP;
-	case PMON_EIO: return PAPI_ESYS;
-	case PMON_ESTALE: return PAPI_EMISC;   /* no total: a wrap may have been missed */
-	default: return PAPI_EINVAL;
-	}
-}
-
-void pmon_cmp_complain(const char *msg)
-{
-	const char *q = getenv("PMON_QUIET");
-	if (!q || !*q || !strcmp(q, "0"))
-		fprintf(stderr, "pmon: %s\n", msg);
-}
 
 /* ---------------------------------------------------------------- init */
 
