@@ -143,6 +143,9 @@ int pmon_pmu_get(int pmu, pmon_pmu_info_t *out)
 	out->width = p->type->width;
 	out->has_fixed = p->type->has_fixed;
 	out->per_cpu = p->type->space == PMON_SPACE_CORE;
+	/* a core PMU's filter registers are its RSP registers */
+	out->offcore_regs = p->type->space == PMON_SPACE_CORE ? p->type->nfregs : 0;
+	out->offcore_per_core = out->offcore_regs > 0 && p->type->rsp_per_core;
 	return PMON_OK;
 }
 

@@ -298,6 +298,42 @@ int pmon_machine_pmu_present(const pmon_machine_t *m, int pmu, int socket)
 	return m->loc[pmu][socket].present;
 }
 
+/* Physical cores: distinct (socket, core) pairs among the CPUs. */
+static int machine_cores(const pmon_machine_t *m)
+{
+	int n = 0;
+	for (int c = 0; c < m->topo.ncpus; c++) {
+		int first = m->topo.cpu_socket[c] >= 0;
+		for (int d = 0; first && d < c; d++)
+			first = m->topo.cpu_socket[d] != m->topo.cpu_socket[c] ||
+				m->topo.cpu_core[d] != m->topo.cpu_core[c];
+		n += first;
+	}
+	return n;
+}
+
+int pmon_machine_counters(const pmon_machine_t *m)
+{
+	int npmus, n = 0;
+	const struct pmon_pmu *pmus = pmon_catalog(&npmus);
+	for (int p = 0; p < npmus; p++) {
+		const struct pmon_box_type *t = pmus[p].type;
+		int anywhere = 0;
+		for (int s = 0; s < m->topo.nsockets && s < PMON_MAX_SOCKETS; s++) {
+			if (!m->loc[p][s].present)
+				continue;
+			anywhere = 1;
+			if (t->space != PMON_SPACE_CORE)
+				n += t->ncounters + (t->has_fixed ? 1 : 0);
+		}
+		/* a core PMU's filter registers are its RSP registers: one
+		 * offcore event each, per CPU or per core */
+		if (anywhere && t->space == PMON_SPACE_CORE)
+			n += t->nfregs * (t->rsp_per_core ? machine_cores(m) : m->topo.ncpus);
+	}
+	return n;
+}
+
 int pmon_machine_describe(const pmon_machine_t *m, char *buf, size_t len)
 {
 	int npmus;

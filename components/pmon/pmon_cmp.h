@@ -29,8 +29,6 @@ void pmon_cmp_complain(const char *msg);
  * number, or PAPI_ENOMEM. */
 int pmon_cmp_build_events(void);
 void pmon_cmp_free_events(void);
-/* Counters the machine offers (papi_native_avail's counter count). */
-int pmon_cmp_counters(void);
 /* The name and description of event code (either may be NULL). */
 int pmon_cmp_entry_copy(unsigned code, char *name, int nlen, char *desc, int dlen);
 int pmon_cmp_ntv_enum_events(unsigned *code, int modifier);

@@ -14,7 +14,8 @@
  *
  * What papi_native_avail shows: the component's counter count is the number
  * of counters the machine really has (every box on every socket, fixed
- * counters included, two offcore events per CPU); each base event says how
+ * counters included, one offcore event per RSP register of each CPU or
+ * core: libpmon's pmon_machine_counters); each base event says how
  * many counters its box has.  An option row's info symbol is EVENT:OPTION,
  * so that papi_native_avail prints it as ":OPTION" under its event, the way
  * users append it; its name (PAPI_event_code_to_name) stays the full name.
@@ -80,7 +81,7 @@ static int _pmon_init_component(int cidx)
 	if (pmon_machine_warnings(pmon_cmp_machine)[0])
 		pmon_cmp_complain(pmon_machine_warnings(pmon_cmp_machine));
 	_pmon_vector.cmp_info.num_native_events = nbase;
-	int ncntrs = pmon_cmp_counters();
+	int ncntrs = pmon_machine_counters(pmon_cmp_machine);
 	_pmon_vector.cmp_info.num_cntrs = ncntrs < PMON_CMP_MAX_EVENTS ? ncntrs : PMON_CMP_MAX_EVENTS;
 	_pmon_vector.cmp_info.num_mpx_cntrs = _pmon_vector.cmp_info.num_cntrs;
 	snprintf(_pmon_vector.cmp_info.description, PAPI_MAX_STR_LEN,

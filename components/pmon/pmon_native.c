@@ -79,25 +79,6 @@ static int pmu_present_anywhere(int pmu)
 	return 0;
 }
 
-/* Counters the machine offers: every present box's general and fixed
- * counters on every socket, and two offcore events (RSP_0/1) per CPU. */
-int pmon_cmp_counters(void)
-{
-	int n = 0;
-	for (int p = 0; p < pmon_pmu_count(); p++) {
-		pmon_pmu_info_t pi;
-		pmon_pmu_get(p, &pi);
-		if (pi.per_cpu) {
-			n += pmu_present_anywhere(p) ? 2 * pmon_machine_ncpus(pmon_cmp_machine) : 0;
-			continue;
-		}
-		for (int s = 0; s < pmon_machine_nsockets(pmon_cmp_machine); s++)
-			if (pmon_machine_pmu_present(pmon_cmp_machine, p, s))
-				n += pi.ncounters + (pi.has_fixed ? 1 : 0);
-	}
-	return n;
-}
-
 /* "[4 counters in this box]", "[the box's fixed counter]", ... */
 static void counters_note(const pmon_pmu_info_t *pi, const pmon_event_info_t *ei,
 			  char *buf, size_t len)
@@ -108,7 +89,11 @@ static void counters_note(const pmon_pmu_info_t *pi, const pmon_event_info_t *ei
 	if (ei->fixed)
 		snprintf(buf, len, " [the box's fixed counter]");
 	else if (pi->per_cpu)
-		snprintf(buf, len, " [%d counters per CPU; 2 offcore events per CPU]", pi->ncounters);
+		snprintf(buf, len, " [%d counters per CPU; %d offcore event%s per %s]", pi->ncounters,
+			 pi->offcore_regs, pi->offcore_regs == 1 ? "" : "s",
+			 !pi->offcore_per_core ? "CPU" : pi->offcore_regs == 1 ?
+			 "core: its hyperthreads share the register" :
+			 "core: its hyperthreads share the registers");
 	else if (n < pi->ncounters)
 		snprintf(buf, len, " [%d of the %d counters in this box]", n, pi->ncounters);
 	else
@@ -118,7 +103,7 @@ static void counters_note(const pmon_pmu_info_t *pi, const pmon_event_info_t *ei
 static int build_base_events(void)
 {
 	int npmu = pmon_pmu_count();
-	char name[PAPI_HUGE_STR_LEN], desc[PAPI_HUGE_STR_LEN], note[64];
+	char name[PAPI_HUGE_STR_LEN], desc[PAPI_HUGE_STR_LEN], note[128];
 	for (int p = 0; p < npmu; p++) {
 		pmon_pmu_info_t pi;
 		pmon_pmu_get(p, &pi);

@@ -62,6 +62,8 @@ typedef struct pmon_pmu_info {
 	int width;               /* general counter width in bits */
 	int has_fixed;           /* has a fixed counter */
 	int per_cpu;             /* 1 for core-PMU events (cpu= qualifier), 0 for uncore (socket=) */
+	int offcore_regs;        /* core PMU: offcore-response (RSP) registers, 0 for uncore */
+	int offcore_per_core;    /* 1: a core's hyperthreads share them (Nehalem, Westmere) */
 } pmon_pmu_info_t;
 
 typedef struct pmon_event_info {
@@ -197,6 +199,11 @@ int pmon_machine_cpu_socket(const pmon_machine_t *m, int cpu);
 int pmon_machine_socket_cpu(const pmon_machine_t *m, int socket);  /* first CPU */
 /* Is this PMU (box instance) present on that socket? */
 int pmon_machine_pmu_present(const pmon_machine_t *m, int pmu, int socket);
+/* Counters the machine offers at once: every present uncore box's general
+ * and fixed counters on every socket, and the core PMU's offcore-response
+ * events (one per RSP register of each CPU, or of each core where its
+ * hyperthreads share them). */
+int pmon_machine_counters(const pmon_machine_t *m);
 /* Warnings gathered while opening (e.g. bus-map disagreement); "" if none. */
 const char *pmon_machine_warnings(const pmon_machine_t *m);
 /* Describe boxes found, one per line ("pmon info"). */

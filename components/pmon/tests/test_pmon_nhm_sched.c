@@ -4,7 +4,11 @@
  * an event set and counts: n loads of lines no cache holds (prefetchers
  * off) are n normal reads of the home socket's memory controller, 0 on
  * the other socket, and the Westmere-only UNC_TURBO_MODE is no event of
- * this machine.  The shared filters' conflicts through PAPI are in
+ * this machine.  The counters papi_native_avail states, from the shape (2
+ * sockets x 4 cores x 2 threads): per socket the uncore PMU's 8 general
+ * counters and the fixed UCLK counter, and one offcore event per core (its
+ * hyperthreads share the one RSP register), not two per CPU.  The shared
+ * filters' conflicts through PAPI are in
  * test_pmon_nhm_filters (the emulator does not model the events that use
  * them, and refuses them). */
 #include <stdlib.h>
@@ -40,6 +44,21 @@ static void guide_name(pmon_sim_t *sim)
 	PAPI_destroy_eventset(&es);
 }
 
+static void counters_stated(int cid)
+{
+	const PAPI_component_info_t *ci = PAPI_get_component_info(cid);
+	PAPI_event_info_t info;
+	int code;
+	CHECK(ci != NULL, "component info");
+	if (ci)
+		CHECK_EQ_INT(ci->num_cntrs, 2 * (8 + 1) + 1 * 8, "counters of the machine");
+	CHECK_EQ_INT(PAPI_event_name_to_code("pmon:::nhm::OFFCORE_RESPONSE_0", &code), PAPI_OK,
+		     "the core PMU's offcore event");
+	CHECK_EQ_INT(PAPI_get_event_info(code, &info), PAPI_OK, "its info");
+	CHECK(strstr(info.long_descr, "[4 counters per CPU; 1 offcore event per core: its "
+		      "hyperthreads share the register]") != NULL, "its note: '%s'", info.long_descr);
+}
+
 int main(void)
 {
 	setenv("PMON_BACKEND", "sim", 1);
@@ -54,6 +73,7 @@ int main(void)
 	CHECK(sim != NULL, "the test sees the component's emulated machine");
 	if (sim)
 		guide_name(sim);
+	counters_stated(cid);
 	PAPI_shutdown();
 	return check_done("test_pmon_nhm_sched");
 }
