@@ -28,9 +28,12 @@
 #                others by their CPU time, longest first; a program whose
 #                CPU time was under PMON_TEST_LIGHT_MS (default 500) or
 #                under a third of its wall time runs in a second set of
-#                PMON_TEST_JOBS slots beside the first, longest wall time
-#                first: it mostly waits (sleeps, a child that takes its
-#                time), so it need not hold a CPU's slot.
+#                half as many slots (at least one) beside the first,
+#                longest wall time first: it mostly waits (sleeps, a child
+#                that takes its time), so it need not hold a CPU's slot
+#                (half: programs that time a window of wall-clock time, such
+#                as pmon-validate's clock kernel, see more of their machine
+#                the fewer run at once).
 #                Without the file (a first run), the order given, every
 #                program in the first set.
 #
@@ -220,8 +223,9 @@ while [ $# -gt 0 ]; do
 	shift
 done
 
-# Run the programs that exist, $jobs at a time (and the light ones $jobs
-# more at a time beside them), and print the results in order as they come.
+# Run the programs that exist, $jobs at a time (and the light ones half as
+# many more at a time beside them), and print the results in order as they
+# come.
 # A program whose end mark never comes (the runner itself was killed) is
 # told as such; the wait is bounded by each program's own timeout.
 i=1
@@ -252,7 +256,7 @@ self=$0
 xargs -r -n 1 -P "$jobs" sh "$self" --one "$tmp" <"$tmp/list" &
 runner=$!
 if [ -s "$tmp/list2" ]; then
-	xargs -r -n 1 -P "$jobs" sh "$self" --one "$tmp" <"$tmp/list2" &
+	xargs -r -n 1 -P $(( (jobs + 1) / 2 )) sh "$self" --one "$tmp" <"$tmp/list2" &
 	runner2=$!
 fi
 running() {
