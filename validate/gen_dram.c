@@ -81,6 +81,11 @@ static int walks(const struct vgeom *g, const struct dram_case *k, struct dwalk 
 	return 0;
 }
 
+static const char *const bwhy = "each bank's first access finds an unknown row open: ACT/PRE at "
+				"least the known ones";
+static const struct vband cas = { 1, 1, "one access a line, cold caches: exact" };
+
+/* SNB-EP: the iMC channels' ACT, PRE (page miss), CAS and queue inserts. */
 int snbep_dram(const struct vgeom *g, const struct dram_case *k, struct vxset *x)
 {
 	int s = k->socket, rc;
@@ -88,11 +93,8 @@ int snbep_dram(const struct vgeom *g, const struct dram_case *k, struct vxset *x
 	vx_init(x);
 	if (walks(g, k, &w, &wm, x))
 		return -1;
-	const char *bwhy = "each bank's first access finds an unknown row open: ACT/PRE at least the "
-			   "known ones";
 	/* not run on silicon */
 	const struct vspec_on on = { k->brk, k->hw, { 0, 0, NULL }, 1, "lines" };
-	const struct vband cas = { 1, 1, "one access a line, cold caches: exact" };
 	const struct vspec hit[] = {
 		{ VS_CH, "snbep_unc_imc%d::UNC_M_ACT_COUNT:socket=%d", s, w.act + w.unk,
 		  "ACT_COUNT all ch", walk_band(w.act, w.unk, bwhy), VB_NONE, NULL },
@@ -124,6 +126,63 @@ int snbep_dram(const struct vgeom *g, const struct dram_case *k, struct vxset *x
 		  "CAS_COUNT.WR all ch", cas, VB_NONE, NULL },
 		{ VS_CH, "snbep_unc_imc%d::UNC_M_WPQ_INSERTS:socket=%d", s, w.cas,
 		  "WPQ_INSERTS all ch", cas, VB_DRAM, "snbep_unc_imc%d::UNC_M_RPQ_INSERTS:socket=%d" },
+	};
+	if ((rc = vspec_win(g, x, "dram-rowhit", XD_ROWHIT, 1, hit, 4, &on)) ||
+	    (rc = vspec_win(g, x, "dram-rowmiss", XD_ROWMISS, 1, miss, g->prefetch ? 2 : 4, &on)))
+		return rc;
+	return vspec_win(g, x, "dram-write", XD_WRITE, 1, wr, 4, &on);
+}
+
+/* Nehalem-EP / Westmere-EP: the memory controller's activates
+ * (UNC_DRAM_OPEN), precharges of another open row (UNC_DRAM_PAGE_MISS) and
+ * CAS commands, all channels in one umask (or channel 0), and the home's
+ * normal reads and full-line writes (guide Table 39): one a line. */
+int nhm_dram(const struct vgeom *g, const struct dram_case *k, struct vxset *x)
+{
+	int s = k->socket, rc;
+	struct dwalk w, wm;
+	vx_init(x);
+	if (walks(g, k, &w, &wm, x))
+		return -1;
+	const char *u = nhm_unc_pmu(g);
+	char ch[16], f[10][80];
+	nhm_channels(g, ch, sizeof(ch));
+	const char *const ev[10][2] = {
+		{ "UNC_DRAM_OPEN", ch }, { "UNC_DRAM_PAGE_MISS", ch }, { "UNC_DRAM_READ_CAS", ch },
+		{ "UNC_IMC_NORMAL_READS", "ANY" }, { "UNC_DRAM_OPEN", "CH0" },
+		{ "UNC_DRAM_PAGE_MISS", "CH0" }, { "UNC_DRAM_READ_CAS", "CH0" },
+		{ "UNC_IMC_NORMAL_READS", "CH0" }, { "UNC_DRAM_WRITE_CAS", ch },
+		{ "UNC_IMC_WRITES", "FULL_ANY" },
+	};
+	for (int i = 0; i < 10; i++)
+		snprintf(f[i], sizeof(f[i]), "%s::%s:%s:socket=%%d", u, ev[i][0], ev[i][1]);
+	/* not run on silicon */
+	const struct vspec_on on = { k->brk, k->hw, { 0, 0, NULL }, 1, "lines" };
+	const struct vspec hit[] = {
+		{ VS_ONE, f[0], s, w.act + w.unk, "DRAM_OPEN all ch", walk_band(w.act, w.unk, bwhy),
+		  VB_NONE, NULL },
+		{ VS_ONE, f[1], s, w.pre + w.unk, "DRAM_PAGE_MISS all ch", walk_band(w.pre, w.unk, bwhy),
+		  VB_NONE, NULL },
+		{ VS_ONE, f[2], s, w.cas, "DRAM_READ_CAS all ch", cas, VB_NONE, NULL },
+		{ VS_ONE, f[3], s, w.cas, "IMC_NORMAL_READS.ANY", cas, VB_NONE, NULL },
+	};
+	/* channel 0 */
+	const struct vspec miss[] = {
+		{ VS_ONE, f[4], s, wm.act + wm.unk, "DRAM_OPEN ch0", walk_band(wm.act, wm.unk, bwhy),
+		  VB_NONE, NULL },
+		{ VS_ONE, f[5], s, wm.pre + wm.unk, "DRAM_PAGE_MISS ch0", walk_band(wm.pre, wm.unk, bwhy),
+		  VB_NONE, NULL },
+		{ VS_ONE, f[6], s, wm.cas, "DRAM_READ_CAS ch0", cas, VB_NONE, NULL },
+		{ VS_ONE, f[7], s, wm.cas, "IMC_NORMAL_READS.CH0", cas, VB_NONE, NULL },
+	};
+	/* --break=dram: the write CAS counted as read CAS */
+	const struct vspec wr[] = {
+		{ VS_ONE, f[0], s, w.act + w.unk, "DRAM_OPEN all ch", walk_band(w.act, w.unk, bwhy),
+		  VB_NONE, NULL },
+		{ VS_ONE, f[1], s, w.pre + w.unk, "DRAM_PAGE_MISS all ch", walk_band(w.pre, w.unk, bwhy),
+		  VB_NONE, NULL },
+		{ VS_ONE, f[8], s, w.cas, "DRAM_WRITE_CAS all ch", cas, VB_DRAM, f[2] },
+		{ VS_ONE, f[9], s, w.cas, "IMC_WRITES.FULL.ANY", cas, VB_NONE, NULL },
 	};
 	if ((rc = vspec_win(g, x, "dram-rowhit", XD_ROWHIT, 1, hit, 4, &on)) ||
 	    (rc = vspec_win(g, x, "dram-rowmiss", XD_ROWMISS, 1, miss, g->prefetch ? 2 : 4, &on)))

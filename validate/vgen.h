@@ -81,5 +81,6 @@ const char *nhm_core_pmu(const struct vgeom *g);
 /* "CH0:CH1:CH2": the umasks of the geometry's channels (gen_nhm_partial.c). */
 void nhm_channels(const struct vgeom *g, char *out, size_t len);
 int nhm_partial(const struct vgeom *g, const struct partial_case *k, struct vxset *x);
+int nhm_dram(const struct vgeom *g, const struct dram_case *k, struct vxset *x);
 
 #endif

@@ -81,13 +81,20 @@ static void test_break(const char *gen, const char *kernels, const char *brk, si
 int main(void)
 {
 	if (vsuite_init("test_vgen_small") == 0) {
-		static const char *const groups[] = { "partial-nt" };
-		test_pass("nhm-ep", "partial", "nhm_unc::", groups, 1, 5);
-		test_pass("wsm-ep", "partial", "wsm_unc::", groups, 1, 5);
+		static const char *const groups[] = { "partial-nt", "dram-rowhit", "dram-rowmiss",
+						      "dram-write" };
+		/* partial 5; dram 4 + 2 (the row-miss CAS and reads not
+		 * checked with the prefetchers on) + 4 */
+		test_pass("nhm-ep", "partial,dram", "nhm_unc::", groups, 4, 15);
+		test_pass("wsm-ep", "partial,dram", "wsm_unc::", groups, 4, 15);
 		/* partial writes programmed as full ones; the merge reads'
 		 * channel 0 dropped from the umask */
 		test_break("nhm-ep", "partial", "partial", 1);
 		test_break("wsm-ep", "partial", "umask:UNC_DRAM_READ_CAS", 1);
+		/* the write CAS counted as read CAS; channel 0's activates
+		 * dropped from the umask (of the row-miss probe: none left) */
+		test_break("nhm-ep", "dram", "dram", 1);
+		test_break("wsm-ep", "dram", "umask:UNC_DRAM_OPEN", 3);
 	}
 	return check_done("test_vgen_small");
 }
