@@ -324,9 +324,9 @@ asan-tests: all $(ASAN_CTESTS) $(ASAN_PTESTS)
 # run.sh runs as many programs at once as CPUs, by the CPU time each took in
 # the last run (kept in $(B)/check-times, --times), longest first, so that
 # none of them starts last and runs alone; a program with no time yet (a new
-# test) starts first; those that took little CPU time (under 500 ms, or a
-# third of their wall time: they mostly wait, on sleeps or lock timeouts)
-# run beside them in half as many slots more, holding no CPU's slot.  CHECK_FIRST only orders a first run, with no times yet.
+# test) starts first; those that took under a second of CPU time (most of
+# them; some mostly wait, on sleeps or lock timeouts) run beside them in half
+# as many slots more, holding no CPU's slot.  CHECK_FIRST only orders a first run, with no times yet.
 CHECK_FIRST := test_vshapes test_vbreak test_vsuite test_vbase test_stat test_runfiles \
 	test_sim_invariants test_sim_paths test_vdgemm_order test_journal_fuzz
 longest_first = $(foreach t,$(CHECK_FIRST),$(filter %/$(t),$(1))) \

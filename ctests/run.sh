@@ -26,14 +26,15 @@
 #                PROGRAM" each): this run starts the programs it has no
 #                time for first (a new test never starts last), then the
 #                others by their CPU time, longest first; a program whose
-#                CPU time was under PMON_TEST_LIGHT_MS (default 500) or
-#                under a third of its wall time runs in a second set of
-#                half as many slots (at least one) beside the first,
-#                longest wall time first: it mostly waits (sleeps, a child
-#                that takes its time), so it need not hold a CPU's slot
-#                (half: programs that time a window of wall-clock time, such
-#                as pmon-validate's clock kernel, see more of their machine
-#                the fewer run at once).
+#                CPU time was under PMON_TEST_LIGHT_MS (default 1000) runs
+#                in a second set of half as many slots (at least one)
+#                beside the first, longest wall time first: little CPU time
+#                (some mostly wait: sleeps, a child that takes its time)
+#                need not hold a CPU's slot.  Half: programs that time a
+#                window of wall-clock time (pmon-validate's clock kernel)
+#                see more of their machine the fewer run at once.  CPU
+#                time, not its share of the wall time: under other jobs'
+#                load every program's share falls.
 #                Without the file (a first run), the order given, every
 #                program in the first set.
 #
@@ -86,7 +87,7 @@ fi
 
 timeout_s=${PMON_TEST_TIMEOUT:-600}
 jobs=${PMON_TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
-light_ms=${PMON_TEST_LIGHT_MS:-500}
+light_ms=${PMON_TEST_LIGHT_MS:-1000}
 case $light_ms in
 ''|*[!0-9]*) echo "run.sh: PMON_TEST_LIGHT_MS=$light_ms: want a number of milliseconds"; exit 2 ;;
 esac
@@ -244,7 +245,7 @@ awk -v light="$light_ms" -v dir="$tmp" -v last="$tmp/last" '
 		    next }
 	{ i = $1; p = substr($0, length($1) + 2)
 	  if (!(p in cpu)) printf "%d %010d\n", i, i > (dir "/heavy")
-	  else if (cpu[p] + 0 < light + 0 || 3 * cpu[p] < wall[p] + 0) printf "%d %010d\n", i, 999999999 - wall[p] > (dir "/light")
+	  else if (cpu[p] + 0 < light + 0) printf "%d %010d\n", i, 999999999 - wall[p] > (dir "/light")
 	  else printf "%d %010d\n", i, 999999999 - cpu[p] + 0 > (dir "/heavy2") }
 ' "$tmp/last" "$tmp/queued"
 for f in heavy heavy2 light; do

@@ -56,10 +56,10 @@ check "[ \"\$(tr -d '\n' <'$tmp/started')\" = zxy ]" "start order '$(tr -d '\n' 
 check "[ \"\$(grep -o '^test_[xyz]' '$tmp/xyz.out' | tr -d '\n')\" = test_ytest_xtest_z ]" \
 	"results not in the order given: $(tr '\n' '|' <"$tmp/xyz.out")"
 
-# A light program (under 500 ms of CPU in the last run, or under a third of
-# its wall time) runs beside a heavy one even with one slot: each waits
-# (bounded) for the other to have started.  Without the times they run one
-# after the other and both fail.
+# A light program (under 1000 ms of CPU in the last run, whatever its wall
+# time) runs beside a heavy one even with one slot: each waits (bounded) for
+# the other to have started.  Without the times they run one after the other
+# and both fail.
 for p in heavy light; do
 	o=light
 	[ $p = light ] && o=heavy
@@ -69,8 +69,8 @@ for p in heavy light; do
 		"$tmp" "$o" "$p" "$p" >>"$tmp/test_$p"
 	chmod +x "$tmp/test_$p"
 done
-for light in "400 1000" "900 3000"; do
-	printf '900 900 %s/test_heavy\n%s %s/test_light\n' "$tmp" "$light" "$tmp" >"$tmp/times-hl"
+for light in "400 400" "900 9000"; do
+	printf '1000 1000 %s/test_heavy\n%s %s/test_light\n' "$tmp" "$light" "$tmp" >"$tmp/times-hl"
 	PMON_TEST_JOBS=1 sh "$top/ctests/run.sh" --times "$tmp/times-hl" "$tmp/test_heavy" "$tmp/test_light" \
 		>"$tmp/hl.out" 2>&1
 	check "[ \"\$(tail -n 1 '$tmp/hl.out')\" = '2 passed, 0 failed, 0 skipped' ]" \
