@@ -57,17 +57,22 @@ static int trusted(const struct stat *st, const char *path, const char *what)
 }
 
 /* The same for a directory above libpmon's (dir): one who could write it
- * could rename what is below and swap the library. */
+ * could rename what is below and swap the library.  A sticky directory of
+ * root's (or the effective user's) that others can write, as /tmp, is
+ * safe on the way: there only the owner of an entry (checked one level
+ * down: root's or the effective user's) or of the directory can rename or
+ * remove it. */
 static int unsafe_above(const struct stat *st, const char *path, const char *dir)
 {
-	if ((st->st_uid != 0 && st->st_uid != geteuid()) || (st->st_mode & (S_IWGRP | S_IWOTH)))
+	if ((st->st_uid != 0 && st->st_uid != geteuid()) ||
+	    ((st->st_mode & (S_IWGRP | S_IWOTH)) && !(st->st_mode & S_ISVTX)))
 		return pmon_why(sim_why, sizeof sim_why, PMON_EPERM,
 				"the emulated machine's library: the directory %s, above libpmon's "
 				"directory %s, belongs to uid %u with mode %03o; pmon runs with "
 				"privileges and loads code only through directories of root's (or its "
 				"effective user's) that no one else can write: another user who can "
-				"write a directory on the way could replace what lies below it (a "
-				"sticky bit, as on /tmp, narrows that; pmon does not rely on it)",
+				"write a directory on the way (without the sticky bit of /tmp) could "
+				"replace what lies below it",
 				path, dir, (unsigned)st->st_uid, (unsigned)(st->st_mode & 07777));
 	return PMON_OK;
 }
@@ -75,12 +80,12 @@ static int unsafe_above(const struct stat *st, const char *path, const char *dir
 /* As root or elevated: dir (absolute, no symbolic link in it) and each of
  * its ancestors up to / opened in turn, relative to the one above, without
  * following a symbolic link, and each checked by fstat: a directory of
- * root's (or the effective user's) that no one else can write.  Then no
- * other user can rename a directory on the way and swap the library.  A
- * sticky directory others can write (/tmp) is refused as well: its sticky
- * bit keeps them from renaming root's entries, but not from having taken a
- * name there first, and one rule without exceptions is the one to trust.
- * The library's file is checked in the last one (a regular file, trusted). */
+ * root's (or the effective user's) that no one else can write, or, above
+ * libpmon's own, a sticky one of theirs (/tmp: a name another user took
+ * there first is theirs, and the level below refuses it).  Then no other
+ * user can rename a directory on the way and swap the library.  The
+ * library's directory itself is held to the strict rule, and its file is
+ * checked in it (a regular file, trusted). */
 static int trusted_chain(const char *dir, const char *lib)
 {
 	char part[PATH_MAX];

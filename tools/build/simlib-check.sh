@@ -7,7 +7,7 @@
 #     directory, taken through LD_LIBRARY_PATH), and refuses with a message
 #     naming the file when it is missing or a symbolic link, and, run as
 #     root, when the file or its directory can be written by group or others,
-#     or a directory above it (sticky or not) or belongs to another user; a
+#     or a directory above it (unless sticky, as /tmp) or belongs to another user; a
 #     symbolic link on the way is resolved and the library loaded from where
 #     it leads.
 set -u
@@ -26,8 +26,7 @@ check "[ '$n' -eq 0 ]" "libpmon.so exports $n pmon_sim_* symbols"
 n=$(nm -D --defined-only "$lib/$so" | grep -c ' T pmon_sim_')
 check "[ '$n' -ge 40 ]" "$so exports $n pmon_sim_* functions, want 40 or more"
 
-# under build/, not /tmp: run as root, libpmon loads the library only
-# through directories no one else can write, and /tmp is one others can
+# under build/: the test changes the modes of the directories above
 tmp=$(mktemp -d "$top/build/simlib.XXXXXX")
 trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT INT TERM
 d=$tmp/lib
@@ -60,14 +59,28 @@ if [ "$(id -u)" -eq 0 ]; then
 		"a world-writable directory as root: '$out'"
 	chmod 755 "$d"
 	# the directories above: $tmp (mode 700 from mktemp) made unsafe
-	for how in 1777 775 757; do
+	for how in 775 757; do
 		chmod "$how" "$tmp"
 		out=$(run)
 		check "echo \"\$out\" | grep -q \"the directory $tmp, above libpmon's directory $d, belongs to uid 0 with mode $how; pmon runs with privileges\"" \
 			"a directory above libpmon's of mode $how as root: '$out'"
 	done
-	chmod 755 "$tmp"
+	# sticky and writable by all, as /tmp: safe above libpmon's directory
+	# when it is root's (only an entry's owner can rename it there), not
+	# when another user owns it; libpmon's own directory may not be one
+	chmod 1777 "$tmp"
+	out=$(run)
+	check "[ \"\$out\" = 'backend: sim' ]" "a sticky directory of root's above libpmon's: '$out'"
+	chmod 1777 "$d"
+	out=$(run)
+	check "echo \"\$out\" | grep -q \"the directory $d belongs to uid 0 with mode 1777; pmon runs with privileges\"" \
+		"libpmon's own directory sticky and world-writable as root: '$out'"
+	chmod 755 "$d"
 	chown 65534 "$tmp"
+	out=$(run)
+	check "echo \"\$out\" | grep -q \"the directory $tmp, above libpmon's directory $d, belongs to uid 65534 with mode 1777\"" \
+		"a sticky directory of another user above libpmon's as root: '$out'"
+	chmod 755 "$tmp"
 	out=$(run)
 	check "echo \"\$out\" | grep -q \"the directory $tmp, above libpmon's directory $d, belongs to uid 65534 with mode 755\"" \
 		"a directory above libpmon's of another user as root: '$out'"
