@@ -82,5 +82,6 @@ const char *nhm_core_pmu(const struct vgeom *g);
 void nhm_channels(const struct vgeom *g, char *out, size_t len);
 int nhm_partial(const struct vgeom *g, const struct partial_case *k, struct vxset *x);
 int nhm_dram(const struct vgeom *g, const struct dram_case *k, struct vxset *x);
+int nhm_share(const struct vgeom *g, const struct share_case *k, struct vxset *x);
 
 #endif

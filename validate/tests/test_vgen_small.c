@@ -1,9 +1,9 @@
 /*
  * test_vgen_small.c - the smaller experiments' Nehalem-EP / Westmere-EP
- * expectations (gen_nhm_partial.c, gen_dram.c's nhm_dram) on the emulated
- * machines (PMON_SIM gen=nhm-ep, gen=wsm-ep): every check passes and
- * counts the generation's own uncore; and each breakage fails exactly the
- * checks it mis-programs (the report's broken mark), no other.
+ * expectations (gen_nhm_partial.c, gen_dram.c's nhm_dram, gen_nhm_share.c)
+ * on the emulated machines (PMON_SIM gen=nhm-ep, gen=wsm-ep): every check
+ * passes and counts the generation's own PMUs; and each breakage fails
+ * exactly the checks it mis-programs (the report's broken mark), no other.
  */
 #include <string.h>
 
@@ -12,7 +12,7 @@
 /* 2 cores, a 1 MiB LLC: the suite's small shape of the generation. */
 #define NSHAPE ",cores=2,llc=1M,l1=16K,l2=64K"
 
-static void test_pass(const char *gen, const char *kernels, const char *unc,
+static void test_pass(const char *gen, const char *kernels, const char *unc, const char *core,
 		      const char *const *groups, size_t ngroups, size_t want)
 {
 	char shape[96], sub[48], kopt[64];
@@ -34,7 +34,7 @@ static void test_pass(const char *gen, const char *kernels, const char *unc,
 		CHECK(count_kernel(checks, groups[g]) > 0, "%s: checks of %s", gen, groups[g]);
 	size_t i, other = 0;
 	json_array_foreach(checks, i, c)
-		if (!prefix(str(c, "events"), unc)) {
+		if (!prefix(str(c, "events"), unc) && !prefix(str(c, "events"), core)) {
 			other++;
 			fprintf(stderr, "  %s: %s %s counts %s\n", gen, str(c, "kernel"), str(c, "event"),
 				str(c, "events"));
@@ -82,11 +82,12 @@ int main(void)
 {
 	if (vsuite_init("test_vgen_small") == 0) {
 		static const char *const groups[] = { "partial-nt", "dram-rowhit", "dram-rowmiss",
-						      "dram-write" };
+						      "dram-write", "share-pingpong-core",
+						      "share-pingpong-socket" };
 		/* partial 5; dram 4 + 2 (the row-miss CAS and reads not
-		 * checked with the prefetchers on) + 4 */
-		test_pass("nhm-ep", "partial,dram", "nhm_unc::", groups, 4, 15);
-		test_pass("wsm-ep", "partial,dram", "wsm_unc::", groups, 4, 15);
+		 * checked with the prefetchers on) + 4; share 5 + 4 + 12 */
+		test_pass("nhm-ep", "partial,dram,share", "nhm_unc::", "nhm::", groups, 6, 36);
+		test_pass("wsm-ep", "partial,dram,share", "wsm_unc::", "wsm_dp::", groups, 6, 36);
 		/* partial writes programmed as full ones; the merge reads'
 		 * channel 0 dropped from the umask */
 		test_break("nhm-ep", "partial", "partial", 1);
@@ -95,6 +96,11 @@ int main(void)
 		 * dropped from the umask (of the row-miss probe: none left) */
 		test_break("nhm-ep", "dram", "dram", 1);
 		test_break("wsm-ep", "dram", "umask:UNC_DRAM_OPEN", 3);
+		/* a core's HITM reads counted as clean hits, the home's HITM
+		 * responses as the remote home's; the snoops' transitions
+		 * with their umask's bit cleared (none left) */
+		test_break("nhm-ep", "share", "snoop", 2);
+		test_break("wsm-ep", "share", "umask:UNC_GQ_SNOOP", 4);
 	}
 	return check_done("test_vgen_small");
 }
