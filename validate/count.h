@@ -31,6 +31,9 @@ struct vevents {
 	int based;                   /* idle windows taken for this window */
 	int idle_done;               /* vbase_idle ran for the next window */
 	uint64_t t_start;            /* machine time the kernel window started (ns) */
+	double outer0, outer1;       /* host time just before the session starts and
+					just after it stops (ns): the counters run
+					only inside */
 	char err[512];
 };
 

@@ -333,13 +333,17 @@ double clock_expect(double hz, double ns)
 }
 
 /* Elapsed time is taken just after the session starts and just before it
- * stops, so the counters run at least that long: they also run during the
- * start's and stop's own register accesses, and during any descheduling
- * there on a loaded machine.  One-sided: 0.1% below (rounding of the
- * frequencies), 20 ms above. */
-struct vband clock_band(double ns, int hw)
+ * stops (ns), and just before it starts and just after it stops (outer):
+ * the counters run at least the first and at most the second, whatever
+ * the start's and stop's own register accesses and any descheduling there
+ * on a loaded machine take.  0.1% beyond each (rounding of the
+ * frequencies); an outer time not known (0, or shorter) is taken as ns
+ * plus 20 ms. */
+struct vband clock_band(double ns, double outer, int hw)
 {
-	double t = 20e6 / ns + (hw ? 0.01 : 0);
-	return (struct vband){ 1 - 1e-3 - (hw ? 0.01 : 0), 1 + t,
-		"counters run at least the elapsed time taken inside the session; 20 ms for its edges" };
+	if (outer < ns)
+		outer = ns + 20e6;
+	return (struct vband){ 1 - 1e-3 - (hw ? 0.01 : 0), outer / ns + 1e-3 + (hw ? 0.01 : 0),
+		"counters run at least the elapsed time inside the session and at most the time "
+		"from just before its start to just after its stop" };
 }

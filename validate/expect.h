@@ -143,6 +143,6 @@ double pois_ge(double lambda, int k);
 /* ------------------------------------------------------------------ clocks */
 /* Clock ticks over ns of elapsed time at hz; band for the window's edges. */
 double clock_expect(double hz, double ns);
-struct vband clock_band(double ns, int hw);
+struct vband clock_band(double ns, double outer, int hw);
 
 #endif

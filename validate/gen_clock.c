@@ -21,8 +21,9 @@ int vclock_set(const struct vgeom *g, const struct vclock *clk, int n,
 		int ev = vx_ev(w, 0, "%s:socket=%d", clk[i].name, k->socket);
 		int tol = clk[i].measured && g->clk_tol > 0;
 		if (!vx_clock(w, &ev, 1, clk[i].hz, 1, tol ? g->clk_tol : 0, k->hw,
-			      tol ? "counters run at least the elapsed time inside the session (20 ms "
-				    "for its edges); the frequency measured first, its uncertainty added"
+			      tol ? "counters run at least the elapsed time inside the session and at "
+				    "most from just before its start to just after its stop; the "
+				    "frequency measured first, its uncertainty added"
 				  : NULL, "cycles", "%s s%d @ %.4g GHz", clk[i].what, k->socket,
 			      clk[i].hz * 1e-9)) {
 			snprintf(x->err, sizeof(x->err), "clock: more clocks than a window holds");

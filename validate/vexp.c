@@ -287,11 +287,12 @@ static void diff(struct vctx *c, struct vevents *e, const char *kname, const str
 	vcheck_events(v, e, all, k->n + k->nden);
 }
 
-/* The window's length: the kernel's wall time, ns. */
+/* The window's length: the kernel's wall time, ns; the session's, from
+ * just before its start to just after its stop, bounds it above. */
 static void clock_check(struct vctx *c, struct vevents *e, const char *kname, const struct vxck *k,
 			const int *idx, double ns)
 {
-	struct vband b = clock_band(ns, k->hw);
+	struct vband b = clock_band(ns, e->outer1 - e->outer0, k->hw);
 	if (k->tol > 0) {
 		b.lo -= k->tol;
 		b.hi += k->tol;

@@ -37,7 +37,8 @@ enum vx_kind {
 			between counts) */
 	VX_CLOCK,    /* sum of ev against hz x mult x the window's length (the
 			kernel's wall time; the window's ms while planning), within
-			clock_band of that length (silicon's with hw) widened by
+			clock_band of that length and the session's (silicon's
+			with hw) widened by
 			+-tol; why, when set, is the band's */
 };
 

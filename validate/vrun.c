@@ -326,6 +326,7 @@ int vwin_start(struct vctx *c, struct vevents *e, double *t0)
 	e->idle_done = 0;
 	if (rc)
 		return rc;
+	e->outer0 = vnow_ns();
 	rc = vev_start(e);
 	if (rc) {
 		snprintf(c->err, sizeof(c->err), "%s", e->err);
@@ -352,6 +353,7 @@ int vwin_stop(struct vctx *c, struct vevents *e, int flush, struct karr *const *
 			return rc;
 	}
 	int rc = vev_stop(e);
+	e->outer1 = vnow_ns();
 	if (rc) {
 		snprintf(c->err, sizeof(c->err), "%s", e->err);
 		return rc;
