@@ -2,7 +2,7 @@
  * exp_chan.c - the channel probe: one load of each line of a buffer that the
  * machine's documented address map puts on one chosen channel, from cold
  * caches.  What the memory controller counts is the generation's (vgen.h:
- * gen_snbep_chan.c), run by vx_run.  Needs the map (physical address ->
+ * gen_chan.c), run by vx_run.  Needs the map (physical address ->
  * channel) of the emulated machine; the hardware's channel interleave is
  * not documented, so the probe is skipped there.
  */

@@ -17,9 +17,9 @@ const struct vgen vgen_snbep = {
 const struct vgen vgen_nhm = {
 	.name = "nhm",
 	.kernels = 1u << VK_STREAM | 1u << VK_NUMA | 1u << VK_CHASE | 1u << VK_DGEMM | 1u << VK_CLOCK |
-		   1u << VK_PARTIAL | 1u << VK_DRAM | 1u << VK_SHARE,
+		   1u << VK_PARTIAL | 1u << VK_DRAM | 1u << VK_SHARE | 1u << VK_CHAN,
 	.chase = nhm_chase, .stream = nhm_stream, .dgemm = nhm_dgemm, .clocks = nhm_clocks,
-	.partial = nhm_partial, .dram = nhm_dram, .share = nhm_share,
+	.partial = nhm_partial, .dram = nhm_dram, .share = nhm_share, .chan = nhm_chan,
 };
 
 const struct vgen *vgen_of(const struct vctx *c)

@@ -83,5 +83,6 @@ void nhm_channels(const struct vgeom *g, char *out, size_t len);
 int nhm_partial(const struct vgeom *g, const struct partial_case *k, struct vxset *x);
 int nhm_dram(const struct vgeom *g, const struct dram_case *k, struct vxset *x);
 int nhm_share(const struct vgeom *g, const struct share_case *k, struct vxset *x);
+int nhm_chan(const struct vgeom *g, const struct chan_case *k, struct vxset *x);
 
 #endif

@@ -1,6 +1,6 @@
 /*
  * test_vgen_small.c - the smaller experiments' Nehalem-EP / Westmere-EP
- * expectations (gen_nhm_partial.c, gen_dram.c's nhm_dram, gen_nhm_share.c)
+ * expectations (gen_nhm_partial.c, gen_dram.c, gen_nhm_share.c, gen_chan.c)
  * on the emulated machines (PMON_SIM gen=nhm-ep, gen=wsm-ep): every check
  * passes and counts the generation's own PMUs; and each breakage fails
  * exactly the checks it mis-programs (the report's broken mark), no other.
@@ -83,11 +83,12 @@ int main(void)
 	if (vsuite_init("test_vgen_small") == 0) {
 		static const char *const groups[] = { "partial-nt", "dram-rowhit", "dram-rowmiss",
 						      "dram-write", "share-pingpong-core",
-						      "share-pingpong-socket" };
+						      "share-pingpong-socket", "chan" };
 		/* partial 5; dram 4 + 2 (the row-miss CAS and reads not
-		 * checked with the prefetchers on) + 4; share 5 + 4 + 12 */
-		test_pass("nhm-ep", "partial,dram,share", "nhm_unc::", "nhm::", groups, 6, 36);
-		test_pass("wsm-ep", "partial,dram,share", "wsm_unc::", "wsm_dp::", groups, 6, 36);
+		 * checked with the prefetchers on) + 4; share 5 + 4 + 12; chan
+		 * one a channel */
+		test_pass("nhm-ep", "partial,dram,share,chan", "nhm_unc::", "nhm::", groups, 7, 39);
+		test_pass("wsm-ep", "partial,dram,share,chan", "wsm_unc::", "wsm_dp::", groups, 7, 39);
 		/* partial writes programmed as full ones; the merge reads'
 		 * channel 0 dropped from the umask */
 		test_break("nhm-ep", "partial", "partial", 1);
@@ -101,6 +102,10 @@ int main(void)
 		 * with their umask's bit cleared (none left) */
 		test_break("nhm-ep", "share", "snoop", 2);
 		test_break("wsm-ep", "share", "umask:UNC_GQ_SNOOP", 4);
+		/* the probed channel's reads counted on the next channel; each
+		 * channel's umask bit cleared (none left) */
+		test_break("nhm-ep", "chan", "channel", 1);
+		test_break("wsm-ep", "chan", "umask:NORMAL_READS", 3);
 	}
 	return check_done("test_vgen_small");
 }

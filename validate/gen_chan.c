@@ -1,9 +1,11 @@
 /*
- * gen_snbep_chan.c - the channel probe on the SNB-EP iMC, as data
- * (vexp.h): one load of each line that the documented address map puts on
- * the target channel, in address order, from cold caches.  Expected: that
- * many CAS reads on that channel; on the others, the lines the prefetchers
- * fetch of the probed pages, where the map puts them, or none.
+ * gen_chan.c - the channel probe, as data (vexp.h): one load of each line
+ * that the documented address map puts on the target channel, in address
+ * order, from cold caches.  Expected: that many DRAM reads on that channel
+ * (SNB-EP: the iMC channel's CAS reads; Nehalem-EP / Westmere-EP: the
+ * memory controller's normal reads of the channel); on the others, the
+ * lines the prefetchers fetch of the probed pages, where the map puts
+ * them, or none.
  */
 #include "vgen.h"
 
@@ -36,7 +38,10 @@ static int fetched(const struct vgeom *g, const struct chan_case *k, int exact, 
 	return 0;
 }
 
-int snbep_chan(const struct vgeom *g, const struct chan_case *k, struct vxset *x)
+/* The window: a read event per channel (fmt: the channel, then the
+ * socket), its name name. */
+static int chan_set(const struct vgeom *g, const struct chan_case *k, const char *fmt,
+		    const char *name, struct vxset *x)
 {
 	int ch = g->channels, s = k->socket, target = k->target;
 	int shown = k->brk == VB_CHANNEL ? (target + 1) % ch : target;
@@ -50,22 +55,33 @@ int snbep_chan(const struct vgeom *g, const struct chan_case *k, struct vxset *x
 	struct vxwin *w = vx_win(x);
 	w->clean = 1;
 	for (int i = 0; i < ch; i++) {
-		int ev = vx_ev(w, i == target && shown != target,
-			       "snbep_unc_imc%d::UNC_M_CAS_COUNT:RD:socket=%d", i == target ? shown : i, s);
+		int ev = vx_ev(w, i == target && shown != target, fmt, i == target ? shown : i, s);
 		if (i == target)
 			vx_sum(w, &ev, 1, 1, (double)k->n, (struct vband){ 1, 1, "one load of each line "
-			       "mapped to this channel, cold caches" }, "lines", "CAS_COUNT.RD s%d ch%d", s, i);
+			       "mapped to this channel, cold caches" }, "lines", "%s s%d ch%d", name, s, i);
 		else if (want[i] > 0 && exact)
 			vx_sum(w, &ev, 1, 1, want[i], (struct vband){ 1, 1, "adjacent-line prefetcher: "
 			       "the pair of each probed line not probed itself, where the address map "
-			       "puts it" }, "lines", "CAS_COUNT.RD s%d ch%d", s, i);
+			       "puts it" }, "lines", "%s s%d ch%d", name, s, i);
 		else if (want[i] > 0)
 			vx_sum(w, &ev, 1, 1, want[i], (struct vband){ 0, 1, "prefetchers on: at most each "
 			       "line of the probed pages on this channel, once (they stay in the page)" },
-			       "lines", "CAS_COUNT.RD s%d ch%d", s, i);
+			       "lines", "%s s%d ch%d", name, s, i);
 		else
 			vx_zero(w, &ev, 1, 1, 0, "no line of the probe maps to this channel", "lines",
-				"CAS_COUNT.RD s%d ch%d", s, i);
+				"%s s%d ch%d", name, s, i);
 	}
 	return 0;
+}
+
+int snbep_chan(const struct vgeom *g, const struct chan_case *k, struct vxset *x)
+{
+	return chan_set(g, k, "snbep_unc_imc%d::UNC_M_CAS_COUNT:RD:socket=%d", "CAS_COUNT.RD", x);
+}
+
+int nhm_chan(const struct vgeom *g, const struct chan_case *k, struct vxset *x)
+{
+	char fmt[80];
+	snprintf(fmt, sizeof(fmt), "%s::UNC_IMC_NORMAL_READS:CH%%d:socket=%%d", nhm_unc_pmu(g));
+	return chan_set(g, k, fmt, "IMC_NORMAL_READS", x);
 }
