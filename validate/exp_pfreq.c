@@ -82,7 +82,7 @@ int exp_pfreq(struct vctx *c)
 	if ((rc = vx_go(c, "pfreq", xs, vgen_of(c)->pfreq(&c->g, &k, xs), &kern, NULL)) != 0)
 		goto out;
 	vprogress(c, "  %-24s (%zu pages; MSR 0x1A4 prefetcher bits 0x%x)\n", "pfreq", pages, dis);
-	if (!c->planning)
+	if (!c->planning && vgen_of(c) == &vgen_snbep)
 		vnote(c, "offcore: PF_DATA_RD and PF_RFO validated apart from the demand; "
 		      "PF_LLC_DATA_RD and PF_LLC_RFO not: the emulated streamer never fetches into the "
 		      "LLC only (refused as not modeled)");

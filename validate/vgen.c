@@ -17,9 +17,11 @@ const struct vgen vgen_snbep = {
 const struct vgen vgen_nhm = {
 	.name = "nhm",
 	.kernels = 1u << VK_STREAM | 1u << VK_NUMA | 1u << VK_CHASE | 1u << VK_DGEMM | 1u << VK_CLOCK |
-		   1u << VK_PARTIAL | 1u << VK_DRAM | 1u << VK_SHARE | 1u << VK_CHAN,
+		   1u << VK_PARTIAL | 1u << VK_DRAM | 1u << VK_SHARE | 1u << VK_CHAN |
+		   1u << VK_PFREQ,
 	.chase = nhm_chase, .stream = nhm_stream, .dgemm = nhm_dgemm, .clocks = nhm_clocks,
 	.partial = nhm_partial, .dram = nhm_dram, .share = nhm_share, .chan = nhm_chan,
+	.pfreq = nhm_pfreq,
 };
 
 const struct vgen *vgen_of(const struct vctx *c)

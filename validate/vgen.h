@@ -84,5 +84,6 @@ int nhm_partial(const struct vgeom *g, const struct partial_case *k, struct vxse
 int nhm_dram(const struct vgeom *g, const struct dram_case *k, struct vxset *x);
 int nhm_share(const struct vgeom *g, const struct share_case *k, struct vxset *x);
 int nhm_chan(const struct vgeom *g, const struct chan_case *k, struct vxset *x);
+int nhm_pfreq(const struct vgeom *g, const struct pfreq_case *k, struct vxset *x);
 
 #endif

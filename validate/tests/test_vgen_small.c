@@ -1,6 +1,7 @@
 /*
  * test_vgen_small.c - the smaller experiments' Nehalem-EP / Westmere-EP
- * expectations (gen_nhm_partial.c, gen_dram.c, gen_nhm_share.c, gen_chan.c)
+ * expectations (gen_nhm_partial.c, gen_dram.c, gen_nhm_share.c, gen_chan.c,
+ * gen_nhm_pfreq.c)
  * on the emulated machines (PMON_SIM gen=nhm-ep, gen=wsm-ep): every check
  * passes and counts the generation's own PMUs; and each breakage fails
  * exactly the checks it mis-programs (the report's broken mark), no other.
@@ -83,12 +84,14 @@ int main(void)
 	if (vsuite_init("test_vgen_small") == 0) {
 		static const char *const groups[] = { "partial-nt", "dram-rowhit", "dram-rowmiss",
 						      "dram-write", "share-pingpong-core",
-						      "share-pingpong-socket", "chan" };
+						      "share-pingpong-socket", "chan", "pf-load-pairs",
+						      "pf-store-line" };
 		/* partial 5; dram 4 + 2 (the row-miss CAS and reads not
 		 * checked with the prefetchers on) + 4; share 5 + 4 + 12; chan
-		 * one a channel */
-		test_pass("nhm-ep", "partial,dram,share,chan", "nhm_unc::", "nhm::", groups, 7, 39);
-		test_pass("wsm-ep", "partial,dram,share,chan", "wsm_unc::", "wsm_dp::", groups, 7, 39);
+		 * one a channel; pfreq 4 */
+		test_pass("nhm-ep", "partial,dram,share,chan,pfreq", "nhm_unc::", "nhm::", groups, 9, 43);
+		test_pass("wsm-ep", "partial,dram,share,chan,pfreq", "wsm_unc::", "wsm_dp::", groups, 9,
+			  43);
 		/* partial writes programmed as full ones; the merge reads'
 		 * channel 0 dropped from the umask */
 		test_break("nhm-ep", "partial", "partial", 1);
@@ -106,6 +109,10 @@ int main(void)
 		 * channel's umask bit cleared (none left) */
 		test_break("nhm-ep", "chan", "channel", 1);
 		test_break("wsm-ep", "chan", "umask:NORMAL_READS", 3);
+		/* the prefetches counted with the demand; the prefetched
+		 * reads' request bit cleared from the offcore filter */
+		test_break("nhm-ep", "pfreq", "pfreq", 2);
+		test_break("wsm-ep", "pfreq", "filter:PF_DATA_RD", 1);
 	}
 	return check_done("test_vgen_small");
 }
