@@ -9,8 +9,7 @@
  * snooped socket sends to the line's home (guide Tables 26 and 27: HITM
  * when the line was modified there, HIT when it was there clean) and the
  * transitions those snoops cause (UNC_GQ_SNOOP: GOTO_S for a read's snoop,
- * GOTO_I for an ownership request's).  The producer / consumer sequence has
- * no expectations on this generation yet (an empty set).
+ * GOTO_I for an ownership request's), the LLC's victims by state.
  */
 #include "vgen.h"
 #include "vspec.h"
@@ -110,14 +109,62 @@ static int pp_socket(const struct vgeom *g, const struct share_case *k, struct v
 			 &on);
 }
 
+/* The producer / consumer sequence (gen_snbep_share.c has it step by
+ * step): at the home H, victims M n (w, written by the producer's core), S
+ * n + nf (m and f, which the consumer's reads left shared), E the e lines
+ * and the sweep's but those it leaves (share_pc_bands); the other socket
+ * evicts nothing; the home writes m's n lines when the consumer's read
+ * finds them Modified, and w's n victims: 2n full-line writes.  The
+ * consumer's reads are snoops of H's LLC for lines homed there: m's find
+ * the line Modified and H writes it back (SNP_RESP_TO_LOCAL_HOME.WB, n),
+ * f's find it clean and exclusive, forwarded and kept shared (FWD_S_STATE,
+ * nf); the consumer's reads of m are answered by H's cache, HITM
+ * (REMOTE_CACHE_HITM, demand and prefetch alike). */
+static int pc_all(const struct vgeom *g, const struct share_case *k, struct vxset *x)
+{
+	const char *u = nhm_unc_pmu(g), *core = nhm_core_pmu(g);
+	int H = k->local, R = k->remote, rc;
+	double N = (double)k->n, NF = (double)k->nf;
+	struct share_bands b;
+	if (share_pc_bands(g, k, &b, x))
+		return -1;
+	char f[7][112];
+	static const char *const ev[7] = { "UNC_LLC_LINES_OUT:M_STATE", "UNC_LLC_LINES_OUT:S_STATE",
+					   "UNC_LLC_LINES_OUT:E_STATE", "UNC_LLC_LINES_OUT:ANY",
+					   "UNC_IMC_WRITES:FULL_ANY", "UNC_SNP_RESP_TO_LOCAL_HOME:WB",
+					   "UNC_SNP_RESP_TO_LOCAL_HOME:FWD_S_STATE" };
+	for (int i = 0; i < 7; i++)
+		snprintf(f[i], sizeof(f[i]), "%s::%s:socket=%%d", u, ev[i]);
+	char off[112];
+	snprintf(off, sizeof(off), "%s::OFFCORE_RESPONSE_0:DMND_DATA_RD:PF_DATA_RD:REMOTE_CACHE_HITM:"
+		 "cpu=%%d", core);
+	const struct vspec_on on = { k->brk, k->hw, share_hwb, 1, "lines" };
+	/* --break=victim: the M victims counted as E */
+	const struct vspec w1[] = {
+		{ VS_ONE, f[0], H, N, "LLC_LINES_OUT.M home", b.m, VB_VICTIM, f[2] },
+		{ VS_ONE, f[1], H, N + NF, "LLC_LINES_OUT.S home", b.s, VB_NONE, NULL },
+		{ VS_ONE, f[2], H, b.ev, "LLC_LINES_OUT.E home", b.e, VB_NONE, NULL },
+		{ VS_ONE, f[3], R, 0, "LLC_LINES_OUT.ANY remote", VS_EXACT, VB_NONE, NULL },
+		{ VS_ONE, f[4], H, 2 * N, "IMC_WRITES.FULL.ANY home", b.w, VB_NONE, NULL },
+	};
+	const struct vspec w2[] = {
+		{ VS_ONE, f[5], H, N, "SNP_RESP_TO_LOCAL_HOME.WB home", VS_EXACT, VB_NONE, NULL },
+		{ VS_ONE, f[6], H, NF, "SNP_RESP_TO_LOCAL_HOME.FWD_S_STATE home", VS_EXACT, VB_NONE,
+		  NULL },
+		{ VS_ONE, off, k->b, N, "OFFCORE DATA_RD.REMOTE_CACHE_HITM consumer", VS_EXACT, VB_NONE,
+		  NULL },
+	};
+	if ((rc = vspec_win(g, x, "share-prodcons", 0, 1, w1, 5, &on)) != 0)
+		return rc;
+	return vspec_win(g, x, "share-prodcons", 0, 1, w2, 3, &on);
+}
+
 int nhm_share(const struct vgeom *g, const struct share_case *k, struct vxset *x)
 {
 	vx_init(x);
 	switch (k->kind) {
 	case SHARE_CORE: return pp_core(g, k, x);
 	case SHARE_SOCKET: return pp_socket(g, k, x);
-	default:
-		vx_note(x, "  share-prodcons: no expectations on this generation (the ping-pong only)");
-		return 0;
+	default: return pc_all(g, k, x);
 	}
 }

@@ -241,9 +241,9 @@ static long survivors(const struct vgeom *g, const uint64_t *pa, uint64_t ny, lo
  * (reads: demand and prefetch request types are counted together).  Sets
  * that receive fewer of y's lines than ways keep some older lines: the
  * bands' lower edges (pc_survivors). */
-static int pc_all(const struct vgeom *g, const struct share_case *k, struct vxset *x)
+int share_pc_bands(const struct vgeom *g, const struct share_case *k, struct share_bands *b,
+		   struct vxset *x)
 {
-	int H = k->local, R = k->remote, rc;
 	/* Without the sweep's addresses (silicon, or while planning: the
 	 * pages have no frames yet) the bound waits. */
 	long remy = (long)(g->llc_bytes / 64), d = 0;
@@ -253,11 +253,23 @@ static int pc_all(const struct vgeom *g, const struct share_case *k, struct vxse
 	}
 	double N = (double)k->n, NF = (double)k->nf, NY = (double)k->ny;
 	double dn = (double)d;
-	struct vband bm = { 1 - dn / N, 1, "sets with fewer sweep lines than ways keep older lines (page table)" };
-	struct vband bs = { 1 - dn / (N + NF), 1, bm.why };
-	struct vband bw = { 1 - dn / (2 * N), 1, bm.why };
-	double ev = N + NY - (double)remy;
-	struct vband be = { 1 - dn / ev, 1, bm.why };
+	b->m = (struct vband){ 1 - dn / N, 1, "sets with fewer sweep lines than ways keep older lines (page table)" };
+	b->s = (struct vband){ 1 - dn / (N + NF), 1, b->m.why };
+	b->w = (struct vband){ 1 - dn / (2 * N), 1, b->m.why };
+	b->ev = N + NY - (double)remy;
+	b->e = (struct vband){ 1 - dn / b->ev, 1, b->m.why };
+	return 0;
+}
+
+static int pc_all(const struct vgeom *g, const struct share_case *k, struct vxset *x)
+{
+	int H = k->local, R = k->remote, rc;
+	double N = (double)k->n, NF = (double)k->nf, NY = (double)k->ny;
+	struct share_bands sb;
+	if (share_pc_bands(g, k, &sb, x))
+		return -1;
+	struct vband bm = sb.m, bs = sb.s, bw = sb.w, be = sb.e;
+	double ev = sb.ev;
 	int pf = g->prefetch;
 	const struct vspec_on on = { k->brk, k->hw, share_hwb, 1, "lines" };
 	/* Window 1: victims M and S, writes, reads, the forwards' responses,

@@ -70,6 +70,16 @@ int snbep_power(const struct vgeom *g, const struct power_case *k, struct vxset 
 int snbep_chan(const struct vgeom *g, const struct chan_case *k, struct vxset *x);
 int snbep_dram(const struct vgeom *g, const struct dram_case *k, struct vxset *x);
 int snbep_share(const struct vgeom *g, const struct share_case *k, struct vxset *x);
+/* The producer / consumer sequence's victims at the home (gen_snbep_share.c):
+ * M n, S n + nf, E ev; the bands' lower edges from the lines the sweep may
+ * leave in the LLC (its physical addresses), w for the 2n writes.  0, or
+ * -1 (x->err). */
+struct share_bands {
+	struct vband m, s, e, w;
+	double ev;
+};
+int share_pc_bands(const struct vgeom *g, const struct share_case *k, struct share_bands *b,
+		   struct vxset *x);
 int nhm_dgemm(const struct vgeom *g, const struct dgemm_case *k, struct vxset *x);
 int nhm_clocks(const struct vgeom *g, struct vclock *out, int max);
 int nhm_chase(const struct vgeom *g, const struct chase_case *k, struct vxset *x);

@@ -84,14 +84,14 @@ int main(void)
 	if (vsuite_init("test_vgen_small") == 0) {
 		static const char *const groups[] = { "partial-nt", "dram-rowhit", "dram-rowmiss",
 						      "dram-write", "share-pingpong-core",
-						      "share-pingpong-socket", "chan", "pf-load-pairs",
-						      "pf-store-line" };
+						      "share-pingpong-socket", "share-prodcons", "chan",
+						      "pf-load-pairs", "pf-store-line" };
 		/* partial 5; dram 4 + 2 (the row-miss CAS and reads not
-		 * checked with the prefetchers on) + 4; share 5 + 4 + 12; chan
-		 * one a channel; pfreq 4 */
-		test_pass("nhm-ep", "partial,dram,share,chan,pfreq", "nhm_unc::", "nhm::", groups, 9, 43);
-		test_pass("wsm-ep", "partial,dram,share,chan,pfreq", "wsm_unc::", "wsm_dp::", groups, 9,
-			  43);
+		 * checked with the prefetchers on) + 4; share 5 + 4 + 12 + 8;
+		 * chan one a channel; pfreq 4 */
+		test_pass("nhm-ep", "partial,dram,share,chan,pfreq", "nhm_unc::", "nhm::", groups, 10, 51);
+		test_pass("wsm-ep", "partial,dram,share,chan,pfreq", "wsm_unc::", "wsm_dp::", groups, 10,
+			  51);
 		/* partial writes programmed as full ones; the merge reads'
 		 * channel 0 dropped from the umask */
 		test_break("nhm-ep", "partial", "partial", 1);
@@ -105,6 +105,8 @@ int main(void)
 		 * with their umask's bit cleared (none left) */
 		test_break("nhm-ep", "share", "snoop", 2);
 		test_break("wsm-ep", "share", "umask:UNC_GQ_SNOOP", 4);
+		/* the producer's Modified victims counted as Exclusive ones */
+		test_break("wsm-ep", "share", "victim", 1);
 		/* the probed channel's reads counted on the next channel; each
 		 * channel's umask bit cleared (none left) */
 		test_break("nhm-ep", "chan", "channel", 1);
