@@ -17,6 +17,15 @@
 static const struct vband share_hwb = { 0.9, 1.5,
 	"silicon: a spinning load may miss again while the other turn is in flight; OS traffic" };
 
+/* Each event's name with its place as a format (the CPU's or the
+ * socket's %d): ev[0..ncore) of the core PMU, the others of the uncore. */
+static void names(const struct vgeom *g, const char *const *ev, int n, int ncore, char (*f)[112])
+{
+	for (int i = 0; i < n; i++)
+		snprintf(f[i], sizeof(f[i]), "%s::%s:%s=%%d", i < ncore ? nhm_core_pmu(g) : nhm_unc_pmu(g),
+			 ev[i], i < ncore ? "cpu" : "socket");
+}
+
 /* Two cores A, B of one socket.  Per round: A's load misses its L2 and hits
  * the LLC, B's copy is Modified: the supplier is another core, HITM; A's
  * store finds its copy Shared: an RFO to the LLC, which hits, B's clean
@@ -25,18 +34,15 @@ static const struct vband share_hwb = { 0.9, 1.5,
  * nothing for the home (no QHL request), no other socket snooped. */
 static int pp_core(const struct vgeom *g, const struct share_case *k, struct vxset *x)
 {
-	const char *u = nhm_unc_pmu(g), *core = nhm_core_pmu(g);
 	int s = k->local, rc;
-	char f[8][96];
-	snprintf(f[0], sizeof(f[0]), "%s::OFFCORE_RESPONSE_0:DMND_DATA_RD:OTHER_CORE_HITM:cpu=%%d", core);
-	snprintf(f[1], sizeof(f[1]), "%s::OFFCORE_RESPONSE_0:DMND_DATA_RD:OTHER_CORE_HIT_SNP:cpu=%%d",
-		 core);
-	snprintf(f[2], sizeof(f[2]), "%s::OFFCORE_RESPONSE_0:DMND_RFO:OTHER_CORE_HIT_SNP:cpu=%%d", core);
-	snprintf(f[3], sizeof(f[3]), "%s::UNC_LLC_HITS:READ:socket=%%d", u);
-	snprintf(f[4], sizeof(f[4]), "%s::UNC_LLC_MISS:READ:socket=%%d", u);
-	snprintf(f[5], sizeof(f[5]), "%s::UNC_QHL_REQUESTS:LOCAL_READS:socket=%%d", u);
-	snprintf(f[6], sizeof(f[6]), "%s::UNC_SNP_RESP_TO_LOCAL_HOME:HITM:socket=%%d", u);
-	snprintf(f[7], sizeof(f[7]), "%s::UNC_SNP_RESP_TO_LOCAL_HOME:HIT:socket=%%d", u);
+	char f[8][112];
+	static const char *const ev[8] = { "OFFCORE_RESPONSE_0:DMND_DATA_RD:OTHER_CORE_HITM",
+					   "OFFCORE_RESPONSE_0:DMND_DATA_RD:OTHER_CORE_HIT_SNP",
+					   "OFFCORE_RESPONSE_0:DMND_RFO:OTHER_CORE_HIT_SNP",
+					   "UNC_LLC_HITS:READ", "UNC_LLC_MISS:READ",
+					   "UNC_QHL_REQUESTS:LOCAL_READS", "UNC_SNP_RESP_TO_LOCAL_HOME:HITM",
+					   "UNC_SNP_RESP_TO_LOCAL_HOME:HIT" };
+	names(g, ev, 8, 3, f);
 	const struct vspec_on on = { k->brk, k->hw, share_hwb, (double)k->rounds, "per round" };
 	/* --break=snoop: B's reads counted as clean-copy hits */
 	const struct vspec rd[] = {
@@ -75,17 +81,14 @@ static int pp_core(const struct vgeom *g, const struct share_case *k, struct vxs
  * HIT 1, to the local home none; GQ_SNOOP GOTO_S 1 and GOTO_I 1 at each. */
 static int pp_socket(const struct vgeom *g, const struct share_case *k, struct vxset *x)
 {
-	const char *u = nhm_unc_pmu(g), *core = nhm_core_pmu(g);
 	int L = k->local, R = k->remote;
-	char f[7][96];
-	snprintf(f[0], sizeof(f[0]), "%s::OFFCORE_RESPONSE_0:DMND_DATA_RD:REMOTE_CACHE_HITM:cpu=%%d",
-		 core);
-	snprintf(f[1], sizeof(f[1]), "%s::UNC_SNP_RESP_TO_LOCAL_HOME:HITM:socket=%%d", u);
-	snprintf(f[2], sizeof(f[2]), "%s::UNC_SNP_RESP_TO_LOCAL_HOME:HIT:socket=%%d", u);
-	snprintf(f[3], sizeof(f[3]), "%s::UNC_SNP_RESP_TO_REMOTE_HOME:HITM:socket=%%d", u);
-	snprintf(f[4], sizeof(f[4]), "%s::UNC_SNP_RESP_TO_REMOTE_HOME:HIT:socket=%%d", u);
-	snprintf(f[5], sizeof(f[5]), "%s::UNC_GQ_SNOOP:GOTO_S:socket=%%d", u);
-	snprintf(f[6], sizeof(f[6]), "%s::UNC_GQ_SNOOP:GOTO_I:socket=%%d", u);
+	char f[7][112];
+	static const char *const ev[7] = { "OFFCORE_RESPONSE_0:DMND_DATA_RD:REMOTE_CACHE_HITM",
+					   "UNC_SNP_RESP_TO_LOCAL_HOME:HITM", "UNC_SNP_RESP_TO_LOCAL_HOME:HIT",
+					   "UNC_SNP_RESP_TO_REMOTE_HOME:HITM",
+					   "UNC_SNP_RESP_TO_REMOTE_HOME:HIT", "UNC_GQ_SNOOP:GOTO_S",
+					   "UNC_GQ_SNOOP:GOTO_I" };
+	names(g, ev, 7, 1, f);
 	const struct vspec_on on = { k->brk, k->hw, share_hwb, (double)k->rounds, "per round" };
 	/* --break=snoop: the home's HITM responses counted as the remote
 	 * home's (which the home never sees) */
@@ -122,7 +125,6 @@ static int pp_socket(const struct vgeom *g, const struct share_case *k, struct v
  * (REMOTE_CACHE_HITM, demand and prefetch alike). */
 static int pc_all(const struct vgeom *g, const struct share_case *k, struct vxset *x)
 {
-	const char *u = nhm_unc_pmu(g), *core = nhm_core_pmu(g);
 	int H = k->local, R = k->remote, rc;
 	double N = (double)k->n, NF = (double)k->nf;
 	struct share_bands b;
@@ -133,11 +135,11 @@ static int pc_all(const struct vgeom *g, const struct share_case *k, struct vxse
 					   "UNC_LLC_LINES_OUT:E_STATE", "UNC_LLC_LINES_OUT:ANY",
 					   "UNC_IMC_WRITES:FULL_ANY", "UNC_SNP_RESP_TO_LOCAL_HOME:WB",
 					   "UNC_SNP_RESP_TO_LOCAL_HOME:FWD_S_STATE" };
-	for (int i = 0; i < 7; i++)
-		snprintf(f[i], sizeof(f[i]), "%s::%s:socket=%%d", u, ev[i]);
-	char off[112];
-	snprintf(off, sizeof(off), "%s::OFFCORE_RESPONSE_0:DMND_DATA_RD:PF_DATA_RD:REMOTE_CACHE_HITM:"
-		 "cpu=%%d", core);
+	names(g, ev, 7, 0, f);
+	static const char *const off_ev[1] = { "OFFCORE_RESPONSE_0:DMND_DATA_RD:PF_DATA_RD:"
+					       "REMOTE_CACHE_HITM" };
+	char off[1][112];
+	names(g, off_ev, 1, 1, off);
 	const struct vspec_on on = { k->brk, k->hw, share_hwb, 1, "lines" };
 	/* --break=victim: the M victims counted as E */
 	const struct vspec w1[] = {
@@ -151,7 +153,7 @@ static int pc_all(const struct vgeom *g, const struct share_case *k, struct vxse
 		{ VS_ONE, f[5], H, N, "SNP_RESP_TO_LOCAL_HOME.WB home", VS_EXACT, VB_NONE, NULL },
 		{ VS_ONE, f[6], H, NF, "SNP_RESP_TO_LOCAL_HOME.FWD_S_STATE home", VS_EXACT, VB_NONE,
 		  NULL },
-		{ VS_ONE, off, k->b, N, "OFFCORE DATA_RD.REMOTE_CACHE_HITM consumer", VS_EXACT, VB_NONE,
+		{ VS_ONE, off[0], k->b, N, "OFFCORE DATA_RD.REMOTE_CACHE_HITM consumer", VS_EXACT, VB_NONE,
 		  NULL },
 	};
 	if ((rc = vspec_win(g, x, "share-prodcons", 0, 1, w1, 5, &on)) != 0)

@@ -188,18 +188,20 @@ struct vxck *vx_skipm2(struct vxwin *w, const int *a, int na, const int *b, int 
 struct vxck *vx_clock(struct vxwin *w, const int *ev, int n, double hz, double mult, double tol,
 		      int hw, const char *why, const char *unit, const char *what, ...)
 {
-	struct vxck *k = ck_new(w, VX_CLOCK, ev, n);
+	char name[sizeof(w->ck[0].what)];
 	va_list ap;
-	if (!k)
-		return NULL;
 	va_start(ap, what);
-	set_what(k, unit, what, ap);
+	vsnprintf(name, sizeof(name), what, ap);
 	va_end(ap);
-	k->hz = hz;
-	k->mult = mult;
-	k->tol = tol;
-	k->hw = hw;
-	set_why(k, why);
+	/* a sum whose expected count the window's length gives */
+	struct vxck *k = vx_sum(w, ev, n, 1, 0, (struct vband){ 0, 0, why }, unit, "%s", name);
+	if (k) {
+		k->kind = VX_CLOCK;
+		k->hz = hz;
+		k->mult = mult;
+		k->tol = tol;
+		k->hw = hw;
+	}
 	return k;
 }
 
