@@ -379,7 +379,9 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	/* Before anything runs: the reports must have somewhere to go. */
-	if (voutdir_ready(c->o.outdir, why, sizeof(why)) != 0) {
+	if (voutdir_ready(c->o.outdir, why, sizeof(why)) != 0 ||
+	    (c->o.record_known && !c->o.list &&
+	     vknown_record_ready(c->o.record_known, why, sizeof(why)) != 0)) {
 		fprintf(stderr, "pmon-validate: %s\n", why);
 		goto out;
 	}
@@ -523,6 +525,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	size_t failed = vchecks_failed(&c->checks), nknown = vchecks_known(&c->checks);
+	int record_failed = 0;
 	report_baseline(stdout, c);
 	printf("%zu checks: %zu passed, %zu failed, %zu known, %d skipped; %.1f s; %llu line references "
 	       "modeled (%.1f M/s); report %s/report.json, chart %s/chart.svg\n",
@@ -530,16 +533,18 @@ int main(int argc, char **argv)
 	       (unsigned long long)c->refs_fed, c->model_s > 0 ? c->refs_fed / c->model_s * 1e-6 : 0,
 	       c->o.outdir, c->o.outdir);
 	if (c->o.record_known) {
-		if (vknown_record(c->o.record_known, &c->checks, why, sizeof(why)) != 0)
+		if (vknown_record(c->o.record_known, &c->checks, why, sizeof(why)) != 0) {
 			fprintf(stderr, "pmon-validate: %s\n", why);
-		else
+			record_failed = 1;
+		} else {
 			printf("deviations of this run's failures written to %s: give each its reason, "
 			       "then --known %s\n", c->o.record_known, c->o.record_known);
+		}
 	}
 	printf("backend: %s, %s (%s)\n", pmon_machine_backend(c->m),
 	       c->sim ? "the emulated machine" : "the hardware", pmon_machine_cpu_name(c->m));
-	rc = failed ? 1 : 0;
-	if (c->o.strict && c->nskipped) {
+	rc = record_failed ? 2 : failed ? 1 : 0;
+	if (rc < 2 && c->o.strict && c->nskipped) {
 		printf("--strict: %d check%s skipped: the run fails\n", c->nskipped,
 		       c->nskipped > 1 ? "s" : "");
 		rc = 1;

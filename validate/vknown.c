@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "vknown.h"
@@ -145,6 +146,21 @@ size_t vknown_apply(const struct vknown *k, struct vchecks *cs)
 		}
 	}
 	return n;
+}
+
+int vknown_record_ready(const char *path, char *why, size_t len)
+{
+	struct stat st;
+	if (lstat(path, &st) == 0) {
+		snprintf(why, len, "--record-known %s: it exists (it is not overwritten: remove it or "
+			 "name another)", path);
+		return -1;
+	}
+	if (errno != ENOENT) {
+		snprintf(why, len, "--record-known %s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
 }
 
 int vknown_record(const char *path, const struct vchecks *cs, char *why, size_t len)

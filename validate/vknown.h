@@ -49,5 +49,9 @@ double vknown_ratio(const struct vcheck *c);
  * must not exist (created 0600, never through a symbolic link).  0, or -1
  * with why. */
 int vknown_record(const char *path, const struct vchecks *cs, char *why, size_t len);
+/* Before the run: 0 when path does not exist yet (vknown_record may create
+ * it), else -1 with why (it exists, or cannot be looked at), so a run that
+ * could not write its record is refused before anything runs. */
+int vknown_record_ready(const char *path, char *why, size_t len);
 
 #endif

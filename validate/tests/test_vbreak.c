@@ -194,10 +194,18 @@ static void test_known_compare(void)
 	const char *r1[] = { "--record-known", rec, NULL };
 	test_break_run("known-a", QSHAPE, "umask", "stream", 6, r1);
 	char *before = slurp(rec);
-	/* another run's failures (the channel breakage's) not written over it */
+	/* another run's failures (the channel breakage's) not written over it:
+	 * refused before anything runs (exit 2, no report), as is a run that
+	 * would pass (it exited 0 with nothing recorded) */
 	const char *r1b[] = { "--shape", QSHAPE, "--kernels=chan", "--break=channel", "--record-known",
 			      rec, NULL };
-	CHECK_EQ_INT(run("known-a2", r1b), 1, "channel breakage, --record-known of an existing file: exit 1");
+	snprintf(cmd, sizeof(cmd), "%s/known-a2/report.json", outdir);
+	unlink(cmd);
+	CHECK_EQ_INT(run("known-a2", r1b), 2, "channel breakage, --record-known of an existing file: exit 2");
+	const char *r1c[] = { "--shape", QSHAPE, "--kernels=lock", "--record-known", rec, NULL };
+	CHECK_EQ_INT(run("known-a3", r1c), 2, "a passing run, --record-known of an existing file: exit 2");
+	snprintf(cmd, sizeof(cmd), "%s/known-a2/report.json", outdir);
+	CHECK(access(cmd, F_OK) != 0, "--record-known of an existing file: refused before the run (no report)");
 	char *after = slurp(rec);
 	CHECK(before && after && strcmp(before, after) == 0 && strstr(after, "stream-copy\tCAS_COUNT.RD") &&
 	      !strstr(after, "\nchan\t"),
