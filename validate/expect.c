@@ -68,6 +68,16 @@ static uint64_t span_per_set(uint64_t span, uint64_t sets)
 	return (span + sets - 1) / sets + pages - 1;
 }
 
+uint64_t pf_burst(const struct vgeom *g)
+{
+	unsigned dis = g->pf_dis;
+	int dcu = (dis & 0xcu) != 0xcu, adj = !(dis & 2u), streamer = !(dis & 1u);
+	uint64_t req = dcu ? 1 : 0;
+	uint64_t ahead = req + (streamer ? PF_STREAMER_AHEAD : adj ? 1 : 0), behind = adj ? 1 : 0;
+
+	return g->prefetch ? 1 + ahead + behind : 1;
+}
+
 double stream_pf_extra(const struct vgeom *g, enum stream_kernel k, int nt, uint64_t lines,
 		       int threads, uint64_t batch)
 {

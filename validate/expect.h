@@ -59,6 +59,12 @@ struct vband stream_band_channel(const struct vgeom *g, uint64_t lines_total, in
  * the span crosses - 1).  X survives when the streams' lines in its set
  * number at most the ways; where they may not (L2 sets, or LLC sets of a
  * slice, too few or too few ways), there is no bound: -1. */
+/* Lines one reference that misses can bring from memory at once, with the
+ * prefetchers g->pf_dis leaves on (each as documented, as above): the line,
+ * a DCU prefetcher's request (req), the streamer's 20 ahead of it or else
+ * the adjacent line's pair (ahead), and the pair behind (behind):
+ * 1 + ahead + behind, 23 with all four on; 1 with none (g->prefetch 0). */
+uint64_t pf_burst(const struct vgeom *g);
 double stream_pf_extra(const struct vgeom *g, enum stream_kernel k, int nt, uint64_t lines,
 		       int threads, uint64_t batch);
 /* b widened above by extra lines over expected (the prefetch race). */

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "expect.h"
 #include "vbase.h"
 
 int vbase_applies(const pmon_encoding_t *enc)
@@ -88,9 +89,10 @@ int vbase_idle(struct vctx *c, struct vevents *e)
 		if (!e->base[i] || e->sidx[i] < 0 || cnt[i] == 0)
 			continue;
 		e->rate[i] = (double)cnt[i] / total;
-		/* Each window's count is off its rate by less than a count (the
-		 * lines fall in whole), so the total by less than one a window. */
-		e->rate_sp[i] = hi[i] - lo[i] + VBASE_WINDOWS / total;
+		/* Each window's count is off its rate by less than a burst (the
+		 * lines fall in whole, with the prefetchers on up to pf_burst at
+		 * once), so the total by less than one a window. */
+		e->rate_sp[i] = hi[i] - lo[i] + VBASE_WINDOWS * (double)pf_burst(&c->g) / total;
 	}
 	e->based = 1;
 	return 0;
@@ -102,8 +104,10 @@ void vbase_scale(const struct vctx *c, struct vevents *e, uint64_t ns)
 		e->bg[i] = e->rate[i] * (double)ns;
 		int sub = e->based && c->o.brk != VB_BASELINE;
 		e->bgsub[i] = sub ? e->bg[i] : 0;
-		/* and the kernel window's own count, off by less than one */
-		e->bgsp[i] = sub && e->rate[i] > 0 ? e->rate_sp[i] * (double)ns + 1 : 0;
+		/* and the kernel window's own count, off by less than a burst:
+		 * a background line that misses just before the window ends
+		 * brings the lines the prefetchers fetch with it (pf_burst) */
+		e->bgsp[i] = sub && e->rate[i] > 0 ? e->rate_sp[i] * (double)ns + (double)pf_burst(&c->g) : 0;
 	}
 }
 

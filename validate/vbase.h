@@ -19,10 +19,12 @@
  * VBASE_LONG x --idle-ms (machine time read at each start and stop):
  * rate = their counts over their total time; background = rate x the
  * kernel window's machine time, subtracted from the count; spread =
- * (largest - smallest window rate + VBASE_WINDOWS counts over the total
- * time, each window's count being off its rate by less than one) x the
- * kernel window's time + 1 count (the kernel window's own), added to the
- * check's tolerance on both sides (ratio checks: spread / expected; checks
+ * (largest - smallest window rate + VBASE_WINDOWS bursts over the total
+ * time, each window's count being off its rate by less than a burst) x the
+ * kernel window's time + 1 burst (the kernel window's own), added to the
+ * check's tolerance on both sides (a burst: the lines one background
+ * reference that misses brings at once, 1 with the prefetchers off, 23 with
+ * all four on: pf_burst, expect.h; ratio checks: spread / expected; checks
  * that expect 0: above the bound and as far below 0).  The background is
  * reported per check ("background", "background_spread" in the JSON, a
  * column of the table when any is not 0), in the check's unit: how far the
