@@ -252,20 +252,24 @@ static void refused(const char *gen, const char *metric, const char *const *word
 
 static void refusals(void)
 {
+	/* the hint names the command that lists this machine's metrics only
+	 * (pmon list --metrics alone lists every generation's) */
 	const char *tor[] = { "AVG_TOR_DRD_LATENCY is a metric of SNB-EP only", "UNC_C_TOR_OCCUPANCY",
-			      "Nehalem-EP" };
-	refused("nhm-ep", "AVG_TOR_DRD_LATENCY", tor, 3);
+			      "Nehalem-EP", "(pmon list --metrics nhm lists this machine's)" };
+	refused("nhm-ep", "AVG_TOR_DRD_LATENCY", tor, 4);
 	const char *wt[] = { "GQ_WRITE_LATENCY is a metric of Nehalem-EP only",
-			     "UNC_GQ_TRACKER_OCCUP:WT", "Westmere-EP" };
-	refused("wsm-ep", "GQ_WRITE_LATENCY", wt, 3);
-	const char *grp[] = { "pcu_freq is a metric group of SNB-EP only", "Westmere-EP" };
-	refused("wsm-ep", "pcu_freq", grp, 2);
+			     "UNC_GQ_TRACKER_OCCUP:WT", "Westmere-EP",
+			     "(pmon list --metrics wsm lists this machine's)" };
+	refused("wsm-ep", "GQ_WRITE_LATENCY", wt, 4);
+	const char *grp[] = { "pcu_freq is a metric group of SNB-EP only", "Westmere-EP",
+			      "(pmon list --metrics wsm lists this machine's)" };
+	refused("wsm-ep", "pcu_freq", grp, 3);
 	/* and the other way: a Nehalem metric on SNB-EP */
 	char *out, *err;
 	int rc = run("", "stat -M UNCACHEABLE_WRITE_BYTES -- true", &out, &err);
 	CHECK_EQ_INT(rc, 1, "SNB-EP: a Nehalem metric refused");
-	CHECK(err && strstr(err, "Nehalem-EP or Westmere-EP only") && strstr(err, "SNB-EP"), "said: %s",
-	      err ? err : "");
+	CHECK(err && strstr(err, "Nehalem-EP or Westmere-EP only") && strstr(err, "SNB-EP") &&
+	      strstr(err, "(pmon list --metrics snbep lists this machine's)"), "said: %s", err ? err : "");
 	free(out), free(err);
 }
 

@@ -221,11 +221,12 @@ int pmon_machine_metric_find(const pmon_machine_t *m, const char *name, char *wh
 		if (own)
 			continue;
 		return pmon_why(why, whylen, PMON_ENODEV, "%s is a metric of %s only: its event %s is not "
-				"in this machine's %s uncore (pmon list --metrics lists this machine's)",
-				d->name, gens, e->event, m->gen->title);
+				"in this machine's %s uncore (pmon list --metrics %s lists this machine's)",
+				d->name, gens, e->event, m->gen->title, m->gen->name);
 	}
 	return pmon_why(why, whylen, PMON_ENODEV, "%s is a metric of %s only, not of this machine's %s "
-			"(pmon list --metrics lists this machine's)", d->name, gens, m->gen->title);
+			"(pmon list --metrics %s lists this machine's)", d->name, gens, m->gen->title,
+			m->gen->name);
 }
 
 int pmon_machine_metric_group_find(const pmon_machine_t *m, const char *name, char *why,
@@ -248,8 +249,8 @@ int pmon_machine_metric_group_find(const pmon_machine_t *m, const char *name, ch
 		return pmon_why(why, whylen, PMON_ENOEVNT, "unknown metric group '%s' (pmon list "
 				"--metrics lists them)", name);
 	return pmon_why(why, whylen, PMON_ENODEV, "%s is a metric group of %s only, not of this "
-			"machine's %s (pmon list --metrics lists this machine's)", group_def(first)->name,
-			gens, m->gen->title);
+			"machine's %s (pmon list --metrics %s lists this machine's)", group_def(first)->name,
+			gens, m->gen->title, m->gen->name);
 }
 
 int pmon_metric_event_name(int metric, int k, int pmu, int socket, unsigned local_nodes,
