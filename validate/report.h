@@ -10,14 +10,14 @@
 #include "vrun.h"
 
 void report_table(FILE *out, const struct vctx *c);
-/* The box types of the per-box lines, and for one: the checks that count
- * one of its events, passed and known; why no check can validate it (NULL:
- * none known: a run that makes none says "not validated by this run"). */
-#define REPORT_NBOX 9
-extern const char *const report_box_types[REPORT_NBOX];
+/* The box types of the per-box lines, those of the machine's generation
+ * (*types, how many), and for one: the checks that count one of its events,
+ * passed and known; why no check can validate it (NULL: none known: a run
+ * that makes none says "not validated by this run"). */
+int report_box_types(const struct vctx *c, const char *const **types);
 void report_box_count(const struct vctx *c, const char *type, size_t *n, size_t *pass, size_t *known);
 const char *report_box_unvalidated(const char *type);
-/* The box type of an event name ("imc", "cbo", ..., "core"; "?"). */
+/* The box type of an event name ("imc", "cbo", ..., "nhm_unc", "core"; "?"). */
 void report_box_type(const char *name, char *buf, size_t len);
 /* One line per box type: the checks that count one of its events, passed,
  * failed, known ("not validated" when none). */

@@ -141,17 +141,25 @@ void report_refused(FILE *out, const struct vctx *c)
 }
 
 /* The box type of an event name: "snbep_unc_imc0::..." is imc, a core
- * PMU's ("snb_ep::OFFCORE_RESPONSE_0...") is core. */
+ * PMU's ("snb_ep::OFFCORE_RESPONSE_0...", "nhm::...") is core, another
+ * uncore PMU's its catalogue box type ("nhm_unc::..." is nhm_unc). */
 void report_box_type(const char *name, char *buf, size_t len)
 {
 	const char *sep = strstr(name, "::"), *p = name;
+	char pmu[PMON_MAX_NAME];
+	pmon_pmu_info_t pi;
 	size_t n;
 	if (!sep) {
 		snprintf(buf, len, "?");
 		return;
 	}
 	if (strncmp(name, "snbep_unc_", 10) != 0) {
-		snprintf(buf, len, "core");
+		snprintf(pmu, sizeof(pmu), "%.*s", (int)(sep - name), name);
+		int i = pmon_pmu_find(pmu);
+		if (i >= 0 && pmon_pmu_get(i, &pi) == PMON_OK && !pi.per_cpu)
+			snprintf(buf, len, "%s", pi.box_type);
+		else
+			snprintf(buf, len, "core");
 		return;
 	}
 	p = name + 10;
@@ -176,8 +184,27 @@ static int uses_box(const struct vcheck *k, const char *t)
 	return 0;
 }
 
-const char *const report_box_types[REPORT_NBOX] = { "cbo", "ha", "imc", "qpi", "r2pcie", "r3qpi",
-						    "ubo", "pcu", "core" };
+/* Each generation's box types, as report_box_type names them. */
+static const char *const snbep_boxes[] = { "cbo", "ha", "imc", "qpi", "r2pcie", "r3qpi", "ubo", "pcu",
+					   "core" };
+static const char *const nhm_boxes[] = { "nhm_unc", "core" };
+static const char *const wsm_boxes[] = { "wsm_unc", "core" };
+static const struct {
+	const char *const *types;
+	int n;
+} gen_boxes[] = {
+	[VG_SNBEP] = { snbep_boxes, sizeof(snbep_boxes) / sizeof(snbep_boxes[0]) },
+	[VG_NHMEP] = { nhm_boxes, sizeof(nhm_boxes) / sizeof(nhm_boxes[0]) },
+	[VG_WSMEP] = { wsm_boxes, sizeof(wsm_boxes) / sizeof(wsm_boxes[0]) },
+};
+
+int report_box_types(const struct vctx *c, const char *const **types)
+{
+	int ng = (int)(sizeof(gen_boxes) / sizeof(gen_boxes[0]));
+	int g = c->g.gen >= 0 && c->g.gen < ng ? c->g.gen : VG_SNBEP;
+	*types = gen_boxes[g].types;
+	return gen_boxes[g].n;
+}
 
 const char *report_box_unvalidated(const char *type)
 {
@@ -202,11 +229,13 @@ void report_box_count(const struct vctx *c, const char *type, size_t *n, size_t 
 
 void report_boxes(FILE *out, const struct vctx *c)
 {
-	for (int t = 0; t < REPORT_NBOX; t++) {
+	const char *const *types;
+	int nt = report_box_types(c, &types);
+	for (int t = 0; t < nt; t++) {
 		size_t n, pass, known;
-		const char *why = report_box_unvalidated(report_box_types[t]);
-		report_box_count(c, report_box_types[t], &n, &pass, &known);
-		fprintf(out, "box %-7s %4zu checks, %4zu passed, %4zu failed, %4zu known", report_box_types[t],
+		const char *why = report_box_unvalidated(types[t]);
+		report_box_count(c, types[t], &n, &pass, &known);
+		fprintf(out, "box %-7s %4zu checks, %4zu passed, %4zu failed, %4zu known", types[t],
 			n, pass, n - pass - known, known);
 		if (!n && why)
 			fprintf(out, "  (not validated: %s)\n", why);

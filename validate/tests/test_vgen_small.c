@@ -3,7 +3,8 @@
  * expectations (gen_nhm_partial.c, gen_dram.c, gen_nhm_share.c, gen_chan.c,
  * gen_nhm_pfreq.c)
  * on the emulated machines (PMON_SIM gen=nhm-ep, gen=wsm-ep): every check
- * passes and counts the generation's own PMUs; and each breakage fails
+ * passes and counts the generation's own PMUs, and the per-box lines are
+ * the generation's (its uncore PMU, the core; no SNB-EP box); and each breakage fails
  * exactly the checks it mis-programs (the report's broken mark), no other.
  */
 #include <string.h>
@@ -41,6 +42,24 @@ static void test_pass(const char *gen, const char *kernels, const char *unc, con
 				str(c, "events"));
 		}
 	CHECK(other == 0, "%s: %zu checks counting another PMU's events", gen, other);
+	/* the per-box lines are the generation's: its uncore PMU (as many
+	 * checks as count its events) and the core PMU, no SNB-EP box */
+	size_t nunc = 0, nb = 0;
+	json_array_foreach(checks, i, c)
+		nunc += strstr(str(c, "events"), unc) != NULL;
+	char type[32];
+	snprintf(type, sizeof(type), "%.*s", (int)strcspn(unc, ":"), unc);
+	json_array_foreach(json_object_get(j, "boxes"), i, c) {
+		const char *b = str(c, "box");
+		long long n = json_integer_value(json_object_get(c, "checks"));
+		nb++;
+		if (!strcmp(b, type))
+			CHECK(n == (long long)nunc && nunc > 0, "%s: box %s: %lld checks, want %zu", gen, b, n,
+			      nunc);
+		else
+			CHECK(!strcmp(b, "core"), "%s: box %s is not this generation's", gen, b);
+	}
+	CHECK(nb == 2, "%s: %zu per-box lines, want 2 (%s and core)", gen, nb, type);
 	json_decref(j);
 }
 
