@@ -41,6 +41,12 @@ json_t *record_shape(const struct vctx *c)
 	json_object_set_new(o, "l1_ways", json_integer(s->l1_ways));
 	json_object_set_new(o, "prefetch", json_integer(s->prefetch));
 	json_object_set_new(o, "load_bps", json_integer((json_int_t)s->load_bps));
+	json_object_set_new(o, "noise_bps", json_integer((json_int_t)s->noise_bps));
+	json_object_set_new(o, "gen", json_string(s->gen == PMON_SIM_GEN_NHMEP ? "nhm-ep" :
+						  s->gen == PMON_SIM_GEN_WSMEP ? "wsm-ep" : "snb-ep"));
+	/* the streaming-store erratum: a key of nhm-ep and wsm-ep only */
+	json_object_set_new(o, "nt_erratum", s->gen == PMON_SIM_GEN_SNBEP ? json_null()
+						  : json_boolean(s->nt_erratum));
 	json_object_set_new(o, "clock", json_string(s->clock == PMON_SIM_CLOCK_WALL ? "wall" :
 						    s->clock == PMON_SIM_CLOCK_AUTO ? "auto" : "manual"));
 	json_object_set_new(clk, "dclk_hz", json_integer((json_int_t)s->dclk_hz));

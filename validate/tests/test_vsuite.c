@@ -188,7 +188,7 @@ static void test_list(void)
 static void test_record(void)
 {
 	const char *args[] = { "--kernels=clock", "--seed=7", NULL };
-	setenv("PMON_SIM", "cores=4,llc=2M,l2ways=4,prefetch=on,lat_dram=90", 1);
+	setenv("PMON_SIM", "cores=4,llc=2M,l2ways=4,prefetch=on,lat_dram=90,noise=1M", 1);
 	int rc = run("record", args);
 	unsetenv("PMON_SIM");
 	CHECK_EQ_INT(rc, 0, "record run: exit status");
@@ -212,6 +212,11 @@ static void test_record(void)
 	      json_integer_value(json_object_get(json_object_get(sh, "latency_ns"), "dram")) == 90 &&
 	      json_integer_value(json_object_get(json_object_get(sh, "clocks"), "uclk_hz")) == 2700000000,
 	      "shape fields: cores, ways, prefetch, latencies, clocks");
+	/* the background and the generation too (they were left out: a run on
+	 * noise= or gen=nhm-ep said so only in the spec string) */
+	CHECK(json_integer_value(json_object_get(sh, "noise_bps")) == 1000000 &&
+	      !strcmp(str(sh, "gen"), "snb-ep") && json_is_null(json_object_get(sh, "nt_erratum")),
+	      "shape fields: noise_bps 1000000, gen snb-ep, nt_erratum null (not a key of SNB-EP)");
 	/* The raw count behind each check: the clock's one event. */
 	json_t *k = json_array_get(json_object_get(j, "checks"), 0);
 	json_t *cnt = json_array_get(json_object_get(k, "counts"), 0);
