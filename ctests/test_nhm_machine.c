@@ -142,6 +142,15 @@ static void recognised(unsigned model, const char *own, const char *other)
 	CHECK_EQ_U64(e.ctl, 0x0109, "UNC_LLC_MISS:READ = umask 0x01, event 0x09");
 	CHECK_EQ_INT(pmon_machine_encode(m, "snbep_unc_imc0::UNC_M_CAS_COUNT:RD", &e, err, sizeof(err)),
 		     PMON_ENODEV, "an SNB-EP box on a Nehalem machine");
+	/* named as another generation's, not as missing from one socket */
+	snprintf(name, sizeof(name), "this machine is a %s", !strcmp(own, "nhm_unc") ? "Nehalem-EP" :
+			 "Westmere-EP");
+	CHECK(strstr(err, "snbep_unc_imc0 belongs to the SNB-EP uncore") && strstr(err, name) &&
+	      !strstr(err, "socket"), "the SNB-EP box named as SNB-EP's: %s", err);
+	snprintf(name, sizeof(name), "%s::UNC_LLC_MISS:READ", other);
+	CHECK_EQ_INT(pmon_machine_encode(m, name, &e, err, sizeof(err)), PMON_ENODEV, name);
+	CHECK(strstr(err, !strcmp(other, "nhm_unc") ? "the Nehalem-EP uncore" : "the Westmere-EP uncore"),
+	      "the other generation's uncore named: %s", err);
 	guide_names(m, own);
 	pmon_machine_close(m);
 }

@@ -485,6 +485,10 @@ int pmon_machine_encode(const pmon_machine_t *m, const char *name, pmon_encoding
 			return pmon_why(err, errlen, PMON_ENODEV,
 				   "%s is not this CPU's core PMU (%s, model %u)", p->name,
 				   m->cpu_name, m->id.model);
+		if (p->gen && m->gen && p->gen != m->gen)
+			return pmon_why(err, errlen, PMON_ENODEV,
+				   "%s belongs to the %s uncore; this machine is a %s (pmon info "
+				   "lists its PMUs)", p->name, p->gen->title, m->gen->title);
 		if (t->quirks & PMON_BOX_PER_CORE)
 			return pmon_why(err, errlen, PMON_ENODEV,
 				   "%s is not present on socket %d: this machine has %d %s box(es) per "
