@@ -17,7 +17,9 @@
  *   - a metric of another generation is refused with one line naming the
  *     event this uncore lacks (SNB-EP's TOR latency; Nehalem's write
  *     tracker latency on Westmere-EP), a group of another generation too,
- *     and nothing is counted. */
+ *     and nothing is counted;
+ *   - the text table prints a value that has no requests behind it as
+ *     "n/a", without a unit. */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdio.h>
@@ -306,12 +308,30 @@ static void perf_names(const char *gen)
 	free(out), free(err);
 }
 
+/* The text table: a latency with no requests (socket 1 has no traffic) is
+ * "n/a" with no unit after it; socket 0's has its unit. */
+static void text_na(void)
+{
+	char *out, *err;
+	int rc = run("PMON_SIM=gen=nhm-ep,load=1G", "stat -M QHL_LOCAL_READ_LATENCY -- sleep 0.05", &out,
+		     &err);
+	CHECK_EQ_INT(rc, 0, "text table: exit status");
+	const char *s0 = out ? strstr(out, "S0 ") : NULL, *s1 = out ? strstr(out, "S1 ") : NULL;
+	const char *e0 = s0 ? strchr(s0, '\n') : NULL, *e1 = s1 ? strchr(s1, '\n') : NULL;
+	CHECK(e0 && e0 - s0 > 3 && !strncmp(e0 - 3, " ns", 3), "S0's latency in ns: %.*s",
+	      e0 ? (int)(e0 - s0) : 0, s0 ? s0 : "");
+	CHECK(e1 && e1 - s1 > 4 && !strncmp(e1 - 4, " n/a", 4), "S1's latency n/a, no unit: '%.*s'",
+	      e1 ? (int)(e1 - s1) : 0, s1 ? s1 : "");
+	free(out), free(err);
+}
+
 int main(void)
 {
 	tool = getenv("PMON_BIN");
 	if (!tool)
 		tool = "build/bin/pmon";
 	listing();
+	text_na();
 	refusals();
 	mem_bw("nhm-ep");
 	mem_bw("wsm-ep");

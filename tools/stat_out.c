@@ -112,8 +112,12 @@ static void text_row(struct stat_ctx *c, int what, const struct row *r, void *ar
 	if (ta->interval)
 		fprintf(c->out, "%12.6f  ", ta->t);
 	/* the unit padded only when a share follows: no trailing blank */
-	fprintf(c->out, pct[0] ? "  %-22s %-30s %16s %-5s%s\n" : "  %-22s %-30s %16s %s%s\n", scope, it.name,
-		val, it.unit, pct);
+	/* no value, no unit: "n/a", not "n/a ns" */
+	if (rc && !pct[0])
+		fprintf(c->out, "  %-22s %-30s %16s\n", scope, it.name, val);
+	else
+		fprintf(c->out, pct[0] ? "  %-22s %-30s %16s %-5s%s\n" : "  %-22s %-30s %16s %s%s\n",
+			scope, it.name, val, it.unit, pct);
 }
 
 static json_t *row_json(struct stat_ctx *c, int what, const struct row *r)
