@@ -121,7 +121,7 @@ static json_t *values_of(json_t *doc, const char *gen, const char *metrics, int 
 /* load=1G: socket 0 reads its own memory, 1e9 B a second of machine time. */
 static void mem_bw(const char *gen)
 {
-	json_t *doc = stat_json(gen, "1G", "mem_bw", "sleep 0.5");
+	json_t *doc = stat_json(gen, "1G", "mem_bw", "sleep 0.2");
 	if (!doc)
 		return;
 	json_t *vals = values_of(doc, gen, "mem_bw", 1);
@@ -136,7 +136,7 @@ static void mem_bw(const char *gen)
 	/* per channel: the stream's lines interleave over the 3 channels; 16
 	 * events take two passes, whose shares of the time scale the counts
 	 * (estimates: 3 %) */
-	doc = stat_json(gen, "1G", "mem_bw_channel", "sleep 0.3");
+	doc = stat_json(gen, "1G", "mem_bw_channel", "sleep 0.15");
 	if (!doc)
 		return;
 	vals = values_of(doc, gen, "mem_bw_channel", 0);
@@ -181,7 +181,7 @@ static void home_and_latency(const char *gen)
 		"GQ_READ_LATENCY,QHL_PCT_RD_REQUESTS",
 	};
 	for (size_t r = 0; r < sizeof(runs) / sizeof(runs[0]); r++) {
-		json_t *doc = stat_json(gen, "1G", runs[r], "sleep 0.2");
+		json_t *doc = stat_json(gen, "1G", runs[r], "sleep 0.1");
 		if (!doc)
 			continue;
 		json_t *vals = values_of(doc, gen, runs[r], 1);
@@ -283,7 +283,7 @@ static void perf_names(const char *gen)
 	char env[64], *out, *err;
 	snprintf(env, sizeof(env), "PMON_SIM=gen=%s,load=1G", gen);
 	int rc = run(env, "stat --json -e 'uncore/qmc_normal_reads_any/,uncore/qhl_request_remote_reads/' "
-		     "-- sleep 0.2", &out, &err);
+		     "-- sleep 0.1", &out, &err);
 	CHECK(rc == 0, "%s: pmon stat -e uncore/...: exit status %d (%s)", gen, rc, err ? err : "");
 	json_error_t je;
 	json_t *doc = out ? json_loads(out, 0, &je) : NULL;
