@@ -32,6 +32,7 @@
 
 #include "check.h"
 #include "fake_hw.h"
+#include "fake_msr8.h"
 #include "pmon/pmon.h"
 
 static char base[128];
@@ -40,17 +41,6 @@ static char err[1024];
 
 /* ------------------------------------------------------ the MSR files */
 
-static int is_msr_fd(int fd)
-{
-	char link[64], path[512];
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-	ssize_t n = readlink(link, path, sizeof(path) - 1);
-	if (n < 4)
-		return 0;
-	path[n] = 0;
-	return !strcmp(path + n - 4, "/msr");
-}
-
 ssize_t pread64(int fd, void *buf, size_t n, off64_t off);
 ssize_t pwrite64(int fd, const void *buf, size_t n, off64_t off);
 ssize_t pread(int fd, void *buf, size_t n, off_t off);
@@ -58,12 +48,12 @@ ssize_t pwrite(int fd, const void *buf, size_t n, off_t off);
 
 ssize_t pread64(int fd, void *buf, size_t n, off64_t off)
 {
-	return (ssize_t)syscall(SYS_pread64, fd, buf, n, is_msr_fd(fd) ? off * 8 : off);
+	return (ssize_t)syscall(SYS_pread64, fd, buf, n, fake_is_msr_fd(fd) ? off * 8 : off);
 }
 
 ssize_t pwrite64(int fd, const void *buf, size_t n, off64_t off)
 {
-	return (ssize_t)syscall(SYS_pwrite64, fd, buf, n, is_msr_fd(fd) ? off * 8 : off);
+	return (ssize_t)syscall(SYS_pwrite64, fd, buf, n, fake_is_msr_fd(fd) ? off * 8 : off);
 }
 
 ssize_t pread(int fd, void *buf, size_t n, off_t off) { return pread64(fd, buf, n, off); }
@@ -72,15 +62,7 @@ ssize_t pwrite(int fd, const void *buf, size_t n, off_t off) { return pwrite64(f
 /* The test's own accesses: at offset 8 m, past the interposed calls. */
 static uint64_t nio(int cpu, uint32_t msr, int put, uint64_t v)
 {
-	char path[400];
-	snprintf(path, sizeof(path), "%s/%d/msr", w.msr, cpu);
-	int fd = open(path, put ? O_WRONLY : O_RDONLY);
-	if (fd < 0)
-		return ~0ull;
-	long n = put ? syscall(SYS_pwrite64, fd, &v, 8, (off_t)msr * 8)
-		     : syscall(SYS_pread64, fd, &v, 8, (off_t)msr * 8);
-	close(fd);
-	return n == 8 ? v : ~0ull;
+	return fake_msr8_io(w.msr, cpu, msr, put, v);
 }
 static void nput(int cpu, uint32_t msr, uint64_t v) { nio(cpu, msr, 1, v); }
 static uint64_t nget(int cpu, uint32_t msr) { return nio(cpu, msr, 0, 0); }

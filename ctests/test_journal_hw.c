@@ -37,6 +37,7 @@
 
 #include "check.h"
 #include "fake_hw.h"
+#include "fake_msr8.h"
 #include "journal.h"
 #include "pmon/platform.h"
 #include "pmon/pmon.h"
@@ -92,17 +93,6 @@ static long kill_msr = -1;
 static uint64_t kill_value;
 static int kill_at_write;          /* > 0: killed after that many MSR writes */
 
-static int is_msr_fd(int fd)
-{
-	char link[64], path[512];
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-	ssize_t n = readlink(link, path, sizeof(path) - 1);
-	if (n < 4)
-		return 0;
-	path[n] = 0;
-	return !strcmp(path + n - 4, "/msr");
-}
-
 ssize_t pwrite64(int fd, const void *buf, size_t n, off64_t off)
 {
 	ssize_t r = (ssize_t)syscall(SYS_pwrite64, fd, buf, n, off);
@@ -112,7 +102,7 @@ ssize_t pwrite64(int fd, const void *buf, size_t n, off64_t off)
 		if (v == kill_value)
 			raise(SIGKILL);
 	}
-	if (kill_at_write > 0 && is_msr_fd(fd) && --kill_at_write == 0)
+	if (kill_at_write > 0 && fake_is_msr_fd(fd) && --kill_at_write == 0)
 		raise(SIGKILL);
 	return r;
 }

@@ -43,6 +43,7 @@
 
 #include "check.h"
 #include "fake_hw.h"
+#include "fake_msr8.h"
 #include "journal.h"
 #include "pmon/pmon.h"
 
@@ -59,17 +60,6 @@ static long nreads, nwrites;
 #define LOG_MAX 4096
 static struct { char op; uint32_t msr; uint64_t v; } oplog[LOG_MAX];
 static int nlog;
-
-static int is_msr_fd(int fd)
-{
-	char link[64], path[512];
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-	ssize_t n = readlink(link, path, sizeof(path) - 1);
-	if (n < 4)
-		return 0;
-	path[n] = 0;
-	return !strcmp(path + n - 4, "/msr");
-}
 
 static int fail_now(int write)
 {
@@ -89,7 +79,7 @@ ssize_t pwrite(int fd, const void *buf, size_t n, off_t off);
 
 ssize_t pread64(int fd, void *buf, size_t n, off64_t off)
 {
-	if (!is_msr_fd(fd))
+	if (!fake_is_msr_fd(fd))
 		return (ssize_t)syscall(SYS_pread64, fd, buf, n, off);
 	if (fail_now(0))
 		return -1;
@@ -104,7 +94,7 @@ ssize_t pread64(int fd, void *buf, size_t n, off64_t off)
 
 ssize_t pwrite64(int fd, const void *buf, size_t n, off64_t off)
 {
-	if (!is_msr_fd(fd))
+	if (!fake_is_msr_fd(fd))
 		return (ssize_t)syscall(SYS_pwrite64, fd, buf, n, off);
 	if (fail_now(1))
 		return -1;
@@ -126,15 +116,7 @@ ssize_t pwrite(int fd, const void *buf, size_t n, off_t off) { return pwrite64(f
  * interposed calls (not counted, failed or logged). */
 static uint64_t nio(int cpu, uint32_t msr, int put, uint64_t v)
 {
-	char path[400];
-	snprintf(path, sizeof(path), "%s/%d/msr", w.msr, cpu);
-	int fd = open(path, put ? O_WRONLY : O_RDONLY);
-	if (fd < 0)
-		return ~0ull;
-	long n = put ? syscall(SYS_pwrite64, fd, &v, 8, (off_t)msr * 8)
-		     : syscall(SYS_pread64, fd, &v, 8, (off_t)msr * 8);
-	close(fd);
-	return n == 8 ? v : ~0ull;
+	return fake_msr8_io(w.msr, cpu, msr, put, v);
 }
 static void nput(int cpu, uint32_t msr, uint64_t v) { nio(cpu, msr, 1, v); }
 static uint64_t nget(int cpu, uint32_t msr) { return nio(cpu, msr, 0, 0); }
