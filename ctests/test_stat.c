@@ -22,6 +22,7 @@
 #include <jansson.h>
 
 #include "check.h"
+#include "stat_values.h"
 
 static const char *tool;
 
@@ -86,21 +87,6 @@ static json_t *parse_json(const char *text, const char *what)
 	return doc;
 }
 
-/* The value of name at socket in a JSON values array; NAN if absent, -1 if null. */
-static double jvalue(json_t *vals, const char *name, int socket)
-{
-	size_t i;
-	json_t *v;
-	json_array_foreach(vals, i, v) {
-		if (strcmp(json_string_value(json_object_get(v, "name")), name) ||
-		    json_integer_value(json_object_get(v, "socket")) != socket)
-			continue;
-		json_t *x = json_object_get(v, "value");
-		return json_is_null(x) ? -1 : json_number_value(x);
-	}
-	return NAN;
-}
-
 static void one_gbs(void)
 {
 	char *out, *err;
@@ -111,7 +97,7 @@ static void one_gbs(void)
 	json_t *doc = parse_json(out, "load=1G --json");
 	if (doc) {
 		json_t *vals = json_object_get(doc, "values");
-		double r0 = jvalue(vals, "MEM_BW_READS", 0), r1 = jvalue(vals, "MEM_BW_READS", 1);
+		double r0 = stat_jvalue(vals, "MEM_BW_READS", 0), r1 = stat_jvalue(vals, "MEM_BW_READS", 1);
 		double ms = json_number_value(json_object_get(doc, "machine_seconds"));
 		double wall = json_number_value(json_object_get(doc, "wall_seconds"));
 		/* 1 %: the count starts and ends at register accesses, which
@@ -119,7 +105,7 @@ static void one_gbs(void)
 		 * lines are whole lines (floor): far below 1 % of 0.4 s. */
 		CHECK(fabs(r0 - 1.0) <= 0.01, "socket 0 reads %.4f GB/s, want 1 within 1 %%", r0);
 		CHECK(r1 == 0, "socket 1 reads %g GB/s, want none", r1);
-		CHECK(jvalue(vals, "MEM_BW_WRITES", 0) == 0, "no writes");
+		CHECK(stat_jvalue(vals, "MEM_BW_WRITES", 0) == 0, "no writes");
 		CHECK(ms >= 0.4 && ms < 0.6, "machine time %.3f s: the command's 0.4 s", ms);
 		CHECK(wall >= 0.4, "wall %.3f s", wall);
 		CHECK(json_is_true(json_object_get(doc, "emulated_time")), "emulated time said");
@@ -194,12 +180,12 @@ static void csv_json_intervals(void)
 	json_array_foreach(json_object_get(doc, "intervals"), i, iv) {
 		json_t *vals = json_object_get(iv, "values");
 		double t = json_number_value(json_object_get(iv, "time"));
-		CHECK(jvalue(vals, "MEM_BW_READS", 1) == 0, "JSON interval %zu socket 1: none", i);
+		CHECK(stat_jvalue(vals, "MEM_BW_READS", 1) == 0, "JSON interval %zu socket 1: none", i);
 		if (t < 0.9)
-			CHECK(fabs(jvalue(vals, "MEM_BW_READS", 0) - 0.02) < 0.001, "JSON interval %zu: %g", i,
-			      jvalue(vals, "MEM_BW_READS", 0));
+			CHECK(fabs(stat_jvalue(vals, "MEM_BW_READS", 0) - 0.02) < 0.001, "JSON interval %zu: %g", i,
+			      stat_jvalue(vals, "MEM_BW_READS", 0));
 	}
-	CHECK(fabs(jvalue(json_object_get(doc, "values"), "MEM_BW_READS", 0) - 0.02) < 0.001, "JSON total");
+	CHECK(fabs(stat_jvalue(json_object_get(doc, "values"), "MEM_BW_READS", 0) - 0.02) < 0.001, "JSON total");
 	json_decref(doc);
 	free(out), free(err), free(jout), free(jerr);
 }
@@ -238,7 +224,7 @@ static void statuses(void)
 		CHECK(json_integer_value(json_object_get(st, "signal")) == 2, "command ended by signal 2");
 		double ms = json_number_value(json_object_get(doc, "machine_seconds"));
 		CHECK(ms > 0.3 && ms < 10, "counted until the signal: %.3f s", ms);
-		CHECK(jvalue(json_object_get(doc, "values"), "MEM_BW_READS", 0) == 0, "values printed");
+		CHECK(stat_jvalue(json_object_get(doc, "values"), "MEM_BW_READS", 0) == 0, "values printed");
 		json_decref(doc);
 	}
 	free(out), free(err);

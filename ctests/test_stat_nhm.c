@@ -31,6 +31,7 @@
 #include <jansson.h>
 
 #include "check.h"
+#include "stat_values.h"
 
 static const char *tool;
 
@@ -61,21 +62,6 @@ static int run(const char *env, const char *args, char **out, char **err)
 	}
 	unlink(path);
 	return st >= 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-/* The value of name at socket in the JSON values; NAN if absent, -1 if null. */
-static double jvalue(json_t *vals, const char *name, int socket)
-{
-	size_t i;
-	json_t *v;
-	json_array_foreach(vals, i, v) {
-		if (strcmp(json_string_value(json_object_get(v, "name")), name) ||
-		    json_integer_value(json_object_get(v, "socket")) != socket)
-			continue;
-		json_t *x = json_object_get(v, "value");
-		return json_is_null(x) ? -1 : json_number_value(x);
-	}
-	return NAN;
 }
 
 static json_t *stat_json(const char *gen, const char *load, const char *metrics, const char *cmd)
@@ -127,10 +113,10 @@ static void mem_bw(const char *gen)
 	json_t *vals = values_of(doc, gen, "mem_bw", 1);
 	/* 1 %: the count starts and stops at register accesses, which see the
 	 * emulated clock in steps of 10 us, far below 1 % of the run */
-	NEAR(jvalue(vals, "MEM_BW_READS", 0), 1.0, 0.01 + slack(doc), "%s: MEM_BW_READS S0 GB/s", gen);
-	NEAR(jvalue(vals, "MEM_BW_TOTAL", 0), 1.0, 0.01 + slack(doc), "%s: MEM_BW_TOTAL S0 GB/s", gen);
-	CHECK(jvalue(vals, "MEM_BW_READS", 1) == 0, "%s: no reads on socket 1", gen);
-	CHECK(jvalue(vals, "MEM_BW_WRITES", 0) == 0 && jvalue(vals, "MEM_BW_WRITES", 1) == 0, "%s: no writes",
+	NEAR(stat_jvalue(vals, "MEM_BW_READS", 0), 1.0, 0.01 + slack(doc), "%s: MEM_BW_READS S0 GB/s", gen);
+	NEAR(stat_jvalue(vals, "MEM_BW_TOTAL", 0), 1.0, 0.01 + slack(doc), "%s: MEM_BW_TOTAL S0 GB/s", gen);
+	CHECK(stat_jvalue(vals, "MEM_BW_READS", 1) == 0, "%s: no reads on socket 1", gen);
+	CHECK(stat_jvalue(vals, "MEM_BW_WRITES", 0) == 0 && stat_jvalue(vals, "MEM_BW_WRITES", 1) == 0, "%s: no writes",
 	      gen);
 	json_decref(doc);
 	/* per channel: the stream's lines interleave over the 3 channels; 16
@@ -144,10 +130,10 @@ static void mem_bw(const char *gen)
 	for (int c = 0; c < 3; c++) {
 		char nm[32];
 		snprintf(nm, sizeof(nm), "MEM_BW_READS_CH%d", c);
-		NEAR(jvalue(vals, nm, 0), 1.0 / 3, 0.03 + slack(doc), "%s: %s S0 GB/s", gen, nm);
-		sum += jvalue(vals, nm, 0);
+		NEAR(stat_jvalue(vals, nm, 0), 1.0 / 3, 0.03 + slack(doc), "%s: %s S0 GB/s", gen, nm);
+		sum += stat_jvalue(vals, nm, 0);
 		snprintf(nm, sizeof(nm), "MEM_BW_WRITES_CH%d", c);
-		CHECK(jvalue(vals, nm, 0) == 0, "%s: %s none", gen, nm);
+		CHECK(stat_jvalue(vals, nm, 0) == 0, "%s: %s none", gen, nm);
 	}
 	NEAR(sum, 1.0, 0.03 + slack(doc), "%s: the channels' reads added up", gen);
 	json_decref(doc);
@@ -188,7 +174,7 @@ static void home_and_latency(const char *gen)
 		for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 			if (!strstr(runs[r], want[i].metric))
 				continue;
-			double v = jvalue(vals, want[i].metric, 0);
+			double v = stat_jvalue(vals, want[i].metric, 0);
 			if (want[i].rel > 0)
 				NEAR(v, want[i].s0, want[i].rel + slack(doc), "%s: %s S0", gen,
 				     want[i].metric);
@@ -290,10 +276,10 @@ static void perf_names(const char *gen)
 	if (doc) {
 		json_t *vals = json_object_get(doc, "values");
 		double ms = json_number_value(json_object_get(doc, "machine_seconds"));
-		double rd = jvalue(vals, "uncore/qmc_normal_reads_any/", 0);
+		double rd = stat_jvalue(vals, "uncore/qmc_normal_reads_any/", 0);
 		NEAR(rd, ms * 1e9 / 64, 0.01 + slack(doc), "%s: uncore/qmc_normal_reads_any/ S0 lines", gen);
-		CHECK(jvalue(vals, "uncore/qmc_normal_reads_any/", 1) == 0, "%s: none on socket 1", gen);
-		CHECK(jvalue(vals, "uncore/qhl_request_remote_reads/", 0) == 0, "%s: no remote reads", gen);
+		CHECK(stat_jvalue(vals, "uncore/qmc_normal_reads_any/", 1) == 0, "%s: none on socket 1", gen);
+		CHECK(stat_jvalue(vals, "uncore/qhl_request_remote_reads/", 0) == 0, "%s: no remote reads", gen);
 	} else {
 		CHECK(0, "%s: perf names: JSON (%s)", gen, out ? je.text : "no output");
 	}
