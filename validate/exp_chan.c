@@ -70,12 +70,30 @@ static int probe_lines(struct vctx *c, const struct karr *x, int target, int s, 
 	return 0;
 }
 
+/* The probe not run (why): each of the checks its expectations make (no
+ * line probed: the events, not their counts, make the checks) skipped.  0,
+ * or -1 (c->err). */
+static int chan_skip(struct vctx *c, const char *why)
+{
+	struct vxset *xs = vx_new(c, "chan");
+	const struct chan_case k = { NULL, 0, 1 % c->g.channels, vhome(c), c->o.brk };
+	if (!xs)
+		return -1;
+	if (vgen_of(c)->chan(&c->g, &k, xs) != 0) {
+		snprintf(c->err, sizeof(c->err), "%s", xs->err);
+		free(xs);
+		return -1;
+	}
+	vskip_n(c, vx_count(xs), "%s", why);
+	free(xs);
+	return 0;
+}
+
 int exp_chan(struct vctx *c)
 {
-	if (!c->sim) {
-		vskip_n(c, c->g.channels, "chan: the hardware's channel interleave is undocumented; probe needs the emulated map");
-		return 0;
-	}
+	if (!c->sim)
+		return chan_skip(c, "chan: the hardware's channel interleave is undocumented; probe "
+				 "needs the emulated map");
 	int ch = c->g.channels, s = vhome(c), target = 1 % ch;
 	size_t bytes = c->o.quick ? (1u << 20) : (8u << 20);
 	struct karr x;
@@ -85,10 +103,8 @@ int exp_chan(struct vctx *c)
 	struct vxset *xs;
 	int rc;
 
-	if (ch < 2) {
-		vskip(c, "chan: one channel only");
-		return 0;
-	}
+	if (ch < 2)
+		return chan_skip(c, "chan: one channel only");
 	if ((rc = varr_alloc(c, &x, bytes, VP_SOCKET, s)) != 0)
 		return rc;
 	if ((rc = vpar(c, c->nthreads, c->cpus, init_work, &p)) != 0)

@@ -92,12 +92,24 @@ static size_t rowmiss_lines(const struct vgeom *g, const uint64_t *pa, size_t li
 
 int exp_dram(struct vctx *c)
 {
+	int s = vhome(c), rc;
 	if (!c->sim) {
-		vskip(c, "dram: the hardware's DRAM address map is undocumented; the row patterns need "
-		      "the emulated map");
+		/* Each check the expectations make (placeholder walks: the
+		 * events, not their counts, make the checks) skipped. */
+		const struct dram_case k = { NULL, 0, NULL, 1, s, c->hw, c->o.brk };
+		struct vxset *xs = vx_new(c, "dram");
+		if (!xs)
+			return -1;
+		if (vgen_of(c)->dram(&c->g, &k, xs) != 0) {
+			snprintf(c->err, sizeof(c->err), "%s", xs->err);
+			free(xs);
+			return -1;
+		}
+		vskip_n(c, vx_count(xs), "dram: the hardware's DRAM address map is undocumented; the "
+			"row patterns need the emulated map");
+		free(xs);
 		return 0;
 	}
-	int s = vhome(c), rc;
 	size_t bytes = c->o.quick ? (2u << 20) : (8u << 20), lines = bytes / 64;
 	struct karr x;
 	struct karr *const arrs[1] = { &x };

@@ -180,21 +180,26 @@ static int sweep_pa(struct vctx *c, const struct karr *y, size_t ny, uint64_t **
 	return 0;
 }
 
+/* n: a sixteenth of the LLC, at most 4096 lines, in whole pairs of pages
+ * (at least one pair), so that f (n / 2) is whole pages too: a prefetcher
+ * fetches ahead within a page, and a buffer that ends mid-page would have
+ * the rest of its last page fetched (on llc=64K, n 64 made f half a page:
+ * 21 more clean forwards than f's lines). */
+static size_t pc_lines(const struct vctx *c)
+{
+	size_t n = c->g.llc_bytes / 64 / 16;
+	n = n > 4096 ? 4096 : n;
+	n &= ~(size_t)127;
+	return n < 128 ? 128 : n;
+}
+
 /* Home H = the local socket, producer on H, consumer on R; n lines of w, m
  * and e, nf = n/2 of f, ny of y = twice the LLC (the sequence:
  * gen_snbep_share.c). */
 static int pc_all(struct vctx *c)
 {
 	int H = c->o.socket, rc;
-	/* n: a sixteenth of the LLC, at most 4096 lines, in whole pairs of
-	 * pages (at least one pair), so that f (n / 2) is whole pages too: a
-	 * prefetcher fetches ahead within a page, and a buffer that ends
-	 * mid-page would have the rest of its last page fetched (on llc=64K,
-	 * n 64 made f half a page: 21 more clean forwards than f's lines). */
-	size_t n = c->g.llc_bytes / 64 / 16;
-	n = n > 4096 ? 4096 : n;
-	n &= ~(size_t)127;
-	n = n < 128 ? 128 : n;
+	size_t n = pc_lines(c);
 	struct karr w, m, e, f, y;
 	struct pc p = { &w, &m, &e, &f, &y, n, n / 2, (size_t)(2 * c->g.llc_bytes / 64),
 			c->cpus[0], c->rcpus[0], 0, { &w, &m, &e, &f, &y } };
@@ -235,15 +240,47 @@ out:
 	return rc;
 }
 
+/* The checks the expectations make for the parts in mask (1 << kind) that
+ * cannot run here: each is skipped, a check a skip (the pairs of CPUs and
+ * the remote socket stand in for those the shape lacks; the events, not
+ * their counts, make the checks).  0, or -1 (c->err). */
+static int share_skip(struct vctx *c, unsigned mask, const char *why)
+{
+	struct vxset *xs = malloc(sizeof(*xs));
+	int total = 0;
+	if (!xs) {
+		snprintf(c->err, sizeof(c->err), "share: out of memory");
+		return -1;
+	}
+	for (int kind = SHARE_CORE; kind <= SHARE_PRODCONS; kind++) {
+		if (!(mask >> kind & 1))
+			continue;
+		size_t n = pc_lines(c);
+		const struct share_case k = { (enum share_kind)kind, c->o.socket, c->o.socket + 1,
+					      c->cpus[0], c->cpus[0], c->o.quick ? 256 : 1024,
+					      n, n / 2, 2 * c->g.llc_bytes / 64, NULL, c->hw,
+					      c->o.brk };
+		memset(xs, 0, sizeof(*xs));
+		if (vgen_of(c)->share(&c->g, &k, xs) != 0) {
+			snprintf(c->err, sizeof(c->err), "share: %s", xs->err);
+			free(xs);
+			return -1;
+		}
+		total += vx_count(xs);
+	}
+	free(xs);
+	vskip_n(c, total, "%s", why);
+	return 0;
+}
+
 int exp_share(struct vctx *c)
 {
 	struct karr x;
 	int rc;
 
-	if (c->nthreads < 2 && c->g.sockets < 2) {
-		vskip(c, "share: one thread and one socket: no two cores to share a line");
-		return 0;
-	}
+	if (c->nthreads < 2 && c->g.sockets < 2)
+		return share_skip(c, 1u << SHARE_CORE | 1u << SHARE_SOCKET | 1u << SHARE_PRODCONS,
+				  "share: one thread and one socket: no two cores to share a line");
 	if ((rc = varr_alloc(c, &x, 4096, VP_SOCKET, c->o.socket)) != 0)
 		return rc;
 	memset(x.host, 0, 4096);
@@ -252,7 +289,8 @@ int exp_share(struct vctx *c)
 	if (c->nthreads >= 2)
 		rc = pp_one(c, &x, SHARE_CORE, c->cpus[0], c->cpus[1]);
 	else
-		vskip(c, "share-pingpong-core: one kernel thread: no second core of the socket");
+		rc = share_skip(c, 1u << SHARE_CORE,
+				"share-pingpong-core: one kernel thread: no second core of the socket");
 	if (rc == 0 && c->g.sockets > 1) {
 		/* The line starts again from memory, the counter from 0. */
 		memset(x.host, 0, 4096);
@@ -260,7 +298,8 @@ int exp_share(struct vctx *c)
 		    (rc = pp_one(c, &x, SHARE_SOCKET, c->cpus[0], c->rcpus[0])) == 0)
 			rc = pc_all(c);
 	} else if (rc == 0) {
-		vskip(c, "share-pingpong-socket, share-prodcons: one socket");
+		rc = share_skip(c, 1u << SHARE_SOCKET | 1u << SHARE_PRODCONS,
+				"share-pingpong-socket, share-prodcons: one socket");
 	}
 out:
 	varr_free(c, &x);

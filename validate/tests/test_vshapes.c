@@ -93,6 +93,46 @@ static void test_shape(void)
 	json_decref(j);
 }
 
+/* A skip counts each check it stands for: on one socket the sharing
+ * kernel's parts between sockets (share-pingpong-socket, share-prodcons)
+ * are skipped, as many checks as they make on two sockets; with one thread
+ * too, every share check.  (Each part was one skip, "1 skipped" for 52
+ * checks on the default shape.) */
+static void test_share_skips(void)
+{
+	const char *two[] = { "--shape", QSHAPE, "--kernels=share", NULL };
+	const char *one[] = { "--shape", "sockets=1," QSHAPE, "--kernels=share", NULL };
+	const char *lone[] = { "--shape", "sockets=1," QSHAPE, "--kernels=share", "--threads=1", NULL };
+	CHECK_EQ_INT(run("share-2s", two), 0, "share on two sockets: exit status");
+	CHECK_EQ_INT(run("share-1s", one), 0, "share on one socket: exit status");
+	CHECK_EQ_INT(run("share-1s1t", lone), 0, "share on one socket, one thread: exit status");
+	json_t *j2 = load("share-2s"), *j1 = load("share-1s"), *j0 = load("share-1s1t");
+	if (j2 && j1 && j0) {
+		json_t *c2 = json_object_get(j2, "checks");
+		size_t core = count_kernel(c2, "share-pingpong-core");
+		size_t between = count_kernel(c2, "share-pingpong-socket") + count_kernel(c2, "share-prodcons");
+		CHECK(core > 0 && between > 0, "two sockets: %zu core and %zu socket/prodcons checks",
+		      core, between);
+		CHECK_EQ_INT(json_array_size(c2), core + between, "two sockets: only share checks");
+		CHECK_EQ_INT(json_integer_value(json_object_get(j2, "skipped_checks")), 0,
+			     "two sockets: nothing skipped");
+		CHECK_EQ_INT(count_kernel(json_object_get(j1, "checks"), "share-pingpong-core"), core,
+			     "one socket: the core ping-pong's checks run");
+		CHECK_EQ_INT(json_integer_value(json_object_get(j1, "skipped_checks")), between,
+			     "one socket: each check between sockets skipped");
+		CHECK_EQ_INT(json_integer_value(json_object_get(j1, "failed")), 0, "one socket: failed");
+		CHECK_EQ_INT(json_array_size(json_object_get(j0, "checks")), 0,
+			     "one socket, one thread: nothing runs");
+		CHECK_EQ_INT(json_integer_value(json_object_get(j0, "skipped_checks")), core + between,
+			     "one socket, one thread: each share check skipped");
+	} else {
+		CHECK(0, "share reports: %s", j2 ? j1 ? "share-1s1t" : "share-1s" : "share-2s");
+	}
+	json_decref(j2);
+	json_decref(j1);
+	json_decref(j0);
+}
+
 /* Shapes whose expectations must follow the geometry (each gave false FAILs
  * once): exit 0, no FAIL, no check without a measured value or ratio, and
  * the skips that name what about the shape makes a check meaningless. */
@@ -289,6 +329,7 @@ int main(void)
 	test_dgemm_exceeds();
 	test_place_remote();
 	test_shape();
+	test_share_skips();
 	test_shapes();
 	return check_done("test_vshapes");
 }
