@@ -305,8 +305,7 @@ static void clock_check(struct vctx *c, struct vevents *e, const char *kname, co
 }
 
 static void check(struct vctx *c, const char *kname, struct vxlive *L, int wi,
-		  const struct vxck *k, double seconds, double ns, uint64_t handled,
-		  const char **nosec)
+		  const struct vxck *k, double seconds, double ns, uint64_t handled)
 {
 	struct vevents *e = &L->e[wi];
 	int idx[VX_IDX], den[VX_IDX];
@@ -366,12 +365,6 @@ static void check(struct vctx *c, const char *kname, struct vxlive *L, int wi,
 		break;
 	}
 	case VX_METRIC: {
-		if (seconds <= 0) {
-			if (!*nosec || strcmp(*nosec, k->nosec) != 0)
-				vskip(c, "%s", k->nosec);
-			*nosec = k->nosec;
-			break;
-		}
 		int tidx[4][VX_IDX];
 		struct vmterm t[4];
 		for (int i = 0; i < k->nt; i++) {
@@ -379,6 +372,20 @@ static void check(struct vctx *c, const char *kname, struct vxlive *L, int wi,
 			map(L, tw, k->t[i].ev, k->t[i].n, tidx[i]);
 			t[i] = (struct vmterm){ tidx[i], k->t[i].n, k->t[i].win < 0 ? NULL : &L->e[tw],
 						k->t[i].per };
+		}
+		if (seconds <= 0) {
+			/* Known only once the window ran: the metric has no value,
+			 * the check fails and says why. */
+			char why[sizeof(k->nosec) + 64];
+			snprintf(why, sizeof(why), "%s (machine time 0 s: no value)", k->nosec);
+			b.why = why;
+			struct vcheck *r = vcheck_metric(c, e, kname, k->metric, k->where, t, k->nt, 0,
+							 k->over_s ? NAN : k->expected, b);
+			if (r) {
+				r->measured = NAN;
+				vcheck_eval(r);
+			}
+			break;
 		}
 		double want = k->expected;
 		if (k->over_s)
@@ -418,7 +425,6 @@ static int window(struct vctx *c, const char *kname, const struct vxset *x, int 
 	const struct vxwin *w = &x->w[wi];
 	struct vevents *e = &L->e[wi];
 	int rc;
-	const char *nosec = NULL;
 
 	vev_init(e, c->m);
 	L->on[wi] = 1;
@@ -456,7 +462,7 @@ static int window(struct vctx *c, const char *kname, const struct vxset *x, int 
 	res->seconds[wi] = sec;
 	double ns = c->planning && w->ms > 0 ? w->ms * 1e6 : res->t1[wi] - res->t0[wi];
 	for (int i = 0; i < w->nck; i++)
-		check(c, kname, L, wi, &w->ck[i], sec, ns, handled, &nosec);
+		check(c, kname, L, wi, &w->ck[i], sec, ns, handled);
 	return 0;
 }
 
@@ -480,9 +486,8 @@ int vx_run(struct vctx *c, const char *kname, const struct vxset *x, const struc
 		const struct vxwin *w = &x->w[wi];
 		const char *kn = w->kname[0] ? w->kname : kname;
 		if (w->nev == 0) {
-			const char *nosec = NULL;
 			for (int i = 0; i < w->nck; i++)
-				check(c, kn, L, wi, &w->ck[i], 0, 0, 0, &nosec);
+				check(c, kn, L, wi, &w->ck[i], 0, 0, 0);
 		} else {
 			rc = window(c, kn, x, wi, k, L, res);
 		}

@@ -71,8 +71,8 @@ struct vxck {
 				    (in the order the formula's arithmetic takes) */
 	double s_k, s_div, s_mul;
 	double tol_lo_s, tol_hi_s; /* the band widened by tol / seconds (clocks started apart) */
-	char nosec[160];         /* skip reason when the window has no machine time (one per run
-				    of equal reasons) */
+	char nosec[160];         /* the FAIL's cause when the window has no machine time (the
+				    metric has no value) */
 	double hz, mult, tol;    /* VX_CLOCK */
 	int hw;
 };

@@ -12,6 +12,7 @@
 #include "../vcheck.h"
 #include "../expect.h"
 #include "../vbase.h"
+#include "../vexp.h"
 
 static struct vgeom geom_default(void)
 {
@@ -480,9 +481,59 @@ static void test_baseline_burst(void)
 	free(e);
 }
 
+/* A window without machine time: a metric over it has no value, known only
+ * once the window ran, so each such check FAILs naming the cause, never a
+ * skip (it was one skip for all the window's metrics).  The runner's
+ * window without events (which calls the checks with 0 s) stands for one
+ * whose time read 0: two bandwidth metrics of equal reasons, two FAILs. */
+static void test_no_machine_time(void)
+{
+	struct vctx *c = calloc(1, sizeof(*c));
+	struct vxset *x = calloc(1, sizeof(*x));
+	if (!c || !x) {
+		CHECK(0, "calloc");
+		free(c);
+		free(x);
+		return;
+	}
+	c->g = geom_default();
+	vx_init(x);
+	struct vxwin *w = vx_win(x);
+	const int none[1] = { 0 };
+	const struct vxterm t = vx_term(none, 0);
+	for (int i = 0; w && i < 2; i++) {
+		struct vxck *m = vx_metric(w, "MEM_BW_READS", i ? "s1" : "s0", &t, 1, 6400,
+					   (struct vband){ 0.9, 1.1, "test band" });
+		CHECK(m != NULL, "metric check %d made", i);
+		if (!m)
+			break;
+		m->over_s = 1;
+		m->s_k = 1;
+		m->s_div = 1e9;
+		m->s_mul = 1;
+		snprintf(m->nosec, sizeof(m->nosec), "k: bandwidth metrics: no machine time for the window");
+	}
+	const struct vxkern kern = { NULL, NULL, NULL, 0 };
+	int rc = vx_run(c, "k", x, &kern, NULL);
+	CHECK_EQ_INT(rc, 0, "vx_run");
+	CHECK_EQ_INT(c->nskipped, 0, "no machine time: nothing skipped");
+	CHECK_EQ_INT(c->checks.n, 2, "no machine time: a check per metric");
+	for (size_t i = 0; i < c->checks.n; i++) {
+		const struct vcheck *k = &c->checks.v[i];
+		CHECK(strcmp(vcheck_result(k), "FAIL") == 0, "check %zu: %s, want FAIL", i, vcheck_result(k));
+		CHECK(isnan(k->measured), "check %zu: measured %g, want no value", i, k->measured);
+		CHECK(strstr(k->why, "no machine time for the window (machine time 0 s") != NULL,
+		      "check %zu names the cause: \"%s\"", i, k->why);
+	}
+	vchecks_free(&c->checks);
+	free(x);
+	free(c);
+}
+
 int main(void)
 {
 	test_l2_colours();
+	test_no_machine_time();
 	test_address_maps();
 	test_stream();
 	test_chase();
