@@ -179,7 +179,8 @@ json_t *vhwinfo_json(const struct vhwinfo *h, const struct vpf *pf, const struct
 	json_object_set_new(o, "cpu", json_string(h->cpu));
 	json_object_set_new(o, "kernel", json_string(h->kernel));
 	json_object_set_new(o, "microcode", h->microcode[0] ? json_string(h->microcode) : json_null());
-	/* The prefetchers: MSR 0x1A4 as found on each CPU of the run. */
+	/* The prefetchers: MSR 0x1A4 as found on each CPU of the run (with
+	 * --prefetch=off, then on every other CPU of the machine). */
 	for (int i = 0; i < pf->n; i++) {
 		json_t *c = json_object();
 		json_object_set_new(c, "cpu", json_integer(pf->cpu[i]));
@@ -193,7 +194,7 @@ json_t *vhwinfo_json(const struct vhwinfo *h, const struct vpf *pf, const struct
 	}
 	json_object_set_new(p, "found", cpus);
 	json_object_set_new(p, "run", json_string(pf->off ? "off: bits 0-3 of MSR 0x1A4 set by "
-					    "--prefetch=off on each CPU of the run, put back at the end"
+					    "--prefetch=off on every CPU of the machine, put back at the end"
 					    : "as found (MSR 0x1A4 only read)"));
 	json_object_set_new(o, "prefetch", p);
 	/* Turbo: IA32_MISC_ENABLE bit 38 set = turbo disengaged. */

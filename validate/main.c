@@ -68,9 +68,9 @@ static void usage(FILE *f)
 "                              that field of every event whose name contains\n"
 "                              EVENT, as a wrong table entry would\n"
 "      --prefetch=off          switch the four prefetchers off for the run (MSR\n"
-"                              0x1A4 bits 0-3 on each CPU of the run; root on\n"
-"                              hardware) and put them back at the end; without\n"
-"                              it MSR 0x1A4 is only read\n"
+"                              0x1A4 bits 0-3 on every CPU of the machine; root\n"
+"                              on hardware) and put them back at the end;\n"
+"                              without it MSR 0x1A4 is only read\n"
 "      --measure-clocks        measure UCLK, DCLK and QCLK first (each one's\n"
 "                              count over --clock-ms of the machine's time)\n"
 "                              and use them, not the shape's; always so on\n"
@@ -430,8 +430,8 @@ int main(int argc, char **argv)
 		}
 		vpf_restore_on_signals(&c->pf);
 		c->g.prefetch = 0;       /* the expectations: no prefetcher on */
-		fprintf(stderr, "pmon-validate: --prefetch=off: MSR 0x1A4 bits 0-3 set on the run's "
-			"%d CPU(s), put back at the end\n", c->pf.n);
+		fprintf(stderr, "pmon-validate: --prefetch=off: MSR 0x1A4 bits 0-3 set on every CPU "
+			"of the machine (%d), put back at the end\n", c->pf.n);
 	}
 
 	/* UCLK, DCLK and QCLK measured before the plan when not known (the

@@ -49,8 +49,35 @@ static int put_back(struct vpf *p, char *why, size_t len)
 	return bad;
 }
 
+/* Every CPU of the machine not yet in the list, read and appended: the
+ * kernels' remote CPUs (share, numa, pfreq) and every other. */
+static int add_machine(struct vpf *p, char *why, size_t len)
+{
+	int ncpus = pmon_machine_ncpus(p->m);
+	for (int cpu = 0; cpu < ncpus; cpu++) {
+		int have = pmon_machine_cpu_socket(p->m, cpu) < 0;
+		for (int i = 0; i < p->n && !have; i++)
+			have = p->cpu[i] == cpu;
+		if (have)
+			continue;
+		if (p->n == VPF_MAX) {
+			snprintf(why, len, "--prefetch=off: the machine has more than %d CPUs: the "
+				 "prefetchers of CPU %d on cannot be switched off", VPF_MAX, cpu);
+			return -1;
+		}
+		int i = p->n++;
+		p->cpu[i] = cpu;
+		p->set[i] = 0;
+		p->ok[i] = pmon_machine_platform_read(p->m, cpu, PMON_MSR_MISC_FEATURE_CTL, &p->found[i],
+						      p->why[i], sizeof(p->why[i])) == 0;
+	}
+	return 0;
+}
+
 int vpf_off(struct vpf *p, char *why, size_t len)
 {
+	if (add_machine(p, why, len) != 0)
+		return -1;
 	for (int i = 0; i < p->n; i++) {
 		char one[160];
 		if (!p->ok[i]) {

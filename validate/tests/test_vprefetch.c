@@ -7,8 +7,9 @@
  *     0x1A4, keeps its other bits and refuses bits beyond 0-3 (file
  *     unchanged);
  *   - without --prefetch=off the suite only reads MSR 0x1A4: every file
- *     keeps its bytes; with it bits 0-3 are set on the run's CPUs and no
- *     other, and put back as found at the end, and from a SIGTERM;
+ *     keeps its bytes; with it bits 0-3 are set on every CPU of the
+ *     machine (the remote socket's too), and put back as found at the end
+ *     (a CPU that cannot be is named), and from a SIGTERM;
  *   - the recorded settings: turbo from IA32_MISC_ENABLE bit 38, the base
  *     frequency from MSR_PLATFORM_INFO, the package C-state limit, the
  *     microcode from cpuinfo, cpufreq and cpuidle from a fake sysfs, an
@@ -103,18 +104,36 @@ static void test_read_only(pmon_machine_t *m)
 static void test_off_restore(pmon_machine_t *m)
 {
 	struct vpf p;
-	int cpus[2] = { 1, 2 };
+	int cpus[2] = { 0, 1 };
 	char why[256];
 
+	/* The run's threads on socket 0 (CPUs 0 and 1); the share and numa
+	 * kernels' remote CPUs on socket 1 (2 and 3): every prefetcher the
+	 * expectations assume off is switched off, and every one put back. */
+	CHECK(pmon_machine_cpu_socket(m, 0) == 0 && pmon_machine_cpu_socket(m, 1) == 0 &&
+	      pmon_machine_cpu_socket(m, 2) == 1 && pmon_machine_cpu_socket(m, 3) == 1,
+	      "CPUs 0, 1 on socket 0; 2, 3 on socket 1 (%d %d %d %d)", pmon_machine_cpu_socket(m, 0),
+	      pmon_machine_cpu_socket(m, 1), pmon_machine_cpu_socket(m, 2), pmon_machine_cpu_socket(m, 3));
 	plant();
+	uint64_t f0 = fake_msr_get(w.msr, 0, PMON_MSR_MISC_FEATURE_CTL);
 	vpf_read(&p, m, 1, cpus, 2);
 	CHECK_EQ_INT(vpf_off(&p, why, sizeof(why)), 0, "--prefetch=off");
-	CHECK_EQ_U64(fake_msr_get(w.msr, 1, PMON_MSR_MISC_FEATURE_CTL), PF0 | 0xf, "CPU 1 all off");
-	CHECK_EQ_U64(fake_msr_get(w.msr, 2, PMON_MSR_MISC_FEATURE_CTL), 0xf, "CPU 2 all off");
-	CHECK_EQ_U64(fake_msr_get(w.msr, 3, PMON_MSR_MISC_FEATURE_CTL), 0x2, "CPU 3 not of the run");
+	CHECK_EQ_INT(p.n, 4, "every CPU of the machine in the list");
+	CHECK(p.cpu[0] == 0 && p.cpu[1] == 1, "the run's CPUs first (%d, %d)", p.cpu[0], p.cpu[1]);
+	CHECK_EQ_U64(fake_msr_get(w.msr, 0, PMON_MSR_MISC_FEATURE_CTL), f0 | 0xf, "CPU 0 all off");
+	CHECK_EQ_U64(fake_msr_get(w.msr, 1, PMON_MSR_MISC_FEATURE_CTL), PF0 | 0xf,
+		     "CPU 1 all off, bit 32 kept");
+	CHECK_EQ_U64(fake_msr_get(w.msr, 2, PMON_MSR_MISC_FEATURE_CTL), 0xf,
+		     "CPU 2 (remote socket) all off");
+	CHECK_EQ_U64(fake_msr_get(w.msr, 3, PMON_MSR_MISC_FEATURE_CTL), 0xf,
+		     "CPU 3 (remote socket) all off");
 	CHECK_EQ_INT(vpf_restore(&p, why, sizeof(why)), 0, "restore");
+	CHECK_EQ_U64(fake_msr_get(w.msr, 0, PMON_MSR_MISC_FEATURE_CTL), f0, "CPU 0 as found");
 	CHECK_EQ_U64(fake_msr_get(w.msr, 1, PMON_MSR_MISC_FEATURE_CTL), PF0, "CPU 1 as found");
-	CHECK_EQ_U64(fake_msr_get(w.msr, 2, PMON_MSR_MISC_FEATURE_CTL), PF2, "CPU 2 as found");
+	CHECK_EQ_U64(fake_msr_get(w.msr, 2, PMON_MSR_MISC_FEATURE_CTL), PF2,
+		     "CPU 2 (remote socket) as found");
+	CHECK_EQ_U64(fake_msr_get(w.msr, 3, PMON_MSR_MISC_FEATURE_CTL), 0x2,
+		     "CPU 3 (remote socket) as found");
 
 	/* A CPU that cannot be read: nothing is changed anywhere. */
 	int bad[2] = { 1, 7 };
@@ -140,7 +159,8 @@ static void test_signal(void)
 		if (vpf_off(&p, why, sizeof(why)) != 0)
 			_exit(4);
 		vpf_restore_on_signals(&p);
-		if (fake_msr_get(w.msr, 2, PMON_MSR_MISC_FEATURE_CTL) != 0xf)
+		if (fake_msr_get(w.msr, 2, PMON_MSR_MISC_FEATURE_CTL) != 0xf ||
+		    fake_msr_get(w.msr, 3, PMON_MSR_MISC_FEATURE_CTL) != 0xf)
 			_exit(5);
 		raise(SIGTERM);
 		_exit(6);
@@ -150,6 +170,8 @@ static void test_signal(void)
 	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM, "the run died of SIGTERM (status 0x%x)", st);
 	CHECK_EQ_U64(fake_msr_get(w.msr, 1, PMON_MSR_MISC_FEATURE_CTL), PF0, "CPU 1 put back");
 	CHECK_EQ_U64(fake_msr_get(w.msr, 2, PMON_MSR_MISC_FEATURE_CTL), PF2, "CPU 2 put back");
+	CHECK_EQ_U64(fake_msr_get(w.msr, 3, PMON_MSR_MISC_FEATURE_CTL), 0x2,
+		     "CPU 3 (no thread of the run) put back");
 }
 
 static void test_hwinfo(pmon_machine_t *m)
