@@ -295,6 +295,33 @@ static void test_clocks_hw(pmon_machine_t *m)
 	free(c);
 }
 
+/* On the hardware the DRAM row patterns and the channel probe need the
+ * emulated address map: each of their checks is skipped, counted one by
+ * one (gen_dram.c: 4 row-hit checks, 2 row-miss with a prefetcher on or 4
+ * without, 4 write; gen_chan.c: one a channel).  Each was one skip. */
+static void test_hw_skips(pmon_machine_t *m)
+{
+	struct vctx *c = calloc(1, sizeof(*c));
+	if (!c) {
+		CHECK(0, "calloc");
+		return;
+	}
+	c->m = m;
+	c->hw = 1;
+	c->cpus[0] = 0;
+	c->nthreads = 1;
+	vgeom_from_hw(m, &c->g);
+	CHECK(exp_dram(c) == 0, "dram on the hardware: %s", c->err);
+	CHECK_EQ_INT(c->nskipped, 4 + (c->g.prefetch ? 2 : 4) + 4, "dram: each check skipped");
+	CHECK_EQ_INT(c->checks.n, 0, "dram: nothing run");
+	int before = c->nskipped;
+	CHECK_EQ_INT(exp_chan(c), 0, "chan on the hardware");
+	CHECK_EQ_INT(c->nskipped - before, c->g.channels, "chan: a check a channel skipped");
+	CHECK(c->g.channels == 4, "the fake machine's 4 channels (%d)", c->g.channels);
+	vchecks_free(&c->checks);
+	free(c);
+}
+
 /* pmon-validate on the emulated machine with its prefetchers on: without
  * the option MSR 0x1A4 is recorded as found (0) and left; with
  * --prefetch=off the run's CPUs get bits 0-3 and the run passes with the
@@ -346,6 +373,7 @@ int main(void)
 		test_off_restore(m);
 		test_hwinfo(m);
 		test_clocks_hw(m);
+		test_hw_skips(m);
 		pmon_machine_close(m);
 	}
 	test_signal();
