@@ -97,6 +97,18 @@ static void failed(struct tally *t, const char *name, const char *why, int rc)
 	t->first = t->first ? t->first : rc;
 }
 
+/* A write's outcome tallied: 1 when it failed (the line stays in the
+ * journal), 0 when it was written. */
+static int wrote(struct tally *t, const char *name, const char *why, int rc)
+{
+	if (rc) {
+		failed(t, name, why, rc);
+		return 1;
+	}
+	t->written++;
+	return 0;
+}
+
 /* Register (k, idx) of r: read, retried; 0 or the error (why). */
 static int get(struct pmon_machine *m, const struct pmon_box_regs *r, enum pmon_reg_kind k,
 	       int idx, uint64_t *v, char *why, size_t len)
@@ -178,12 +190,7 @@ static int from_prefetch(struct pmon_machine *m, const struct pmon_journal_entry
 						  (cur & ~(uint64_t)PMON_PF_ALL) | e->value, why,
 						  sizeof(why))))
 			break;
-	if (rc) {
-		failed(t, name, why, rc);
-		return 1;
-	}
-	t->written++;
-	return 0;
+	return wrote(t, name, why, rc);
 }
 
 /* Is journal line e one pmon may act on, on socket s?  Its register in *r. */
@@ -248,12 +255,7 @@ static int from_line(struct pmon_machine *m, const struct pmon_journal_entry *e,
 		for (int i = 0; i < 3; i++)
 			if (!(rc = pmon_reg_write(m, r, REG_GLOBAL_OVF, 0, clear, why, sizeof(why))))
 				break;
-		if (rc) {
-			failed(t, name, why, rc);
-			return 1;
-		}
-		t->written++;
-		return 0;
+		return wrote(t, name, why, rc);
 	}
 	/* what is compared: the bits of the line's mask (a box control's
 	 * freeze bits: the others act once and read back 0) */
@@ -273,12 +275,8 @@ static int from_line(struct pmon_machine *m, const struct pmon_journal_entry *e,
 				     (unsigned long long)(diff & ~ours));
 		if (!ours)
 			return 0;
-		if ((rc = put(m, r, e->kind, e->idx, cur, e->value, ours, why, sizeof(why)))) {
-			failed(t, name, why, rc);
-			return 1;
-		}
-		t->written++;
-		return 0;
+		rc = put(m, r, e->kind, e->idx, cur, e->value, ours, why, sizeof(why));
+		return wrote(t, name, why, rc);
 	}
 	/* what pmon wrote: for a box control also its frozen form, which a
 	 * stop writes first (to read the counts at one instant) and a process
@@ -292,12 +290,8 @@ static int from_line(struct pmon_machine *m, const struct pmon_journal_entry *e,
 			     (unsigned long long)e->wrote, (unsigned long long)e->value);
 		return 0;
 	}
-	if ((rc = put(m, r, e->kind, e->idx, cur, e->value, e->mask, why, sizeof(why)))) {
-		failed(t, name, why, rc);
-		return 1;
-	}
-	t->written++;
-	return 0;
+	rc = put(m, r, e->kind, e->idx, cur, e->value, e->mask, why, sizeof(why));
+	return wrote(t, name, why, rc);
 }
 
 /* The socket's journal: every valid line handled, the journal rewritten
