@@ -31,6 +31,12 @@
 #include "vtest.h"
 
 #define QSHAPE "cores=4,llc=2M,l1=16K,l2=64K"
+/* A quarter of its LLC (vsuite.h's SSHAPE): the windows of the noise and
+ * --repeat runs a quarter as long, at about 40% of the CPU time; the
+ * background's rate four times noise=1M's, so that a window holds as many
+ * background lines as on QSHAPE. */
+#define SSHAPE "cores=4,llc=512K,l1=16K,l2=64K"
+#define SNOISE ",noise=4M,prefetch=off"
 
 static const char *prog, *outdir;
 
@@ -71,14 +77,14 @@ static json_t *find_check(json_t *j, const char *kernel, const char *event)
 /* 1. noise=: subtracted, the run passes; not subtracted, it fails. */
 static void test_noise(void)
 {
-	const char *a[] = { "--kernels=stream,numa,dgemm", "--shape", QSHAPE ",noise=1M,prefetch=off",
-			    "--dgemm=128,256", NULL };
-	CHECK_EQ_INT(run("base-noise", a, NULL), 0, "noise=1M, background subtracted: exit 0");
+	const char *a[] = { "--kernels=stream,numa,dgemm", "--shape", SSHAPE SNOISE,
+			    "--dgemm=64,128", NULL };
+	CHECK_EQ_INT(run("base-noise", a, NULL), 0, "noise=4M, background subtracted: exit 0");
 	json_t *j = vtest_load(outdir, "base-noise");
 	if (j) {
 		json_t *c = find_check(j, "stream-copy", "CAS_COUNT.RD s0 all ch");
 		if (c) {
-			/* noise=1M: 15625 lines a second per socket, half of them
+			/* noise=4M: 62500 lines a second per socket, half of them
 			 * reads: a window of tens of ms has hundreds. */
 			double bg = num(c, "background"), sum = 0;
 			size_t i;
@@ -96,9 +102,9 @@ static void test_noise(void)
 		      "baseline: %g idle windows, subtracted", num(b, "windows"));
 		json_decref(j);
 	}
-	const char *brk[] = { "--kernels=stream,numa,dgemm", "--shape", QSHAPE ",noise=1M,prefetch=off",
-			      "--dgemm=128,256", "--break=baseline", NULL };
-	CHECK_EQ_INT(run("base-noise-break", brk, NULL), 1, "noise=1M, --break=baseline: exit 1");
+	const char *brk[] = { "--kernels=stream,numa,dgemm", "--shape", SSHAPE SNOISE,
+			      "--dgemm=64,128", "--break=baseline", NULL };
+	CHECK_EQ_INT(run("base-noise-break", brk, NULL), 1, "noise=4M, --break=baseline: exit 1");
 	j = vtest_load(outdir, "base-noise-break");
 	if (j) {
 		size_t i, failed = 0, without = 0;
@@ -139,7 +145,7 @@ static void test_noise(void)
 /* 2. --repeat: the median run. */
 static void test_repeat(void)
 {
-	const char *r3[] = { "--kernels=stream", "--shape", QSHAPE, "--break=umask", "--break-once",
+	const char *r3[] = { "--kernels=stream", "--shape", SSHAPE, "--break=umask", "--break-once",
 			     "--repeat=3", NULL };
 	CHECK_EQ_INT(run("base-repeat3", r3, NULL), 0, "--repeat=3, umask broken in run 1: exit 0");
 	json_t *j = vtest_load(outdir, "base-repeat3");
@@ -162,7 +168,7 @@ static void test_repeat(void)
 		CHECK_EQ_INT(json_integer_value(json_object_get(j, "repeat")), 3, "JSON repeat");
 		json_decref(j);
 	}
-	const char *r2[] = { "--kernels=stream", "--shape", QSHAPE, "--break=umask", "--break-once",
+	const char *r2[] = { "--kernels=stream", "--shape", SSHAPE, "--break=umask", "--break-once",
 			     "--repeat=2", NULL };
 	CHECK_EQ_INT(run("base-repeat2", r2, NULL), 1, "--repeat=2: the lower middle (broken) run: exit 1");
 	j = vtest_load(outdir, "base-repeat2");

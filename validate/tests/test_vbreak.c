@@ -127,7 +127,7 @@ static void test_break_run(const char *sub, const char *shape, const char *kind,
  * measurement's own range check and everything else PASS. */
 static void test_break_clock(void)
 {
-	const char *args[] = { "--shape", QSHAPE, "--measure-clocks", "--break=clock",
+	const char *args[] = { "--shape", SSHAPE, "--measure-clocks", "--break=clock",
 			       "--kernels=clock,chase", NULL };
 	CHECK_EQ_INT(run("break-clock", args), 1, "--break=clock: exit status");
 	json_t *j = load("break-clock");
@@ -192,17 +192,17 @@ static void test_known_compare(void)
 	unlink(rec);
 	/* the umask breakage (exactly Copy's 6 checks FAIL), recording them */
 	const char *r1[] = { "--record-known", rec, NULL };
-	test_break_run("known-a", QSHAPE, "umask", "stream", 6, r1);
+	test_break_run("known-a", SSHAPE, "umask", "stream", 6, r1);
 	char *before = slurp(rec);
 	/* another run's failures (the channel breakage's) not written over it:
 	 * refused before anything runs (exit 2, no report), as is a run that
 	 * would pass (it exited 0 with nothing recorded) */
-	const char *r1b[] = { "--shape", QSHAPE, "--kernels=chan", "--break=channel", "--record-known",
+	const char *r1b[] = { "--shape", SSHAPE, "--kernels=chan", "--break=channel", "--record-known",
 			      rec, NULL };
 	snprintf(cmd, sizeof(cmd), "%s/known-a2/report.json", outdir);
 	unlink(cmd);
 	CHECK_EQ_INT(run("known-a2", r1b), 2, "channel breakage, --record-known of an existing file: exit 2");
-	const char *r1c[] = { "--shape", QSHAPE, "--kernels=lock", "--record-known", rec, NULL };
+	const char *r1c[] = { "--shape", SSHAPE, "--kernels=lock", "--record-known", rec, NULL };
 	CHECK_EQ_INT(run("known-a3", r1c), 2, "a passing run, --record-known of an existing file: exit 2");
 	snprintf(cmd, sizeof(cmd), "%s/known-a2/report.json", outdir);
 	CHECK(access(cmd, F_OK) != 0, "--record-known of an existing file: refused before the run (no report)");
@@ -212,12 +212,12 @@ static void test_known_compare(void)
 	      "--record-known does not overwrite: the file still holds the umask run's lines only");
 	free(before);
 	free(after);
-	const char *r2[] = { "--shape", QSHAPE, "--kernels=stream", "--break=umask", "--known", rec, NULL };
+	const char *r2[] = { "--shape", SSHAPE, "--kernels=stream", "--break=umask", "--known", rec, NULL };
 	CHECK_EQ_INT(run("known-placeholder", r2), 2, "--known with '?' reasons refused");
 	snprintf(cmd, sizeof(cmd), "sed 's/?$/WR umask: counts the writes, half of Copy'\\''s reads/' '%s' > '%s'",
 		 rec, filled);
 	CHECK(system(cmd) == 0, "fill the reasons");
-	const char *r3[] = { "--shape", QSHAPE, "--kernels=stream", "--break=umask", "--known", filled,
+	const char *r3[] = { "--shape", SSHAPE, "--kernels=stream", "--break=umask", "--known", filled,
 			     NULL };
 	CHECK_EQ_INT(run("known-b", r3), 0, "--known: understood deviations do not fail the run");
 	json_t *j = load("known-b");
@@ -263,7 +263,7 @@ static void test_break_field(const char *field, const char *pattern, const char 
 	snprintf(opt, sizeof(opt), "--break=%s:%s", field, pattern);
 	snprintf(kopt, sizeof(kopt), "--kernels=%s", kernels);
 	snprintf(sub, sizeof(sub), "break-%s-%s", field, pattern);
-	const char *args[] = { "--shape", QSHAPE, opt, kopt, "--dgemm=128,256", NULL };
+	const char *args[] = { "--shape", SSHAPE, opt, kopt, SDGEMM, NULL };
 	int rc = run(sub, args);
 	CHECK(rc == 1, "%s: exit status %d, want 1", opt, rc);
 	json_t *j = load(sub);
@@ -294,7 +294,7 @@ static void test_break_field(const char *field, const char *pattern, const char 
 
 static void test_break(const char *kind, const char *kernels, size_t want)
 {
-	test_break_on(QSHAPE, "", kind, kernels, want);
+	test_break_on(SSHAPE, "", kind, kernels, want);
 }
 
 int main(void)
@@ -343,7 +343,7 @@ int main(void)
 	 * (once passed unnoticed): Copy's reads fail their lower bound (the
 	 * writes counted instead: half the reads), the wrapped lookups their
 	 * per-hop band. */
-	test_break_on("llc=2M,cores=2,sockets=1,prefetch=on,l2ways=4", "-pf", "umask", "stream", 6);
-	test_break_on("llc=2M,cores=2,sockets=1,prefetch=on", "-pf", "wrap", "chase", 3);
+	test_break_on("llc=512K,cores=2,sockets=1,prefetch=on,l2ways=4", "-pf", "umask", "stream", 6);
+	test_break_on("llc=512K,cores=2,sockets=1,prefetch=on", "-pf", "wrap", "chase", 3);
 	return check_done("test_vbreak");
 }

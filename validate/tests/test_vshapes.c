@@ -48,11 +48,12 @@ static void test_dgemm_exceeds(void)
 }
 
 /* Every kernel's memory on the remote socket, threads on chosen CPUs (the
- * first threads of cores 1 and 3). */
+ * first threads of cores 1 and 3); the smaller SSHAPE: placement does not
+ * depend on the cache sizes. */
 static void test_place_remote(void)
 {
-	const char *args[] = { "--shape", QSHAPE, "--place=remote", "--kernels=stream,chase,dgemm,chan",
-			       "--dgemm=128,256", "--cpus=2,6", NULL };
+	const char *args[] = { "--shape", SSHAPE, "--place=remote", "--kernels=stream,chase,dgemm,chan",
+			       SDGEMM, "--cpus=2,6", NULL };
 	int rc = run("place-remote", args);
 	CHECK_EQ_INT(rc, 0, "--place=remote: exit status");
 	json_t *j = load("place-remote");
@@ -70,11 +71,12 @@ static void test_place_remote(void)
 	json_decref(j);
 }
 
-/* One socket, six cores (six LLC slices of 256 KiB), three channels (the
- * 181 checks it made with a 3 MiB LLC, in 60% of the time). */
+/* One socket, six cores (six LLC slices of 128 KiB), three channels (the
+ * checks it made with a 3 MiB LLC, and later 1.5 MiB, in a quarter of the
+ * first's time). */
 static void test_shape(void)
 {
-	const char *args[] = { "--shape", "sockets=1,cores=6,llc=1536K,channels=3,l1=16K,l2=64K",
+	const char *args[] = { "--shape", "sockets=1,cores=6,llc=768K,channels=3,l1=16K,l2=64K",
 			       "--kernels=stream,chase,chan,clock", NULL };
 	int rc = run("shape-1s6c3ch", args);
 	CHECK_EQ_INT(rc, 0, "one socket, 6 cores, 3 channels: exit status");
@@ -250,8 +252,8 @@ static void test_shapes(void)
 	 * every pass (the LLC-level chase expects them, from the page table and
 	 * the documented slice hash); DGEMM's nest formula is skipped where the
 	 * sets can move it. */
-	j = run_shape_with("shape-llcways2", "llcways=2," PF_OFF "," QSHAPE, "chase,dgemm",
-			   "--dgemm=128,256");
+	j = run_shape_with("shape-llcways2", "llcways=2," PF_OFF "," SSHAPE, "chase,dgemm",
+			   SDGEMM);
 	if (j) {
 		json_t *c = find_check(j, "chase-line-llc", "TOR_INSERTS.MISS_OPCODE(DRd) s0");
 		CHECK(c && num(c, "expected") > 0 && num(c, "expected") < 0.5,
@@ -269,7 +271,7 @@ static void test_shapes(void)
 	 * set, so no upper bound on STREAM's reads: checked as at least the
 	 * compulsory reads (3 arrays of lines: 2 read and an RFO); the writes
 	 * stay checked.  (4 ways hold the three: stream_pf_extra's test.) */
-	j = run_shape("shape-prefetch-l2ways2", "prefetch=on,l2ways=2," QSHAPE, "stream");
+	j = run_shape("shape-prefetch-l2ways2", "prefetch=on,l2ways=2," SSHAPE, "stream");
 	if (j) {
 		json_t *c = find_check(j, "stream-triad", "CAS_COUNT.RD s0 all ch");
 		json_t *w = find_check(j, "stream-triad", "CAS_COUNT.WR s0 all ch");
@@ -313,7 +315,7 @@ static void test_shapes(void)
 	}
 	/* The adjacent-line prefetcher alone: the page chase's demand share
 	 * and the channel probe's other channels are exact. */
-	j = run_shape("shape-prefetch-adjacent", "prefetch=0xd," QSHAPE, "chase,chan");
+	j = run_shape("shape-prefetch-adjacent", "prefetch=0xd," SSHAPE, "chase,chan");
 	if (j) {
 		json_t *c = find_check(j, "chase-page-mem", "OFFCORE DMND_DATA_RD.LOCAL_DRAM cpu0");
 		CHECK(c && fabs(num(c, "expected") - 0.5) < 1e-9,

@@ -21,6 +21,14 @@
 /* A small machine: 4 cores, 2 MiB LLC, 16 KiB L1, 64 KiB L2 (the chase's
  * levels stay apart), two sockets, four channels. */
 #define QSHAPE "cores=4,llc=2M,l1=16K,l2=64K"
+/* The same machine with a quarter of the LLC (512 KiB), and DGEMM's sizes
+ * halved to match (n = 128 is 0.75 x LLC there, as n = 256 is on QSHAPE):
+ * for the runs whose point is not the cache sizes (the breakages, the
+ * same-seed pair, placement), at about 40% of QSHAPE's CPU time.  The
+ * quick suite itself stays on QSHAPE: there the chase's prefetch bound
+ * (chase_pf_line_hi) is below 3 lines a hop; on 512 KiB it is 6. */
+#define SSHAPE "cores=4,llc=512K,l1=16K,l2=64K"
+#define SDGEMM "--dgemm=64,128"
 /* The shapes that check conflict-set derivations and tiny caches count
  * demand traffic: the prefetchers (on by default) off there. */
 #define PF_OFF "prefetch=off"
