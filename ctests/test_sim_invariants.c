@@ -148,6 +148,13 @@ static void random_traffic(const char *spec, int nthreads_cpus, uint64_t nlines,
 	snprintf(shape, sizeof shape, "%s%s", spec, prefetch ? ",prefetch=on" : ",prefetch=off");
 	machine(shape);
 	mem = pmon_sim_shape(sim)->mem_bytes;
+	/* the walk every 500 accesses, or every quarter of the LLC's lines on
+	 * a larger LLC: a broken state lasts until its line is evicted, about
+	 * an LLC's worth of accesses there, so at least four walks see it;
+	 * the walk's cost grows with the LLC (the 512 and 640 KiB shapes took
+	 * 40% of the program's time at 500) */
+	uint64_t llc_lines = pmon_sim_shape(sim)->llc_bytes / 64;
+	int every = llc_lines / 4 > 500 ? (int)(llc_lines / 4) : 500;
 	for (int i = 0; i < 200000 && !bad; i++) {
 		xorshift64(&r);
 		int cpu = (int)(r % (uint64_t)nthreads_cpus);
@@ -156,7 +163,7 @@ static void random_traffic(const char *spec, int nthreads_cpus, uint64_t nlines,
 		enum pmon_sim_kind kind = k < 5 ? PMON_SIM_LOAD : k < 9 ? PMON_SIM_STORE
 						     : PMON_SIM_NT_STORE;
 		pmon_sim_traffic(sim, cpu, home * mem + l * 64, kind, 1 + (r >> 60) % 3);
-		if (i % 500 == 499 && check(sim)) {
+		if (i % every == every - 1 && check(sim)) {
 			bad = 1;
 			CHECK(0, "%s: after %d accesses: %s", shape, i + 1, why);
 		}
