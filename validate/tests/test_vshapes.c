@@ -21,29 +21,30 @@
 #include "check.h"
 #include "vsuite.h"
 
-/* DGEMM whose C does not fit: a 128 KiB LLC and n = 256 (C alone 512 KiB).
+/* DGEMM whose C does not fit: a 64 KiB LLC and n = 192 (C alone 288 KiB).
  * Inside a panel the two threads are not in step (one may run a whole panel
- * ahead of the other), so only a thread's own 128 rows of C, its rows of A's
- * panels and a B panel surely come between two uses of a C line: 448 KiB,
- * more than twice the LLC.  C is read and written once per panel whatever
- * the threads' timing: the write count is pinned (within 1%, the model's
- * set overflow).  (It ran with a 512 KiB LLC and n = 512 before: C four
- * times the LLC there too, at eight times the multiply-adds.) */
+ * ahead of the other), so only a thread's own 96 rows of C (144 KiB), its
+ * rows of A's panels (48 KiB) and a B panel (96 KiB) surely come between
+ * two uses of a C line: 288 KiB, more than twice the LLC.  C is read and
+ * written once per panel whatever the threads' timing: the write count is
+ * pinned (within 1%, the model's set overflow).  (It ran with a 512 KiB LLC
+ * and n = 512, then a 128 KiB LLC and n = 256: C four times the LLC there
+ * too, at 19 and 2.4 times the multiply-adds.) */
 static void test_dgemm_exceeds(void)
 {
-	const char *args[] = { "--shape", "cores=4,llc=128K,l1=8K,l2=16K", "--kernels=dgemm",
-			       "--dgemm=64,256", NULL };
+	const char *args[] = { "--shape", "cores=4,llc=64K,l1=4K,l2=16K", "--kernels=dgemm",
+			       "--dgemm=64,192", NULL };
 	int rc = run("dgemm-exceeds", args);
 	CHECK_EQ_INT(rc, 0, "dgemm exceeding the LLC: exit status");
 	json_t *j = load("dgemm-exceeds");
 	if (!j)
 		return;
 	CHECK_EQ_INT(json_integer_value(json_object_get(j, "failed")), 0, "dgemm exceeding: failed");
-	CHECK(count_kernel(json_object_get(j, "checks"), "dgemm-256-exceeds") == 3,
-	      "dgemm-256-exceeds: compulsory, reads and writes");
-	json_t *w = find_check(j, "dgemm-256-exceeds", "CAS_COUNT.WR s0 nest formula");
-	CHECK(w && num(w, "expected") == 256.0 * 256 / 8 * 4 && num(w, "high") <= 1.01 && num(w, "low") >= 0.99,
-	      "dgemm-256-exceeds: C written once per panel (4 panels), pinned within 1%%");
+	CHECK(count_kernel(json_object_get(j, "checks"), "dgemm-192-exceeds") == 3,
+	      "dgemm-192-exceeds: compulsory, reads and writes");
+	json_t *w = find_check(j, "dgemm-192-exceeds", "CAS_COUNT.WR s0 nest formula");
+	CHECK(w && num(w, "expected") == 192.0 * 192 / 8 * 3 && num(w, "high") <= 1.01 && num(w, "low") >= 0.99,
+	      "dgemm-192-exceeds: C written once per panel (3 panels), pinned within 1%%");
 	json_decref(j);
 }
 
