@@ -28,7 +28,9 @@
 #                others by their CPU time, longest first; a program whose
 #                CPU time was under PMON_TEST_LIGHT_MS (default 1000) runs
 #                in a second set of half as many slots (at least one)
-#                beside the first, longest wall time first: little CPU time
+#                beside the first, longest wall time first (and in the
+#                first set's slots too once no other program is left for
+#                them to start): little CPU time
 #                (some mostly wait: sleeps, a child that takes its time)
 #                need not hold a CPU's slot.  Half: programs that time a
 #                window of wall-clock time (pmon-validate's clock kernel)
@@ -103,9 +105,8 @@ skips=
 genv=
 times=
 tmp=$(mktemp -d)
-runner=
-runner2=
-trap '[ -n "$runner" ] && kill $runner $runner2 2>/dev/null; rm -rf "$tmp"' EXIT
+runners=
+trap '[ -n "$runners" ] && kill $runners 2>/dev/null; rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM
 
 # Sanitizer defaults; the caller's settings come last and win.
@@ -225,8 +226,8 @@ while [ $# -gt 0 ]; do
 done
 
 # Run the programs that exist, $jobs at a time (and the light ones half as
-# many more at a time beside them), and print the results in order as they
-# come.
+# many more at a time beside them, and in the $jobs slots once the others
+# have all started), and print the results in order as they come.
 # A program whose end mark never comes (the runner itself was killed) is
 # told as such; the wait is bounded by each program's own timeout.
 i=1
@@ -254,14 +255,36 @@ done
 { sort -k2,2 -s "$tmp/heavy"; sort -k2,2 -s "$tmp/heavy2"; } | cut -d' ' -f1 >"$tmp/list"
 sort -k2,2 -s "$tmp/light" | cut -d' ' -f1 >"$tmp/list2"
 self=$0
-xargs -r -n 1 -P "$jobs" sh "$self" --one "$tmp" <"$tmp/list" &
-runner=$!
-if [ -s "$tmp/list2" ]; then
-	xargs -r -n 1 -P $(( (jobs + 1) / 2 )) sh "$self" --one "$tmp" <"$tmp/list2" &
-	runner2=$!
-fi
+# A slot is a loop that starts, one after the other, the programs of its
+# lists that no slot has taken yet (mkdir IDX.claim takes one: it succeeds
+# once): the $jobs slots the heavy list, then the light one (once no heavy
+# program is left to start, such a slot takes light ones rather than stay
+# empty); the others the light list only.
+slot() {
+	for l in "$@"; do
+		while IFS= read -r i; do
+			mkdir "$tmp/$i.claim" 2>/dev/null || continue
+			sh "$self" --one "$tmp" "$i"
+		done <"$tmp/$l"
+	done
+}
+n=0
+while [ "$n" -lt "$jobs" ]; do
+	slot list list2 &
+	runners="$runners $!"
+	n=$((n + 1))
+done
+n=0
+while [ -s "$tmp/list2" ] && [ "$n" -lt $(( (jobs + 1) / 2 )) ]; do
+	slot list2 &
+	runners="$runners $!"
+	n=$((n + 1))
+done
 running() {
-	kill -0 "$runner" 2>/dev/null || { [ -n "$runner2" ] && kill -0 "$runner2" 2>/dev/null; }
+	for r in $runners; do
+		kill -0 "$r" 2>/dev/null && return 0
+	done
+	return 1
 }
 i=1
 while [ "$i" -le "$nprog" ]; do
@@ -273,10 +296,10 @@ while [ "$i" -le "$nprog" ]; do
 	tally "$i"
 	i=$((i + 1))
 done
-wait "$runner" 2>/dev/null
-[ -n "$runner2" ] && wait "$runner2" 2>/dev/null
-runner=
-runner2=
+for r in $runners; do
+	wait "$r" 2>/dev/null
+done
+runners=
 
 # This run's times, for the next run's order (programs without one left
 # out); written whole, then moved into place.

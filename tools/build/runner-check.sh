@@ -81,5 +81,27 @@ PMON_TEST_JOBS=1 sh "$top/ctests/run.sh" "$tmp/test_heavy" "$tmp/test_light" >"$
 check "[ \"\$(tail -n 1 '$tmp/hl0.out')\" = '1 passed, 1 failed, 0 skipped' ]" \
 	"without times, one slot: one after the other: $(tail -n 1 "$tmp/hl0.out")"
 
+# Once no heavy program is left to start, a heavy slot takes light ones: a
+# heavy program that ends at once and two light ones that each wait
+# (bounded) for the other to have started, one slot: the light slot starts
+# one, the heavy slot the other.  (Light programs only in the light slot
+# ran one after the other, and the first failed.)
+for p in la lb; do
+	o=lb
+	[ $p = lb ] && o=la
+	printf '#!/bin/sh\ntouch "%s/%s-on"\ni=0\nwhile [ $i -lt 40 ] && [ ! -e "%s/%s-on" ]; do sleep 0.05; i=$((i + 1)); done\n' \
+		"$tmp" "$p" "$tmp" "$o" >"$tmp/test_$p"
+	printf '[ -e "%s/%s-on" ] && echo "test_%s: 1 passed, 0 failed" || echo "test_%s: 0 passed, 1 failed"\n' \
+		"$tmp" "$o" "$p" "$p" >>"$tmp/test_$p"
+	chmod +x "$tmp/test_$p"
+done
+printf '#!/bin/sh\necho "test_h: 1 passed, 0 failed"\n' >"$tmp/test_h"
+chmod +x "$tmp/test_h"
+printf '1000 1000 %s/test_h\n400 400 %s/test_la\n300 300 %s/test_lb\n' "$tmp" "$tmp" "$tmp" >"$tmp/times-hll"
+PMON_TEST_JOBS=1 sh "$top/ctests/run.sh" --times "$tmp/times-hll" "$tmp/test_h" "$tmp/test_la" "$tmp/test_lb" \
+	>"$tmp/hll.out" 2>&1
+check "[ \"\$(tail -n 1 '$tmp/hll.out')\" = '3 passed, 0 failed, 0 skipped' ]" \
+	"two light programs at once, one in the heavy slot left free: $(tail -n 1 "$tmp/hll.out")"
+
 echo "runner-check: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
