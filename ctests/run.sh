@@ -25,18 +25,19 @@
 #                (written at the end of every run, one line "CPU_MS WALL_MS
 #                PROGRAM" each): this run starts the programs it has no
 #                time for first (a new test never starts last), then the
-#                others by their CPU time, longest first; a program whose
-#                CPU time was under PMON_TEST_LIGHT_MS (default 1000) runs
-#                in a second set of half as many slots (at least one)
-#                beside the first, longest wall time first (and in the
+#                others by their CPU time, longest first.  A light program
+#                runs in a second set of half as many slots (at least one)
+#                beside the first, longest wall time first, and in the
 #                first set's slots too once no other program is left for
-#                them to start): little CPU time
-#                (some mostly wait: sleeps, a child that takes its time)
-#                need not hold a CPU's slot.  Half: programs that time a
-#                window of wall-clock time (pmon-validate's clock kernel)
-#                see more of their machine the fewer run at once.  CPU
-#                time, not its share of the wall time: under other jobs'
-#                load every program's share falls.
+#                them to start: light, one whose CPU time was under
+#                PMON_TEST_LIGHT_MS (default 1000) or under half its wall
+#                time (it mostly waited: sleeps, a child that takes its
+#                time).  Such a program need not hold a CPU's slot.  Half:
+#                programs that time a window of wall-clock time
+#                (pmon-validate's clock kernel) see more of their machine
+#                the fewer run at once.  Under half: under other jobs' load
+#                every program's share of the wall time falls, to about
+#                two thirds for three programs on two CPUs.
 #                Without the file (a first run), the order given, every
 #                program in the first set.
 #
@@ -238,7 +239,8 @@ done >"$tmp/queued"
 # The order and the set of each program from the last run's times (a line
 # "CPU_MS WALL_MS PROGRAM"; unknown or malformed lines count as no time):
 # IDX and a sort key into heavy (no time first, in the order given, then
-# CPU time descending) and light (wall time descending).
+# CPU time descending) and light (wall time descending): light, a program
+# of little CPU time, or one that waited more than it ran.
 [ -n "$times" ] && [ -r "$times" ] && cp "$times" "$tmp/last" 2>/dev/null || : >"$tmp/last"
 awk -v light="$light_ms" -v dir="$tmp" -v last="$tmp/last" '
 	FILENAME == last { if ($1 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+$/ && NF >= 3) {
@@ -246,7 +248,8 @@ awk -v light="$light_ms" -v dir="$tmp" -v last="$tmp/last" '
 		    next }
 	{ i = $1; p = substr($0, length($1) + 2)
 	  if (!(p in cpu)) printf "%d %010d\n", i, i > (dir "/heavy")
-	  else if (cpu[p] + 0 < light + 0) printf "%d %010d\n", i, 999999999 - wall[p] > (dir "/light")
+	  else if (cpu[p] + 0 < light + 0 || 2 * cpu[p] < wall[p] + 0)
+		printf "%d %010d\n", i, 999999999 - wall[p] > (dir "/light")
 	  else printf "%d %010d\n", i, 999999999 - cpu[p] + 0 > (dir "/heavy2") }
 ' "$tmp/last" "$tmp/queued"
 for f in heavy heavy2 light; do
