@@ -56,19 +56,23 @@ check "[ \"\$(tr -d '\n' <'$tmp/started')\" = zxy ]" "start order '$(tr -d '\n' 
 check "[ \"\$(grep -o '^test_[xyz]' '$tmp/xyz.out' | tr -d '\n')\" = test_ytest_xtest_z ]" \
 	"results not in the order given: $(tr '\n' '|' <"$tmp/xyz.out")"
 
+# test_NAME: marks itself started, then waits (bounded: 2 s) for test_OTHER
+# to have started, and passes only if it did: two such programs pass only
+# when they run at the same time.
+waits_for() {
+	printf '#!/bin/sh\ntouch "%s/%s-on"\ni=0\nwhile [ $i -lt 40 ] && [ ! -e "%s/%s-on" ]; do sleep 0.05; i=$((i + 1)); done\n' \
+		"$tmp" "$1" "$tmp" "$2" >"$tmp/test_$1"
+	printf '[ -e "%s/%s-on" ] && echo "test_%s: 1 passed, 0 failed" || echo "test_%s: 0 passed, 1 failed"\n' \
+		"$tmp" "$2" "$1" "$1" >>"$tmp/test_$1"
+	chmod +x "$tmp/test_$1"
+}
+
 # A light program (under 1000 ms of CPU in the last run, whatever its wall
 # time, or under half its wall time) runs beside a heavy one even with one
-# slot: each waits (bounded) for the other to have started.  Without the times they run one after the other
-# and both fail.
-for p in heavy light; do
-	o=light
-	[ $p = light ] && o=heavy
-	printf '#!/bin/sh\ntouch "%s/%s-on"\ni=0\nwhile [ $i -lt 40 ] && [ ! -e "%s/%s-on" ]; do sleep 0.05; i=$((i + 1)); done\n' \
-		"$tmp" "$p" "$tmp" "$o" >"$tmp/test_$p"
-	printf '[ -e "%s/%s-on" ] && echo "test_%s: 1 passed, 0 failed" || echo "test_%s: 0 passed, 1 failed"\n' \
-		"$tmp" "$o" "$p" "$p" >>"$tmp/test_$p"
-	chmod +x "$tmp/test_$p"
-done
+# slot: each waits (bounded) for the other to have started.  Without the
+# times they run one after the other and both fail.
+waits_for heavy light
+waits_for light heavy
 for light in "400 400" "900 9000" "2000 9000"; do
 	printf '1000 1000 %s/test_heavy\n%s %s/test_light\n' "$tmp" "$light" "$tmp" >"$tmp/times-hl"
 	PMON_TEST_JOBS=1 sh "$top/ctests/run.sh" --times "$tmp/times-hl" "$tmp/test_heavy" "$tmp/test_light" \
@@ -86,15 +90,8 @@ check "[ \"\$(tail -n 1 '$tmp/hl0.out')\" = '1 passed, 1 failed, 0 skipped' ]" \
 # (bounded) for the other to have started, one slot: the light slot starts
 # one, the heavy slot the other.  (Light programs only in the light slot
 # ran one after the other, and the first failed.)
-for p in la lb; do
-	o=lb
-	[ $p = lb ] && o=la
-	printf '#!/bin/sh\ntouch "%s/%s-on"\ni=0\nwhile [ $i -lt 40 ] && [ ! -e "%s/%s-on" ]; do sleep 0.05; i=$((i + 1)); done\n' \
-		"$tmp" "$p" "$tmp" "$o" >"$tmp/test_$p"
-	printf '[ -e "%s/%s-on" ] && echo "test_%s: 1 passed, 0 failed" || echo "test_%s: 0 passed, 1 failed"\n' \
-		"$tmp" "$o" "$p" "$p" >>"$tmp/test_$p"
-	chmod +x "$tmp/test_$p"
-done
+waits_for la lb
+waits_for lb la
 printf '#!/bin/sh\necho "test_h: 1 passed, 0 failed"\n' >"$tmp/test_h"
 chmod +x "$tmp/test_h"
 printf '1000 1000 %s/test_h\n400 400 %s/test_la\n300 300 %s/test_lb\n' "$tmp" "$tmp" "$tmp" >"$tmp/times-hll"
