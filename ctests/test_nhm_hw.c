@@ -249,7 +249,10 @@ static void program_and_count(pmon_machine_t *m)
 	CHECK_EQ_INT(pmon_session_stop(s, v), PMON_OK, pmon_session_errmsg(s));
 	CHECK_EQ_U64(v[0], want, "the stop's total");
 	int off = find_op(0, 'w', GLB_CTL, 0, FOREIGN), fin = last_op('r', ctr);
-	CHECK(off >= 0 && fin > off, "stop: enable bits cleared (%d) before the final read (%d)", off, fin);
+	/* the final read of the running counters ends the window at its
+	 * instant; the enable bits are cleared after it (for the restore) */
+	CHECK(off >= 0 && fin >= 0 && fin < off, "stop: the final read (%d) before the enable bits are "
+	      "cleared (%d)", fin, off);
 	int ovf = find_op(0, 'w', GLB_OVF, 1, 0);
 	CHECK(ovf >= 0 && oplog[ovf].v == 1ull << c0 && find_op(ovf + 1, 'w', GLB_OVF, 1, 0) < 0,
 	      "stop: the overflow its counting set cleared through MSR 0x393 (0x%llx), another's "

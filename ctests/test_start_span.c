@@ -83,12 +83,14 @@ int main(void)
 	int start_writes = slow.writes;
 	uint64_t t0 = pmon_session_read_ns(s), now = pmon_sim_now_ns(sim);
 	CHECK(start_writes >= 3, "the start made %d writes, each 1 ms", start_writes);
-	CHECK(now > t0 + STEP_NS, "the start went on for %llu ns after the window began",
+	/* the window begins at the read of the running counters, after every
+	 * write of the start (each 1 ms) */
+	CHECK(now >= t0, "the window began %llu ns before the start returned",
 	      (unsigned long long)(now - t0));
 	pmon_sim_advance_ns(sim, 10 * STEP_NS);
 	CHECK_EQ_INT(pmon_session_stop(s, v), PMON_OK, pmon_session_errmsg(s));
 	uint64_t t1 = pmon_session_read_ns(s);
-	CHECK(t1 > t0 + 10 * STEP_NS, "a window of at least 10 ms: %llu ns",
+	CHECK(t1 >= t0 + 10 * STEP_NS, "a window of at least 10 ms: %llu ns",
 	      (unsigned long long)(t1 - t0));
 	CHECK_EQ_U64(v[0], uclk_at(t1) - uclk_at(t0), "UBox UCLK ticks: exactly the window's");
 	CHECK(v[1] > 0 && v[1] <= uclk_at(t1) - uclk_at(t0),

@@ -11,11 +11,13 @@
  *         take each counter's starting value while frozen, program the UBox
  *         last (it cannot be frozen), enable the counters of a PMU under a
  *         global control there (the core PMU's IA32_PERF_GLOBAL_CTRL, the
- *         Nehalem uncore's 0x391), unfreeze.
+ *         Nehalem uncore's 0x391), unfreeze, then read every counter
+ *         running: the baselines and the window's start (its instant).
  * read:   per counter, delta = (raw - last) mod 2^width, total += delta; so a
  *         counter may wrap once between reads and the 64-bit total stays exact.
- * stop:   freeze (the global controls: the session's enable bits cleared),
- *         final read, write back every saved register, release the boxes.  Counters themselves are never written (totals come from
+ * stop:   final read of the running counters (the window's end: its
+ *         instant), freeze (the global controls: the session's enable bits
+ *         cleared), write back every saved register, release the boxes.  Counters themselves are never written (totals come from
  *         deltas, no reset needed).
  *
  * The rest of the protocol lives in rooms of its own (session_internal.h
@@ -273,13 +275,20 @@ static int start_locked(pmon_session_t *s)
 			goto undo;
 		s->boxes[b].global_on = s->boxes[b].global_bits != 0;
 	}
-	/* The window's start (pmon_session_read_ns): the boxes without freeze
-	 * count from just before it, the frozen ones from just after; what
-	 * follows (read-backs, journal, fold setup) may take a while when the
-	 * process is preempted, but every box is already counting then. */
-	uint64_t began = pmon_clock_ns(s->m->acc);
 	if ((rc = freeze_all(s, PMON_BOX_FRZ_EN)) || (rc = box_ctl_readable(s)))
 		goto undo;
+	/* The window's start (pmon_session_read_ns): every counter read again,
+	 * running, and the baselines taken from that read, stamped with its
+	 * instant (the emulated machine's, at which it read them all; on
+	 * hardware right after the reads).  A stamp of the clock between the
+	 * enables and the unfreeze would be apart from both by whatever the
+	 * process was held up there (preempted): counts before the window or
+	 * a window before the counts. */
+	uint64_t began;
+	if ((rc = read_counters(s, BY_OWNER, &began, s->err, sizeof(s->err))))
+		goto undo;
+	for (int i = 0; i < s->n; i++)
+		s->ev[i].last = s->ev[i].seen = *s->ev[i].raw[BY_OWNER];
 	if ((rc = sess_journal_wrote(s)))
 		goto undo;
 	if ((rc = sess_fold_setup(s))) {
@@ -314,18 +323,28 @@ int pmon_session_stop(pmon_session_t *s, uint64_t *values)
 		return pmon_why(s->err, sizeof(s->err), PMON_EINVAL, "not counting");
 	pmon_registry_lock(&s->m->sessions);
 	/* what another agent changed is found before anything is written; the
-	 * boxes are frozen for the final read only when none was */
+	 * boxes are frozen for the restore only when none was */
 	int rc = sess_find_taken(s, s->err, sizeof(s->err));
 	if (s->fault)
 		rc = pmon_why(s->err, sizeof(s->err), s->fault, "%s", s->fault_msg);
-	if (!rc)
-		rc = freeze_all(s, PMON_BOX_FRZ_EN | PMON_BOX_FRZ);
-	if (!rc)
-		rc = disable_gated(s);
+	/* The final read, of the running counters: the window ends at its
+	 * instant (pmon_session_read_ns), as the start's began at its read.
+	 * Read after the freeze, it would end the window later than the counts
+	 * by whatever held the process up between the two (a preemption: ms of
+	 * window with nothing counted). */
+	int taken = rc != 0;
 	if (!rc && (rc = sess_check_and_fold(s, BY_OWNER, values, 1, NULL, s->err, sizeof(s->err))) == PMON_EBUSY) {
 		/* the final check stops at the first change: mark every one */
 		char why[sizeof(s->err)];
 		sess_find_taken(s, why, sizeof(why));
+		taken = 1;
+	}
+	if (!taken) {                      /* stale totals still freeze */
+		int frc = freeze_all(s, PMON_BOX_FRZ_EN | PMON_BOX_FRZ);
+		if (!frc)
+			frc = disable_gated(s);
+		if (!rc)
+			rc = frc;
 	}
 	s->running = 0;
 	s->warn[0] = 0;

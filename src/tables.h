@@ -252,7 +252,7 @@ struct pmon_box_type {
 	 * the overflow status and of the overflow clear (0: pmon leaves the
 	 * overflows alone), and the fixed counters' bits in all three (general
 	 * counter i is bit i).  The engine enables a session's counters there
-	 * after taking their starting values, clears those bits before the
+	 * after taking their starting values, clears those bits after the
 	 * stop's final read, and puts back every bit it changed.  msr_glb_ctl
 	 * 0 = none. */
 	uint32_t msr_glb_ctl, msr_glb_status, msr_glb_ovf;
