@@ -5,12 +5,14 @@
  * (PMON_SIM=gen=nhm-ep,clock=manual,noise=250M: the noise trickle issues
  * socket 0's lines as emulated time moves, half of them DRAM reads).
  *
- * The uncore's fixed counter counts UCLK from its enable in the global
- * control 0x391 to its disable there; the window should be that interval.
- * A pause of PAUSE_NS (the process preempted) right after the stop's
- * disabling write of 0x391 (before the final read) must not lengthen the
- * window: the counters are stopped then, so neither the UCLK ticks nor the
- * memory controller's reads grow while the window would.
+ * The window should be the interval the counters counted: the uncore's
+ * fixed counter's UCLK ticks exactly, the memory controller's reads the
+ * noise's rate.  A pause of PAUSE_NS (the process preempted) right after
+ * the stop's first write (in the old order the freeze or the disabling
+ * write of 0x391, before the final read: the window grew by the pause with
+ * nothing counted; now after the final read) or right after the start's
+ * first look at the clock (the old order's window stamp, before SNB-EP's
+ * unfreeze) must not part the window from the counts.
  *
  * Also the same with every register access of the session taking STEP_NS
  * (as test_start_span.c does for SNB-EP's writes), on one socket and on two.

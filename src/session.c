@@ -8,8 +8,8 @@
  *         box control this session needs taken over by another agent (a
  *         counter found so is avoided, like an enabled one).  Then freeze the boxes
  *         (frz_en|frz), write filters and controls (with the enable bit),
- *         take each counter's starting value while frozen, program the UBox
- *         last (it cannot be frozen), enable the counters of a PMU under a
+ *         read each counter while frozen (every one readable before any
+ *         counts), program the UBox last (it cannot be frozen), enable the counters of a PMU under a
  *         global control there (the core PMU's IA32_PERF_GLOBAL_CTRL, the
  *         Nehalem uncore's 0x391), unfreeze, then read every counter
  *         running: the baselines and the window's start (its instant).
@@ -226,12 +226,13 @@ static int program(pmon_session_t *s, struct sess_event *e)
 }
 
 /* The UBox has neither freeze nor global control: it is programmed after
- * the starting values are taken.  A gated box is programmed before them,
- * its counters enabled in the global control after. */
+ * the frozen read (the others cannot count yet then).  A gated box is
+ * programmed before it, its counters enabled in the global control after. */
 static int late(const struct sess_box *bx) { return !freezable(bx) && !gated(bx); }
 
-/* The stop's freeze of the gated boxes: the session's enable bits cleared
- * (put back as they were), so the final read is of stopped counters. */
+/* The stop's freeze of the gated boxes, after the final read: the
+ * session's enable bits cleared (put back as they were), so that nothing
+ * counts while the registers are put back. */
 static int disable_gated(pmon_session_t *s)
 {
 	for (int b = 0; b < s->nboxes; b++) {
@@ -259,6 +260,8 @@ static int start_locked(pmon_session_t *s)
 	for (int i = 0; i < s->n; i++)
 		if (!late(&s->boxes[s->ev[i].box]) && (rc = program(s, &s->ev[i])))
 			goto undo;
+	/* read once frozen: a counter that cannot be read undoes the start
+	 * before anything counts (the baselines come from the read below) */
 	uint64_t now;
 	if ((rc = read_counters(s, BY_OWNER, &now, s->err, sizeof(s->err))))
 		goto undo;
@@ -332,6 +335,8 @@ int pmon_session_stop(pmon_session_t *s, uint64_t *values)
 	 * Read after the freeze, it would end the window later than the counts
 	 * by whatever held the process up between the two (a preemption: ms of
 	 * window with nothing counted). */
+	/* a takeover or a fault found before the read (as before: the
+	 * restore alone puts the controls and the global enables back) */
 	int taken = rc != 0;
 	if (!rc && (rc = sess_check_and_fold(s, BY_OWNER, values, 1, NULL, s->err, sizeof(s->err))) == PMON_EBUSY) {
 		/* the final check stops at the first change: mark every one */
@@ -339,7 +344,7 @@ int pmon_session_stop(pmon_session_t *s, uint64_t *values)
 		sess_find_taken(s, why, sizeof(why));
 		taken = 1;
 	}
-	if (!taken) {                      /* stale totals still freeze */
+	if (!taken) {                      /* a final read's ESTALE still freezes */
 		int frc = freeze_all(s, PMON_BOX_FRZ_EN | PMON_BOX_FRZ);
 		if (!frc)
 			frc = disable_gated(s);
