@@ -333,8 +333,9 @@ longest_first = $(foreach t,$(CHECK_FIRST),$(filter %/$(t),$(1))) \
 	$(filter-out $(addprefix %/,$(CHECK_FIRST)),$(1))
 # The journal fuzz (test_journal_fuzz) runs CHECK_FUZZ_SECONDS a part in
 # make check, and its default of 2 s a part in make check-asan, where the
-# sanitizers see what it finds; a longer hunt: make check CHECK_FUZZ_SECONDS=60.
-CHECK_FUZZ_SECONDS ?= 1
+# sanitizers see what it finds; a longer hunt: make check CHECK_FUZZ_SECONDS=60
+# (or PMON_FUZZ_SECONDS=60 in the environment).
+CHECK_FUZZ_SECONDS ?= $(or $(PMON_FUZZ_SECONDS),1)
 check: all
 	@$(MAKE) -k -s --no-print-directory $(CTESTS) $(PTESTS) $(VALIDATE) $(VAL_TESTS) || \
 		echo "check: some test programs did not build"

@@ -30,9 +30,11 @@
 #                beside the first, longest wall time first, and in the
 #                first set's slots too once no other program is left for
 #                them to start: light, one whose CPU time was under
-#                PMON_TEST_LIGHT_MS (default 1000) or under half its wall
-#                time (it mostly waited: sleeps, a child that takes its
-#                time).  Such a program need not hold a CPU's slot.  Half:
+#                PMON_TEST_LIGHT_MS (default 1000), or under twice that and
+#                under half its wall time (it mostly waited: sleeps, a child
+#                that takes its time; not more: after a run beside other
+#                jobs, when every program's share fell, the next would find
+#                most programs light).  Such a program need not hold a CPU's slot.  Half:
 #                programs that time a window of wall-clock time
 #                (pmon-validate's clock kernel) see more of their machine
 #                the fewer run at once.  Under half: under other jobs' load
@@ -248,7 +250,7 @@ awk -v light="$light_ms" -v dir="$tmp" -v last="$tmp/last" '
 		    next }
 	{ i = $1; p = substr($0, length($1) + 2)
 	  if (!(p in cpu)) printf "%d %010d\n", i, i > (dir "/heavy")
-	  else if (cpu[p] + 0 < light + 0 || 2 * cpu[p] < wall[p] + 0)
+	  else if (cpu[p] + 0 < light + 0 || (2 * cpu[p] < wall[p] + 0 && cpu[p] + 0 < 2 * light))
 		printf "%d %010d\n", i, 999999999 - wall[p] > (dir "/light")
 	  else printf "%d %010d\n", i, 999999999 - cpu[p] + 0 > (dir "/heavy2") }
 ' "$tmp/last" "$tmp/queued"
@@ -267,7 +269,7 @@ slot() {
 	for l in "$@"; do
 		while IFS= read -r i; do
 			mkdir "$tmp/$i.claim" 2>/dev/null || continue
-			sh "$self" --one "$tmp" "$i"
+			sh "$self" --one "$tmp" "$i" </dev/null
 		done <"$tmp/$l"
 	done
 }

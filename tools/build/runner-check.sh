@@ -68,12 +68,12 @@ waits_for() {
 }
 
 # A light program (under 1000 ms of CPU in the last run, whatever its wall
-# time, or under half its wall time) runs beside a heavy one even with one
+# time, or under 2000 ms and half its wall time) runs beside a heavy one even with one
 # slot: each waits (bounded) for the other to have started.  Without the
 # times they run one after the other and both fail.
 waits_for heavy light
 waits_for light heavy
-for light in "400 400" "900 9000" "2000 9000"; do
+for light in "400 400" "900 9000" "1900 9000"; do
 	printf '1000 1000 %s/test_heavy\n%s %s/test_light\n' "$tmp" "$light" "$tmp" >"$tmp/times-hl"
 	PMON_TEST_JOBS=1 sh "$top/ctests/run.sh" --times "$tmp/times-hl" "$tmp/test_heavy" "$tmp/test_light" \
 		>"$tmp/hl.out" 2>&1
@@ -81,6 +81,15 @@ for light in "400 400" "900 9000" "2000 9000"; do
 		"a light program ($light ms) beside a heavy one with one slot: $(tail -n 1 "$tmp/hl.out")"
 	rm -f "$tmp/heavy-on" "$tmp/light-on"
 done
+# 3000 ms of CPU in 9000 ms is heavy however long it waited (after a run
+# beside other jobs most programs wait more than half their time): the two
+# one after the other, and the first fails.
+printf '1000 1000 %s/test_heavy\n3000 9000 %s/test_light\n' "$tmp" "$tmp" >"$tmp/times-hl"
+PMON_TEST_JOBS=1 sh "$top/ctests/run.sh" --times "$tmp/times-hl" "$tmp/test_heavy" "$tmp/test_light" \
+	>"$tmp/hl3.out" 2>&1
+check "[ \"\$(tail -n 1 '$tmp/hl3.out')\" = '1 passed, 1 failed, 0 skipped' ]" \
+	"3000 ms of CPU in 9000 ms is heavy: $(tail -n 1 "$tmp/hl3.out")"
+rm -f "$tmp/heavy-on" "$tmp/light-on"
 PMON_TEST_JOBS=1 sh "$top/ctests/run.sh" "$tmp/test_heavy" "$tmp/test_light" >"$tmp/hl0.out" 2>&1
 check "[ \"\$(tail -n 1 '$tmp/hl0.out')\" = '1 passed, 1 failed, 0 skipped' ]" \
 	"without times, one slot: one after the other: $(tail -n 1 "$tmp/hl0.out")"
