@@ -128,6 +128,12 @@ int main(void)
 	g.llc_bytes = sh.llc_bytes;
 	dgemm_expect(&g, N, BK, 2, 0, &x);
 	CHECK(x.c_fits == -1, "n=%d, 2 threads on 256 KiB: C between the bounds (%d)", N, x.c_fits);
+	/* a thread's own rows of C, its rows of an A panel and a B panel:
+	 * 8 x 256 x 128 + 8 x 128 x 64 + 8 x 64 x 256 = 448 KiB, under twice
+	 * the LLC */
+	CHECK(x.reuse_c_min == 458752.0 && x.reuse_c_min < 2.0 * sh.llc_bytes,
+	      "n=%d on 256 KiB: a thread's own work between two uses of a C line %g B", N,
+	      x.reuse_c_min);
 	for (uint64_t s = 1; s <= ORDERS; s++) {
 		uint64_t rd = 0, wr = 0;
 		int rc = run(&sh, s, &rd, &wr);

@@ -245,7 +245,8 @@ static void test_dgemm(void)
 	dgemm_expect(&g, 384, 64, 2, 0, &e);
 	CHECK(e.c_fits == -1 && fabs(e.hi - 8.0 / 3) < 1e-12, "384: band up to %g", e.hi);
 
-	/* The suite's test shape: 512 KiB LLC, n = 384 (C 1.125 MiB), 2
+	/* test_vdgemm_order's first shape (it now runs n = 256 on 256 KiB, and
+	 * checks that geometry itself): 512 KiB LLC, n = 384 (C 1.125 MiB), 2
 	 * threads of 3 row blocks (192 rows) each.  All of C between two
 	 * uses would be 1179648 + 16 x 384 x 64 = 1572864 bytes >= 1 MiB, but
 	 * only the thread's own work is sure to come: 8 x 384 x 192 + 8 x 192
