@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "sim_span.h"
 #include "pmon/pmon.h"
 #include "pmon/sim.h"
 #include "machine.h"
@@ -46,11 +47,6 @@ static pmon_machine_t *m;
 static pmon_sim_t *sim;
 static char err[512];
 static int done;
-
-static uint64_t uclk_at(uint64_t ns)
-{
-	return (uint64_t)((unsigned __int128)ns * pmon_sim_shape(sim)->uclk_hz / 1000000000u);
-}
 
 static void *mover(void *arg)
 {
@@ -94,7 +90,7 @@ static void batches(pmon_session_t *s)
 		uint64_t d = QPI(0) - base_q;
 		bad_equal += QPI(0) != QPI(hi - lo);
 		bad_at += at != base_t + d;
-		bad_cbo += cbo - base_c != uclk_at(base_t + d) - uclk_at(base_t);
+		bad_cbo += cbo - base_c != span_uclk(sim, base_t + d) - span_uclk(sim, base_t);
 	}
 #undef QPI
 	pthread_join(t, NULL);
@@ -198,7 +194,7 @@ static void fold_inside_read(pmon_session_t *s, uint64_t t0)
 	CHECK(fold_in_time, "the fold came between the read's counters and its totals");
 	uint64_t elapsed = pmon_sim_now_ns(sim) - t0;
 	CHECK_EQ_U64(v[0], elapsed, "that read: exact QPI clockticks (made again under the lock)");
-	CHECK_EQ_U64(v[2], uclk_at(t0 + elapsed) - uclk_at(t0), "and exact CBo clockticks");
+	CHECK_EQ_U64(v[2], span_uclk(sim, t0 + elapsed) - span_uclk(sim, t0), "and exact CBo clockticks");
 	m->acc = spy.inner;
 }
 
@@ -235,7 +231,7 @@ int main(void)
 	pmon_sim_advance_ns(sim, 12345);
 	CHECK_EQ_INT(pmon_session_read(s, v), PMON_OK, pmon_session_errmsg(s));
 	CHECK_EQ_U64(v[0], 12345, "QPI clockticks after 12345 ns");
-	CHECK_EQ_U64(v[2], uclk_at(t0 + 12345) - uclk_at(t0), "CBo clockticks after 12345 ns");
+	CHECK_EQ_U64(v[2], span_uclk(sim, t0 + 12345) - span_uclk(sim, t0), "CBo clockticks after 12345 ns");
 	reads_while_locked(s);
 	fold_inside_read(s, t0);
 	uint64_t t1 = pmon_sim_now_ns(sim) - t0;
@@ -251,7 +247,7 @@ int main(void)
 		bad_equal += v[0] != v[1];
 		bad_range += v[0] < prev || v[0] > now;
 		/* the CBo count of the instant the QPI count gives */
-		bad_cbo += v[2] != uclk_at(t0 + v[0]) - uclk_at(t0);
+		bad_cbo += v[2] != span_uclk(sim, t0 + v[0]) - span_uclk(sim, t0);
 		prev = v[0];
 	}
 	pthread_join(t, NULL);
@@ -266,12 +262,12 @@ int main(void)
 	CHECK_EQ_INT(pmon_session_read(s, v), PMON_OK, pmon_session_errmsg(s));
 	CHECK_EQ_U64(v[0], elapsed, "QPI clockticks exact at the end");
 	CHECK_EQ_U64(v[1], elapsed, "the second QPI counter too");
-	CHECK_EQ_U64(v[2], uclk_at(t0 + elapsed) - uclk_at(t0), "CBo clockticks exact at the end");
+	CHECK_EQ_U64(v[2], span_uclk(sim, t0 + elapsed) - span_uclk(sim, t0), "CBo clockticks exact at the end");
 	batches(s);
 	elapsed = pmon_sim_now_ns(sim) - t0;
 	CHECK_EQ_INT(pmon_session_stop(s, v), PMON_OK, pmon_session_errmsg(s));
 	CHECK_EQ_U64(v[0], elapsed, "stop: the same after the batches");
-	CHECK_EQ_U64(v[2], uclk_at(t0 + elapsed) - uclk_at(t0), "CBo too");
+	CHECK_EQ_U64(v[2], span_uclk(sim, t0 + elapsed) - span_uclk(sim, t0), "CBo too");
 	pmon_session_destroy(s);
 	pmon_machine_close(m);
 	return check_done("test_read_unlocked");

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "check.h"
+#include "sim_span.h"
 #include "sim_machine.h"
 #include "pmon/pmon.h"
 #include "pmon/sim.h"
@@ -49,18 +50,6 @@ static int slow_pci_write(struct pmon_access *a, pmon_pci_addr_t d, uint32_t off
 	return slow.inner->ops->pci_write(slow.inner, d, off, val, why, whylen);
 }
 
-static uint64_t uclk_at(uint64_t ns)
-{
-	return (uint64_t)((unsigned __int128)ns * pmon_sim_shape(sim)->uclk_hz / 1000000000u);
-}
-
-static void add(pmon_session_t *s, const char *name)
-{
-	pmon_encoding_t e;
-	CHECK_EQ_INT(pmon_machine_encode(m, name, &e, err, sizeof(err)), PMON_OK, err);
-	CHECK_EQ_INT(pmon_session_add(s, &e), PMON_OK, pmon_session_errmsg(s));
-}
-
 int main(void)
 {
 	pmon_session_t *s;
@@ -76,9 +65,9 @@ int main(void)
 	m->acc = &slow.a;
 
 	CHECK_EQ_INT(pmon_session_create(m, &s), PMON_OK, "session");
-	add(s, "snbep_unc_ubo::UNC_U_CLOCKTICKS:socket=0");
-	add(s, "snbep_unc_cbo0::UNC_C_CLOCKTICKS:socket=0");
-	add(s, "snbep_unc_cbo1::UNC_C_CLOCKTICKS:socket=0");
+	span_add(m, s, "snbep_unc_ubo::UNC_U_CLOCKTICKS:socket=0");
+	span_add(m, s, "snbep_unc_cbo0::UNC_C_CLOCKTICKS:socket=0");
+	span_add(m, s, "snbep_unc_cbo1::UNC_C_CLOCKTICKS:socket=0");
 	CHECK_EQ_INT(pmon_session_start(s), PMON_OK, pmon_session_errmsg(s));
 	int start_writes = slow.writes;
 	uint64_t t0 = pmon_session_read_ns(s), now = pmon_sim_now_ns(sim);
@@ -92,8 +81,8 @@ int main(void)
 	uint64_t t1 = pmon_session_read_ns(s);
 	CHECK(t1 >= t0 + 10 * STEP_NS, "a window of at least 10 ms: %llu ns",
 	      (unsigned long long)(t1 - t0));
-	CHECK_EQ_U64(v[0], uclk_at(t1) - uclk_at(t0), "UBox UCLK ticks: exactly the window's");
-	CHECK(v[1] > 0 && v[1] <= uclk_at(t1) - uclk_at(t0),
+	CHECK_EQ_U64(v[0], span_uclk(sim, t1) - span_uclk(sim, t0), "UBox UCLK ticks: exactly the window's");
+	CHECK(v[1] > 0 && v[1] <= span_uclk(sim, t1) - span_uclk(sim, t0),
 	      "CBo 0 counted within the window (%llu)", (unsigned long long)v[1]);
 	pmon_session_destroy(s);
 	m->acc = slow.inner;

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "sim_span.h"
 #include "pmon/pmon.h"
 #include "pmon/sim.h"
 #include "machine.h"
@@ -124,18 +125,6 @@ static int w_pci_read_block(struct pmon_access *a, pmon_pci_addr_t d, uint32_t o
 	return slow.inner->ops->pci_read_block(slow.inner, d, off, val, ndw, why, whylen);
 }
 
-static uint64_t uclk_at(uint64_t ns)
-{
-	return (uint64_t)((unsigned __int128)ns * pmon_sim_shape(sim)->uclk_hz / 1000000000u);
-}
-
-static void add(pmon_session_t *s, const char *name)
-{
-	pmon_encoding_t e;
-	CHECK_EQ_INT(pmon_machine_encode(m, name, &e, err, sizeof(err)), PMON_OK, err);
-	CHECK_EQ_INT(pmon_session_add(s, &e), PMON_OK, pmon_session_errmsg(s));
-}
-
 /* The machine's events: a clock on socket 0 (UCLK, frozen or gated with
  * the session's other boxes), another on socket 1, and the DRAM reads of
  * socket 0 (NULL: none; on SNB-EP they spread over four IMC boxes). */
@@ -165,11 +154,11 @@ static void span(const struct gen *g, const char *what, uint64_t step, enum paus
 	uint64_t v[3] = { 0 };
 	int ir = two ? 2 : 1;
 	CHECK_EQ_INT(pmon_session_create(m, &s), PMON_OK, "session");
-	add(s, g->clk0);
+	span_add(m, s, g->clk0);
 	if (two)
-		add(s, g->clk1);
+		span_add(m, s, g->clk1);
 	if (g->reads)
-		add(s, g->reads);
+		span_add(m, s, g->reads);
 	slow.step = step;
 	slow.pause_after_clock = pause == AT_START;
 	CHECK_EQ_INT(pmon_session_start(s), PMON_OK, pmon_session_errmsg(s));
@@ -180,7 +169,7 @@ static void span(const struct gen *g, const char *what, uint64_t step, enum paus
 	CHECK_EQ_INT(pmon_session_stop(s, v), PMON_OK, pmon_session_errmsg(s));
 	slow.step = 0;
 	slow.pause_after_write = 0;
-	uint64_t t1 = pmon_session_read_ns(s), want = uclk_at(t1) - uclk_at(t0);
+	uint64_t t1 = pmon_session_read_ns(s), want = span_uclk(sim, t1) - span_uclk(sim, t0);
 	double win = (double)(t1 - t0) * 1e-9, clk_s = (double)v[0] / (double)pmon_sim_shape(sim)->uclk_hz;
 	printf("%s, %s: window %.6f s, S0 clock %.6f s (%+.3f ms)", g->name, what, win, clk_s,
 	       (clk_s - win) * 1e3);
