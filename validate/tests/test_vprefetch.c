@@ -243,15 +243,25 @@ static void test_hwinfo(pmon_machine_t *m)
 	json_decref(j);
 }
 
-static void test_clocks_hw(pmon_machine_t *m)
+/* A run's context on the machine m as on the hardware (a failed check
+ * and NULL when out of memory). */
+static struct vctx *hw_ctx(pmon_machine_t *m)
 {
 	struct vctx *c = calloc(1, sizeof(*c));
 	if (!c) {
 		CHECK(0, "calloc");
-		return;
+		return NULL;
 	}
 	c->m = m;
 	c->hw = 1;
+	return c;
+}
+
+static void test_clocks_hw(pmon_machine_t *m)
+{
+	struct vctx *c = hw_ctx(m);
+	if (!c)
+		return;
 	c->o.socket = 0;
 	c->o.clock_ms = 10;
 	c->o.idle_ms = 0;
@@ -301,13 +311,9 @@ static void test_clocks_hw(pmon_machine_t *m)
  * without, 4 write; gen_chan.c: one a channel).  Each was one skip. */
 static void test_hw_skips(pmon_machine_t *m)
 {
-	struct vctx *c = calloc(1, sizeof(*c));
-	if (!c) {
-		CHECK(0, "calloc");
+	struct vctx *c = hw_ctx(m);
+	if (!c)
 		return;
-	}
-	c->m = m;
-	c->hw = 1;
 	c->cpus[0] = 0;
 	c->nthreads = 1;
 	vgeom_from_hw(m, &c->g);
